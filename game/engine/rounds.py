@@ -1,0 +1,111 @@
+"""A round from deal to score (rules sections 1, 4, 6, 7): deal, turns, round end, game end."""
+
+from __future__ import annotations
+
+from . import resolve
+from .scoring import score_steps
+from .state import BUST, IN, PASSED, State
+from .table import clockwise_from
+
+
+def start_round(state: State, events: list[dict]) -> None:
+    """Deal the next round: one card each from the dealer's left, then turns from there."""
+    state["round"] += 1
+    for seat in state["seats"]:
+        seat["status"] = IN
+    first = (state["dealer"] + 1) % len(state["seats"])
+    events.append({"type": "round_started", "round": state["round"], "dealer": state["dealer"]})
+    state["stack"] += [
+        {"op": "turns", "next": first},
+        {"op": "deal", "order": clockwise_from(state, first)[::-1]},
+    ]
+
+
+def run_deal(state: State, frame: dict, events: list[dict]) -> None:
+    """One card to the next seat still in round (a seat frozen by an earlier deal is skipped)."""
+    order = frame["order"]
+    seats = state["seats"]
+    while order:
+        seat = order.pop()
+        if seats[seat]["status"] == IN:
+            resolve.give(state, seat, "deal", events)
+            return
+    state["stack"].pop()
+
+
+def run_turns(state: State, frame: dict, events: list[dict]) -> None:
+    """Ask the next player in round to draw or pass; with nobody left in round, score."""
+    seats = state["seats"]
+    n = len(seats)
+    start = frame["next"]
+    for i in range(n):
+        seat = (start + i) % n
+        if seats[seat]["status"] == IN:
+            state["pending"] = {"kind": "turn", "seat": seat}
+            return
+    end_round(state, None, events)
+
+
+def decide_draw(state: State, frame: dict, seat: int, events: list[dict]) -> None:
+    frame["next"] = (seat + 1) % len(state["seats"])
+    resolve.give(state, seat, "turn", events)
+
+
+def decide_pass(state: State, frame: dict, seat: int, events: list[dict]) -> None:
+    frame["next"] = (seat + 1) % len(state["seats"])
+    state["seats"][seat]["status"] = PASSED
+    events.append({"type": "passed", "seat": seat})
+
+
+def end_round(state: State, sevn_seat: int | None, events: list[dict]) -> None:
+    """Score the round, clear the table, then end the game or deal the next round.
+
+    Called the moment the round ends (SEVN mid-action included): whatever is still in play
+    (queued actions, the active action, revealed or pending cards) goes to the discard pile.
+    """
+    seats = state["seats"]
+    steps = [
+        None if seat["status"] == BUST else score_steps(seat["row"], sevn=(i == sevn_seat))
+        for i, seat in enumerate(seats)
+    ]
+    scores = [0 if s is None else s[-1]["total"] for s in steps]
+    for seat, score in zip(seats, scores, strict=True):
+        seat["total"] += score
+    totals = [seat["total"] for seat in seats]
+    state["history"].append(scores)
+    state["last_round"] = {"round": state["round"], "scores": scores, "steps": steps, "sevn": sevn_seat}
+    events.append({
+        "type": "round_scored", "round": state["round"], "scores": scores, "steps": steps,
+        "totals": totals, "sevn": sevn_seat,
+    })
+    _clear_table(state)
+    top = max(totals)
+    if top >= state["target"]:
+        leaders = [i for i, total in enumerate(totals) if total == top]
+        if len(leaders) == 1:
+            state["over"] = True
+            state["winner"] = leaders[0]
+            events.append({"type": "game_over", "winner": leaders[0], "totals": totals})
+            return
+        events.append({"type": "tie", "seats": leaders, "total": top})
+    state["dealer"] = (state["dealer"] + 1) % len(seats)
+    start_round(state, events)
+
+
+def _clear_table(state: State) -> None:
+    discard = state["discard"]
+    for seat in state["seats"]:
+        discard += seat["row"]
+        seat["row"] = []
+    discard += state["revealed"]
+    discard += [card for card, _owner in state["queue"]]
+    if state["active"] is not None:
+        discard.append(state["active"])
+    pending = state["pending"]
+    if pending is not None and "card" in pending:
+        discard.append(pending["card"])
+    state["revealed"] = []
+    state["queue"] = []
+    state["active"] = None
+    state["pending"] = None
+    state["stack"].clear()

@@ -1,0 +1,45 @@
+"""The engine is pure Python: standard library only, no Django."""
+
+from __future__ import annotations
+
+import ast
+import subprocess
+import sys
+from pathlib import Path
+
+ENGINE = Path(__file__).resolve().parents[2] / "game" / "engine"
+STDLIB = set(sys.stdlib_module_names)
+
+
+def imported_modules(path: Path) -> set[str]:
+    names = set()
+    for node in ast.walk(ast.parse(path.read_text())):
+        if isinstance(node, ast.Import):
+            names |= {alias.name.split(".")[0] for alias in node.names}
+        elif isinstance(node, ast.ImportFrom) and node.level == 0:
+            names.add(node.module.split(".")[0])
+    return names
+
+
+def test_engine_imports_only_the_standard_library():
+    for path in ENGINE.glob("*.py"):
+        foreign = imported_modules(path) - STDLIB - {"__future__"}
+        assert not foreign, f"{path.name} imports {foreign}"
+
+
+def test_engine_imports_without_django_installed_or_loaded():
+    code = "import sys; import game.engine; assert 'django' not in sys.modules; print('ok')"
+    result = subprocess.run(
+        [sys.executable, "-c", code], cwd=ENGINE.parents[1], capture_output=True, text=True,
+        env={"PYTHONPATH": str(ENGINE.parents[1])},
+    )
+    assert result.stdout.strip() == "ok", result.stderr
+
+
+def test_deck_is_the_one_definition_of_the_counts():
+    from game.engine import DECK
+    from game.engine.cards import VALUE
+
+    assert sum(DECK.values()) == 120
+    assert len(VALUE) == 17
+    assert all(DECK[str(v)] == max(v, 1) for v in range(14))
