@@ -64,6 +64,7 @@ TEMPLATES = [
                 "django.template.context_processors.request",
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
+                "game.views.language_links",
             ],
         },
     },
@@ -119,6 +120,9 @@ WHITENOISE_AUTOREFRESH = DEBUG
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 SESSION_COOKIE_AGE = 60 * 60 * 24 * 365
 LOGIN_URL = "/admin/login/"
+
+# How long bots "think" before they move, in ms (a room setting; tests use 0).
+SEVN_BOT_DELAY_MS = int(os.environ.get("SEVN_BOT_DELAY_MS", "900"))
 
 LOGGING = {
     "version": 1,

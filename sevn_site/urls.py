@@ -1,6 +1,25 @@
+from django.conf.urls.i18n import i18n_patterns
 from django.contrib import admin
-from django.urls import path
+from django.urls import include, path
+from django.views.generic import RedirectView
+
+from game import views
 
 urlpatterns = [
     path("admin/", admin.site.urls),
+    path("t/<str:code>/", views.table_invite, name="table_invite"),
 ]
+
+urlpatterns += i18n_patterns(
+    path("", views.home, name="home"),
+    path("tables/new/", views.table_create, name="table_create"),
+    path("tables/find/", views.table_find, name="table_find"),
+    path("t/<str:code>/", views.table, name="table"),
+    path("t/<str:code>/join/", views.table_join, name="table_join"),
+    path("t/<str:code>/leave/", views.table_leave, name="table_leave"),
+    path("t/<str:code>/remove/", views.table_remove, name="table_remove"),
+    path("t/<str:code>/bot/", views.table_bot, name="table_bot"),
+    path("t/<str:code>/start/", views.table_start, name="table_start"),
+    path("rules/", include("rules.urls")),
+    prefix_default_language=True,
+)

@@ -8,6 +8,7 @@ queue; the "drain" frame under a top-level action resolves them in order when it
 from __future__ import annotations
 
 from . import resolve
+from .cards import CROSSROADS_CARDS, TRIPLE_DRAW_CARDS
 from .state import FROZEN, State, take_card
 from .table import clockwise_from, in_round, is_in
 
@@ -23,7 +24,7 @@ def start(state: State, owner: int, card: str, events: list[dict], *, from_queue
         order = clockwise_from(state, owner + 1)
         stack.append({"op": "storm", "owner": owner, "order": order[::-1]})
     elif card == "triple_draw":
-        stack.append({"op": "triple_draw", "owner": owner, "target": None, "left": 3})
+        stack.append({"op": "triple_draw", "owner": owner, "target": None, "left": TRIPLE_DRAW_CARDS})
     elif card == "crossroads":
         stack.append({"op": "crossroads", "owner": owner, "picked": False})
     else:
@@ -85,13 +86,13 @@ def run_crossroads(state: State, frame: dict, events: list[dict]) -> None:
         return
     owner = frame["owner"]
     cards = []
-    for _ in range(2):
+    for _ in range(CROSSROADS_CARDS):
         card = take_card(state, events)
         if card is None:
             break
         cards.append(card)
     events.append({"type": "crossroads_revealed", "seat": owner, "cards": cards})
-    if len(cards) == 2:
+    if len(cards) == CROSSROADS_CARDS:
         state["revealed"] = cards
         state["pending"] = {"kind": "crossroads", "seat": owner, "cards": list(cards)}
         return

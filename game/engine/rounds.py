@@ -73,7 +73,10 @@ def end_round(state: State, sevn_seat: int | None, events: list[dict]) -> None:
         seat["total"] += score
     totals = [seat["total"] for seat in seats]
     state["history"].append(scores)
-    state["last_round"] = {"round": state["round"], "scores": scores, "steps": steps, "sevn": sevn_seat}
+    state["last_round"] = {
+        "round": state["round"], "scores": scores, "steps": steps, "sevn": sevn_seat,
+        "rows": [list(seat["row"]) for seat in seats], "statuses": [seat["status"] for seat in seats],
+    }
     events.append({
         "type": "round_scored", "round": state["round"], "scores": scores, "steps": steps,
         "totals": totals, "sevn": sevn_seat,

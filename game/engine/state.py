@@ -13,7 +13,8 @@ Layout (the only keys there are):
     revealed   the two Crossroads cards on the table while the pick is open
     pending    the decision the engine waits for: {"kind", "seat", ...}, None when over
     history    round scores of finished rounds, one list per round
-    last_round the last finished round's scoring ({"round", "scores", "steps", "sevn"}), or None
+    last_round the last finished round as it ended ({"round", "scores", "steps", "sevn", "rows",
+               "statuses"}), or None
 """
 
 from __future__ import annotations

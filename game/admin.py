@@ -1,0 +1,122 @@
+"""Staff run rooms here: find tables, close them, remove players, read a game's event log."""
+
+from __future__ import annotations
+
+from django.contrib import admin, messages
+from django.db.models import Count
+from django.utils.translation import gettext_lazy as _
+from django.utils.translation import ngettext
+
+from . import broadcast, services
+from .models import Event, Game, Presence, Room, Seat
+
+
+class SeatInline(admin.TabularInline):
+    model = Seat
+    extra = 0
+    fields = ("index", "nickname", "bot_level", "away", "user", "last_seen")
+    readonly_fields = fields
+    can_delete = False
+    show_change_link = True
+
+
+class GameInline(admin.TabularInline):
+    model = Game
+    extra = 0
+    fields = ("number", "version", "over", "winner", "created", "finished")
+    readonly_fields = fields
+    can_delete = False
+    show_change_link = True
+
+
+@admin.register(Room)
+class RoomAdmin(admin.ModelAdmin):
+    list_display = ("code", "status", "host_name", "players", "seat_count", "target", "turn_seconds", "created")
+    list_filter = ("status", "created", "turn_seconds")
+    search_fields = ("code", "host_name", "seats__nickname")
+    date_hierarchy = "created"
+    readonly_fields = ("code", "host_key", "created", "updated")
+    inlines = [SeatInline, GameInline]
+    actions = ["close_rooms"]
+
+    def get_queryset(self, request):
+        return super().get_queryset(request).prefetch_related("seats").annotate(seated=Count("seats"))
+
+    @admin.display(description=_("players"))
+    def players(self, room: Room) -> str:
+        return ", ".join(seat.nickname for seat in room.seats.all())
+
+    @admin.action(description=_("Close the selected tables (viewers see “closed by staff”)"))
+    def close_rooms(self, request, queryset) -> None:
+        closed = 0
+        for room in queryset.exclude(status=Room.Status.CLOSED):
+            broadcast.send(room.code, services.room_close(code=room.code, reason=""))
+            closed += 1
+        self.message_user(request, ngettext("%(n)d table closed.", "%(n)d tables closed.", closed) % {"n": closed},
+                          messages.SUCCESS)
+
+
+@admin.register(Seat)
+class SeatAdmin(admin.ModelAdmin):
+    list_display = ("nickname", "room", "index", "bot_level", "away", "user", "last_seen")
+    list_filter = ("bot_level", "away", "room__status")
+    search_fields = ("nickname", "room__code", "user__username")
+    readonly_fields = ("room", "index", "player_key", "joined", "last_seen", "timeouts_in_row")
+    actions = ["remove_players"]
+
+    @admin.action(description=_("Remove the selected players from their tables"))
+    def remove_players(self, request, queryset) -> None:
+        for seat in queryset.select_related("room"):
+            code = seat.room.code
+            broadcast.send(code, services.seat_remove_by_staff(seat_id=seat.id))
+        self.message_user(request, _("Players removed."), messages.SUCCESS)
+
+
+class EventInline(admin.TabularInline):
+    model = Event
+    extra = 0
+    fields = ("seq", "version", "kind", "data", "created")
+    readonly_fields = fields
+    can_delete = False
+    ordering = ("seq",)
+
+    def has_add_permission(self, request, obj=None) -> bool:
+        return False
+
+
+@admin.register(Game)
+class GameAdmin(admin.ModelAdmin):
+    list_display = ("room", "number", "version", "over", "winner_name", "created", "finished")
+    list_filter = ("over", "created")
+    search_fields = ("room__code", "players")
+    readonly_fields = ("room", "number", "version", "players", "over", "winner", "created", "finished", "deadline",
+                       "event_count")
+    exclude = ("state", "seed")  # the deck order and the seed stay secret, even from staff pages
+    inlines = [EventInline]
+
+    @admin.display(description=_("winner"))
+    def winner_name(self, game: Game) -> str:
+        return game.players[game.winner] if game.winner is not None else ""
+
+    def has_add_permission(self, request) -> bool:
+        return False
+
+
+@admin.register(Event)
+class EventAdmin(admin.ModelAdmin):
+    list_display = ("game", "seq", "version", "kind", "created")
+    list_filter = ("kind",)
+    search_fields = ("game__room__code", "kind")
+    readonly_fields = ("game", "seq", "version", "kind", "data", "created")
+
+    def has_add_permission(self, request) -> bool:
+        return False
+
+    def has_change_permission(self, request, obj=None) -> bool:
+        return False
+
+    def has_delete_permission(self, request, obj=None) -> bool:
+        return False
+
+
+admin.site.register(Presence)

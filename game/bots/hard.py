@@ -1,0 +1,216 @@
+"""The hard bot: counts cards, weighs the expected value of each choice, plays the scoreboard.
+
+Everything comes from the public view: the draw pile's composition is known exactly (see
+odds.py), only its order is not. Values are in round points for the deciding seat; harm done
+to an opponent counts at a weight that grows with how dangerous that opponent is.
+"""
+
+from __future__ import annotations
+
+import random
+
+from .odds import NUMBER_CODES, SECOND_CHANCE, busting_share, draw_pool
+from .rollout import expected_final
+from .rows import BALLAST_CODES, SEVN_DISTINCT, distinct, score
+from .standings import WinModel
+
+ACTION_BONUS = {"freeze": 4.0, "triple_draw": 3.0, "second_chance": 0.0}
+DRAW_MARGIN = 0.0
+USE_WIN_MODEL = True
+LATE_WINDOW = 80
+W_TIE = 0.002
+
+
+class Table:
+    """The deciding seat's picture of the table: the draw pool and every seat's situation."""
+
+    def __init__(self, view: dict) -> None:
+        self.view = view
+        self.seat: int = view["current"]
+        self.seats: list[dict] = view["seats"]
+        self.target: int = view["target"]
+        self.pool = draw_pool(view)
+        self.pool_size = sum(self.pool.values())
+        self._outcomes: dict[tuple[str, ...], list[tuple[float, float]]] = {}
+
+    def row(self, seat: int) -> list[str]:
+        return self.seats[seat]["row"]
+
+    def projected(self, seat: int) -> int:
+        """The seat's total if the round ended now."""
+        return self.seats[seat]["total"] + self.seats[seat]["round_score"]
+
+    def opponents(self) -> list[int]:
+        return [s for s in range(len(self.seats)) if s != self.seat]
+
+    def weight(self, seat: int) -> float:
+        """How much a point taken from this opponent is worth to us (the leader matters most)."""
+        lead = max(self.projected(s) for s in self.opponents())
+        return 0.25 + 0.5 * 2.0 ** (-(lead - self.projected(seat)) / 20)
+
+    # --- one card -------------------------------------------------------------------------
+
+    def take_value(self, row: list[str], card: str) -> float:
+        """The round score the row is worth right after taking `card` (0 when it busts)."""
+        if card in NUMBER_CODES:
+            if card in row:
+                return score(row) if SECOND_CHANCE in row else 0.0
+            return finished(row + [card])
+        if card in BALLAST_CODES:
+            return max(score(row), finished(row + [card]))
+        if card in ACTION_BONUS:
+            if card == SECOND_CHANCE and SECOND_CHANCE not in row:
+                return score(row) + self.protection(row)
+            return score(row) + ACTION_BONUS[card]
+        if card in ("crossroads", "storm"):
+            return float(score(row))  # replaced by the two-card values in expected_draw
+        return float(score(row + [card]))
+
+    def protection(self, row: list[str]) -> float:
+        """What holding a Second Chance is worth to a row: the bust it would catch next."""
+        return busting_share(row, self.pool) * score(row)
+
+    def outcomes(self, row: list[str]) -> list[tuple[float, float]]:
+        """(probability, value of the row after it) for each card the pool may give next.
+
+        A Crossroads is worth the better of two cards, a Storm about one more card.
+        """
+        key = tuple(row)
+        if key in self._outcomes:
+            return self._outcomes[key]
+        if self.pool_size == 0:
+            return [(1.0, float(score(row)))]
+        values = [(copies / self.pool_size, self.take_value(row, card), card) for card, copies in self.pool.items()]
+        plain = [(p, v) for p, v, card in values if card not in ("crossroads", "storm")]
+        rest = sum(p for p, _ in plain)
+        if rest > 0:
+            plain_mean = sum(p * v for p, v in plain) / rest
+            best_of_two = expected_max([(p / rest, v) for p, v in plain])
+        else:
+            plain_mean = best_of_two = float(score(row))
+        result = plain + [
+            (p, best_of_two if card == "crossroads" else plain_mean)
+            for p, _, card in values if card in ("crossroads", "storm")
+        ]
+        self._outcomes[key] = result
+        return result
+
+    def expected_draw(self, row: list[str]) -> float:
+        """Expected value of the row after taking one card from the pool."""
+        return sum(p * v for p, v in self.outcomes(row))
+
+    def value(self, row: list[str]) -> float:
+        """A row still in round: worth its score, or more if drawing again pays."""
+        return max(float(score(row)), self.expected_draw(row))
+
+
+def finished(row: list[str]) -> float:
+    """Score of a row that just took a scoring card (SEVN ends the round with +17)."""
+    return float(score(row, sevn=distinct(row) == SEVN_DISTINCT))
+
+
+def expected_max(values: list[tuple[float, float]]) -> float:
+    """E[max] of two independent draws from a discrete distribution of (probability, value)."""
+    total = 0.0
+    below = 0.0
+    for p, v in sorted(values, key=lambda pv: pv[1]):
+        upto = below + p
+        total += v * (upto * upto - below * below)
+        below = upto
+    return total
+
+
+# --- decisions ------------------------------------------------------------------------------
+
+def choose(view: dict, legal: list[dict], rng: random.Random) -> dict:
+    """The hard bot's action for whatever decision is pending."""
+    table = Table(view)
+    return DECIDE[view["pending"]["kind"]](table, legal)
+
+
+def _turn(table: Table, legal: list[dict]) -> dict:
+    if {"kind": "draw"} not in legal:
+        return {"kind": "pass"}
+    me = table.seat
+    row = table.row(me)
+    now = score(row)
+    mine = table.seats[me]["total"] + now
+    threat = max(table.projected(s) for s in table.opponents())
+    if threat >= table.target and mine < threat:
+        return {"kind": "draw"}  # passing loses to a seat already past the target
+    if mine >= table.target and mine > threat:
+        return {"kind": "pass"}
+    late = max(table.projected(s) for s in range(len(table.seats))) + LATE_WINDOW >= table.target
+    if USE_WIN_MODEL and late:
+        model = WinModel(table.view, me)
+        drawn = sum(p * model.chance(v) for p, v in table.outcomes(row))
+        passed = model.chance(now)
+        if abs(drawn - passed) > W_TIE:
+            return {"kind": "draw"} if drawn > passed else {"kind": "pass"}
+    gain = table.expected_draw(row) - now
+    return {"kind": "draw"} if gain > DRAW_MARGIN else {"kind": "pass"}
+
+
+def _ballast(table: Table, legal: list[dict]) -> dict:
+    row = table.row(table.seat)
+    kept = row + [table.view["pending"]["card"]]
+    keep_value = finished(kept) if distinct(kept) == SEVN_DISTINCT else table.value(kept)
+    return {"kind": "ballast", "keep": keep_value > table.value(row)}
+
+
+def _crossroads(table: Table, legal: list[dict]) -> dict:
+    row = table.row(table.seat)
+    values = [after_taking(table, row, card) for card in table.view["pending"]["cards"]]
+    return {"kind": "crossroads", "pick": 0 if values[0] >= values[1] else 1}
+
+
+def after_taking(table: Table, row: list[str], card: str) -> float:
+    """Value of the row after resolving `card`, with the option to draw again."""
+    if card in NUMBER_CODES:
+        if card in row:
+            return table.value([c for c in row if c != SECOND_CHANCE]) if SECOND_CHANCE in row else 0.0
+        new = row + [card]
+        return finished(new) if distinct(new) == SEVN_DISTINCT else table.value(new)
+    if card in BALLAST_CODES:
+        new = row + [card]
+        kept = finished(new) if distinct(new) == SEVN_DISTINCT else table.value(new)
+        return max(kept, table.value(row))
+    if card in ("x2", "+2", "+4", "+6", "+8", "+10", "featherweight", "heavyweight", "ladder"):
+        return table.value(row + [card])
+    if card == SECOND_CHANCE and SECOND_CHANCE not in row:
+        return table.value(row) + table.protection(row)
+    return table.value(row) + ACTION_BONUS.get(card, 0.0)
+
+
+def _freeze(table: Table, legal: list[dict]) -> dict:
+    """Freeze whoever loses most by stopping now: a small row with many cards to come."""
+    def worth(seat: int) -> float:
+        row = table.row(seat)
+        lost = expected_final(row, table.pool) - score(row)
+        return -lost if seat == table.seat else table.weight(seat) * lost
+
+    return {"kind": "freeze", "seat": max(table.view["pending"]["options"], key=worth)}
+
+
+def _triple_draw(table: Table, legal: list[dict]) -> dict:
+    """Three forced cards hurt a big, risky row most; they rarely help even a small one."""
+    def worth(seat: int) -> float:
+        row = table.row(seat)
+        change = expected_final(row, table.pool, 3) - expected_final(row, table.pool)
+        return change if seat == table.seat else -table.weight(seat) * change
+
+    return {"kind": "triple_draw", "seat": max(table.view["pending"]["options"], key=worth)}
+
+
+def _gift(table: Table, legal: list[dict]) -> dict:
+    def help_given(seat: int) -> float:
+        row = table.row(seat)
+        return table.weight(seat) * (table.protection(row) + 2)
+
+    return {"kind": "gift", "seat": min(table.view["pending"]["options"], key=help_given)}
+
+
+DECIDE = {
+    "turn": _turn, "ballast": _ballast, "crossroads": _crossroads,
+    "freeze": _freeze, "triple_draw": _triple_draw, "gift": _gift,
+}

@@ -1,0 +1,76 @@
+"""How each card code looks: label, glyph, colour tone and name in the viewer's language.
+
+Shared by the table, the tutorial and the rules pages (all through cards/_card.html).
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+from django.utils.translation import get_language, gettext, pgettext
+
+from game.engine.cards import BALLAST, BONUS, KIND, MODIFIER, NUMBER, VALUE
+
+GLYPHS = {
+    "ballast": "⚓",
+    "featherweight": "◌", "heavyweight": "⬢", "ladder": "≋",
+    "freeze": "❄", "second_chance": "♥", "triple_draw": "③", "crossroads": "⑂", "storm": "⚡",
+}
+
+
+def card_name(code: str) -> str:
+    """The card's name in the active language, as terms.md spells it."""
+    names = {
+        "featherweight": pgettext("card", "Featherweight"),
+        "heavyweight": pgettext("card", "Heavyweight"),
+        "ladder": pgettext("card", "Ladder"),
+        "freeze": pgettext("card", "Freeze"),
+        "second_chance": pgettext("card", "Second Chance"),
+        "triple_draw": pgettext("card", "Triple Draw"),
+        "crossroads": pgettext("card", "Crossroads"),
+        "storm": pgettext("card", "Storm"),
+    }
+    if code in names:
+        return names[code]
+    if KIND[code] == BALLAST:
+        return gettext("Ballast %(value)s") % {"value": display_value(code)}
+    if code == "x2":
+        return gettext("Doubler ×2")
+    if KIND[code] == MODIFIER:
+        return gettext("Plus card %(value)s") % {"value": code}
+    return code
+
+
+def display_value(code: str) -> str:
+    """Numbers as printed on a card face: a real minus sign for Ballast, × for the doubler."""
+    if code in VALUE and VALUE[code] < 0:
+        return "−" + code[1:]
+    return "×2" if code == "x2" else code
+
+
+def _tone(code: str) -> str:
+    kind = KIND[code]
+    if kind == NUMBER:
+        return f"n{code}"
+    if kind == BALLAST:
+        return "ballast"
+    if kind == MODIFIER:
+        return "double" if code == "x2" else "plus"
+    if kind == BONUS:
+        return "bonus"
+    return code.replace("_", "-")
+
+
+@lru_cache(maxsize=1024)
+def _face(code: str, language: str | None) -> dict:
+    kind = KIND[code]
+    name = card_name(code)
+    label = display_value(code) if kind in (NUMBER, BALLAST, MODIFIER) else name
+    glyph = GLYPHS.get(code) or (GLYPHS["ballast"] if kind == BALLAST else "")
+    return {"code": code, "kind": kind, "tone": _tone(code), "label": label, "name": name, "glyph": glyph,
+            "short": kind in (NUMBER, BALLAST, MODIFIER)}
+
+
+def face(code: str) -> dict:
+    """The look of one card (cached per language: it never changes)."""
+    return _face(code, get_language())

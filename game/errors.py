@@ -1,0 +1,34 @@
+"""The errors a person can cause, each with a sentence for that person (translated)."""
+
+from __future__ import annotations
+
+from django.utils.translation import gettext_lazy as _
+
+from game.engine import IllegalAction
+
+# Engine refusals, by code, in the words the table uses.
+ENGINE_MESSAGES = {
+    "not_your_turn": _("It is not your turn."),
+    "game_over": _("This game is over."),
+    "malformed": _("That move was not understood."),
+    "wrong_decision": _("That is not the decision being asked for."),
+    "bad_target": _("That player cannot be chosen."),
+    "no_card": _("There is no card left to draw: pass."),
+}
+
+
+class ServiceError(Exception):
+    """A request refused for a reason the person who made it should read; nothing changed."""
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(str(message))
+        self.code = code
+        self.message = message
+
+    @classmethod
+    def from_engine(cls, error: IllegalAction) -> ServiceError:
+        return cls(error.code, ENGINE_MESSAGES.get(error.code, _("That move is not allowed now.")))
+
+
+def refuse(code: str, message: str) -> ServiceError:
+    return ServiceError(code, message)

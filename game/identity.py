@@ -1,0 +1,41 @@
+"""Who is asking: a guest key kept in the session, or a logged-in user."""
+
+from __future__ import annotations
+
+import secrets
+from dataclasses import dataclass
+
+SESSION_KEY = "sevn_player"
+NICKNAME_KEY = "sevn_nickname"
+
+
+@dataclass(frozen=True)
+class Player:
+    """The person behind a request or a socket. `key` is server-side only, never rendered."""
+
+    key: str
+    user_id: int | None = None
+    username: str = ""
+
+    @property
+    def is_user(self) -> bool:
+        return self.user_id is not None
+
+
+def player_for(session, user) -> Player:
+    """The player of this session, creating the guest key on first use."""
+    if user is not None and user.is_authenticated:
+        return Player(key=f"user:{user.pk}", user_id=user.pk, username=user.get_username()[:20])
+    key = session.get(SESSION_KEY)
+    if not key:
+        key = "guest:" + secrets.token_urlsafe(18)
+        session[SESSION_KEY] = key
+    return Player(key=key)
+
+
+def known_player(session, user) -> Player | None:
+    """The player of this session if it has one already (sockets never create sessions)."""
+    if user is not None and user.is_authenticated:
+        return Player(key=f"user:{user.pk}", user_id=user.pk, username=user.get_username()[:20])
+    key = session.get(SESSION_KEY) if session is not None else None
+    return Player(key=key) if key else None

@@ -1,0 +1,155 @@
+"""What the server keeps: rooms (tables), their seats, games with the engine state and a
+version number, and the append-only event log of every game."""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+from django.utils.translation import gettext_lazy as _
+
+
+def default_bot_delay_ms() -> int:
+    """Bots pause like people before moving (0 in tests, so games play through at once)."""
+    return settings.SEVN_BOT_DELAY_MS
+
+
+class Room(models.Model):
+    """A table friends share by its code; it hosts one game after another (rematches)."""
+
+    class Status(models.TextChoices):
+        LOBBY = "lobby", _("Waiting for players")
+        PLAYING = "playing", _("Playing")
+        FINISHED = "finished", _("Game over")
+        CLOSED = "closed", _("Closed")
+
+    TIMER_CHOICES = [(0, _("Off")), (15, _("15 s")), (30, _("30 s")), (60, _("60 s"))]
+
+    code = models.CharField(_("code"), max_length=8, unique=True)
+    host_key = models.CharField(_("host key"), max_length=64, db_index=True)
+    host_name = models.CharField(_("host"), max_length=20)
+    seat_count = models.PositiveSmallIntegerField(_("seats"))
+    target = models.PositiveIntegerField(_("target score"), default=250)
+    turn_seconds = models.PositiveSmallIntegerField(_("turn timer"), choices=TIMER_CHOICES, default=30)
+    bot_delay_ms = models.PositiveIntegerField(_("bot pause (ms)"), default=default_bot_delay_ms)
+    show_odds = models.BooleanField(_("show bust odds"), default=True)
+    status = models.CharField(_("status"), max_length=10, choices=Status.choices, default=Status.LOBBY,
+                              db_index=True)
+    closed_reason = models.CharField(_("closed because"), max_length=200, blank=True)
+    created = models.DateTimeField(_("created"), auto_now_add=True, db_index=True)
+    updated = models.DateTimeField(_("updated"), auto_now=True)
+
+    class Meta:
+        verbose_name = _("table")
+        verbose_name_plural = _("tables")
+        ordering = ["-created"]
+
+    def __str__(self) -> str:
+        return self.code
+
+    @property
+    def group_name(self) -> str:
+        return f"room.{self.code}"
+
+    @property
+    def is_open(self) -> bool:
+        return self.status != self.Status.CLOSED
+
+
+class Seat(models.Model):
+    """A taken seat: a person (guest key or user) or a bot, by position at the table."""
+
+    class BotLevel(models.TextChoices):
+        EASY = "easy", _("Easy")
+        MEDIUM = "medium", _("Medium")
+        HARD = "hard", _("Hard")
+
+    room = models.ForeignKey(Room, on_delete=models.CASCADE, related_name="seats", verbose_name=_("table"))
+    index = models.PositiveSmallIntegerField(_("seat"))
+    player_key = models.CharField(_("player key"), max_length=64, blank=True, db_index=True)
+    nickname = models.CharField(_("nickname"), max_length=20)
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
+                             verbose_name=_("user"))
+    bot_level = models.CharField(_("bot level"), max_length=6, choices=BotLevel.choices, blank=True)
+    away = models.BooleanField(_("away (a bot plays)"), default=False)
+    timeouts_in_row = models.PositiveSmallIntegerField(_("timeouts in a row"), default=0)
+    last_seen = models.DateTimeField(_("last seen"), null=True, blank=True)
+    joined = models.DateTimeField(_("joined"), auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("seat")
+        verbose_name_plural = _("seats")
+        ordering = ["room", "index"]
+        constraints = [
+            models.UniqueConstraint(fields=["room", "index"], name="one_player_per_seat"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.room.code} #{self.index + 1} {self.nickname}"
+
+    @property
+    def is_bot(self) -> bool:
+        return bool(self.bot_level)
+
+
+class Game(models.Model):
+    """One game at a table: the engine state (secret: deck order and seed) and its version."""
+
+    room = models.ForeignKey(Room, on_delete=models.CASCADE, related_name="games", verbose_name=_("table"))
+    number = models.PositiveIntegerField(_("game number"), default=1)
+    state = models.TextField(_("engine state"))
+    version = models.PositiveIntegerField(_("version"), default=0)
+    seed = models.BigIntegerField(_("seed"))
+    players = models.JSONField(_("players"), default=list)
+    event_count = models.PositiveIntegerField(_("events logged"), default=0)
+    deadline = models.DateTimeField(_("next deadline"), null=True, blank=True, db_index=True)
+    over = models.BooleanField(_("over"), default=False, db_index=True)
+    winner = models.PositiveSmallIntegerField(_("winning seat"), null=True, blank=True)
+    created = models.DateTimeField(_("started"), auto_now_add=True)
+    finished = models.DateTimeField(_("finished"), null=True, blank=True)
+
+    class Meta:
+        verbose_name = _("game")
+        verbose_name_plural = _("games")
+        ordering = ["-created"]
+        constraints = [
+            models.UniqueConstraint(fields=["room", "number"], name="one_game_number_per_room"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.room.code} / {self.number}"
+
+
+class Event(models.Model):
+    """One line of a game's append-only log: an action taken, or an engine event it caused."""
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="events", verbose_name=_("game"))
+    seq = models.PositiveIntegerField(_("number"))
+    version = models.PositiveIntegerField(_("game version"))
+    kind = models.CharField(_("kind"), max_length=32, db_index=True)
+    data = models.JSONField(_("data"))
+    created = models.DateTimeField(_("time"), auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("event")
+        verbose_name_plural = _("events")
+        ordering = ["game", "seq"]
+        constraints = [
+            models.UniqueConstraint(fields=["game", "seq"], name="one_event_per_seq"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.game} #{self.seq} {self.kind}"
+
+
+class Presence(models.Model):
+    """One open socket of a seated person; rows vanish when sockets close (or go stale when a
+    server process dies, hence the heartbeat)."""
+
+    channel = models.CharField(_("channel"), max_length=200, primary_key=True)
+    room = models.ForeignKey(Room, on_delete=models.CASCADE, related_name="presences", verbose_name=_("table"))
+    player_key = models.CharField(_("player key"), max_length=64, db_index=True)
+    seen = models.DateTimeField(_("last heartbeat"), db_index=True)
+
+    class Meta:
+        verbose_name = _("open connection")
+        verbose_name_plural = _("open connections")

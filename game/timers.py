@@ -1,0 +1,76 @@
+"""Deadlines that must fire with nobody connected and no request arriving: turn timeouts,
+bots' moves after their pause, and taking over for people who left.
+
+Every server process runs `run_forever` in its event loop; all of them may find the same
+deadline due, and the service layer lets exactly one apply it (room lock + re-read deadline).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import sys
+
+from channels.db import database_sync_to_async
+from channels.layers import get_channel_layer
+from django.utils import timezone
+
+from . import presence, services
+from .broadcast import group_name
+from .models import Game
+
+logger = logging.getLogger(__name__)
+
+POLL_SECONDS = 0.2
+ABSENCE_CHECK_EVERY = 25  # polls, about every 5 s
+
+
+def due_games(now=None) -> list[int]:
+    now = now or timezone.now()
+    return list(Game.objects.filter(deadline__lte=now, over=False).order_by("deadline")
+                .values_list("id", flat=True)[:200])
+
+
+def fire_due(now=None, check_absent: bool = True) -> list[dict]:
+    """Apply everything due now; returns the messages to broadcast (sync, for tests too)."""
+    messages = []
+    for game_id in due_games(now):
+        try:
+            message = services.game_expire(game_id=game_id, now=now)
+        except Exception:  # one broken game must not stop every other table's clock
+            logger.exception("deadline of game %s failed", game_id)
+            continue
+        if message:
+            messages.append(message)
+    if check_absent:
+        messages += presence.mark_absent(now)
+    return messages
+
+
+async def broadcast_all(messages: list[dict]) -> None:
+    layer = get_channel_layer()
+    for message in messages:
+        await layer.group_send(group_name(message["snapshot"]["room"]["code"]), message)
+
+
+async def run_forever() -> None:
+    polls = 0
+    while True:
+        polls += 1
+        try:
+            messages = await database_sync_to_async(fire_due)(None, polls % ABSENCE_CHECK_EVERY == 0)
+            await broadcast_all(messages)
+        except asyncio.CancelledError:
+            raise
+        except Exception:
+            logger.exception("timer loop failed; retrying")
+        await asyncio.sleep(POLL_SECONDS)
+
+
+def start_with_server() -> None:
+    """Run the timer loop inside Daphne's event loop once the server runs (Daphne has no
+    lifespan events; its Twisted reactor is already installed when the app is imported)."""
+    reactor = sys.modules.get("twisted.internet.reactor")
+    if reactor is None:
+        return
+    reactor.callWhenRunning(lambda: asyncio.ensure_future(run_forever()))

@@ -1,0 +1,139 @@
+"""HTTP pages and the lobby's forms; they translate requests into service calls."""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.http import Http404, HttpRequest, HttpResponse
+from django.middleware.csrf import get_token
+from django.shortcuts import redirect, render
+from django.conf import settings
+from django.urls import translate_url
+from django.utils.translation import get_language, gettext
+from django.views.decorators.http import require_GET, require_POST
+
+from . import broadcast, render as table_render, selectors, services
+from .errors import ServiceError
+from .cards_ui import face
+from .forms import CreateTableForm
+from .identity import NICKNAME_KEY, player_for
+
+HERO_CARDS = ("7", "second_chance", "13", "x2", "storm")
+
+
+def _home(request: HttpRequest, player, form: CreateTableForm, status: int = 200) -> HttpResponse:
+    return render(request, "game/home.html", {
+        "form": form, "tables": selectors.rooms_of(player.key)[:20], "is_user": player.is_user,
+        "hero_cards": [face(code) for code in HERO_CARDS],
+    }, status=status)
+
+
+@require_GET
+def home(request: HttpRequest) -> HttpResponse:
+    player = player_for(request.session, request.user)
+    form = CreateTableForm(initial={"nickname": request.session.get(NICKNAME_KEY, "")})
+    return _home(request, player, form)
+
+
+@require_POST
+def table_create(request: HttpRequest) -> HttpResponse:
+    player = player_for(request.session, request.user)
+    form = CreateTableForm(request.POST)
+    if not form.is_valid():
+        return _home(request, player, form, status=400)
+    data = form.cleaned_data
+    try:
+        room = services.room_create(
+            player=player, nickname=data["nickname"], seat_count=data["seat_count"], target=data["target"],
+            turn_seconds=data["turn_seconds"], show_odds=data["show_odds"])
+    except ServiceError as error:
+        form.add_error(None, error.message)
+        return _home(request, player, form, status=400)
+    request.session[NICKNAME_KEY] = data["nickname"]
+    return redirect("table", code=room.code)
+
+
+@require_GET
+def table_find(request: HttpRequest) -> HttpResponse:
+    code = "".join(request.GET.get("code", "").split()).upper()
+    if selectors.room_by_code(code) is None:
+        messages.error(request, gettext("There is no table with that code."))
+        return redirect("home")
+    return redirect("table", code=code)
+
+
+@require_GET
+def table_invite(request: HttpRequest, code: str) -> HttpResponse:
+    """The language-neutral invite link: each friend lands on the table in their language."""
+    return redirect("table", code=code.upper())
+
+
+@require_GET
+def table(request: HttpRequest, code: str) -> HttpResponse:
+    room = selectors.room_by_code(code)
+    if room is None:
+        raise Http404(gettext("There is no table with that code."))
+    player = player_for(request.session, request.user)
+    snapshot = selectors.snapshot(room)
+    context = table_render.table_context(snapshot, player.key)
+    game = selectors.current_game(room)
+    context.update({
+        "ws_url": f"/ws/t/{room.code}/?lang={get_language()}",
+        "entries": table_render.log_entries(snapshot, selectors.log_events(game)),
+        "nickname_hint": request.session.get(NICKNAME_KEY, "") or (player.username if player.is_user else ""),
+    })
+    return render(request, "game/table_page.html", context)
+
+
+def _lobby_post(request: HttpRequest, code: str, service, **kwargs) -> HttpResponse:
+    """Run a lobby service for this visitor, broadcast, and answer htmx or a plain form."""
+    player = player_for(request.session, request.user)
+    try:
+        message = service(code=code, player=player, **kwargs)
+    except ServiceError as error:
+        if request.htmx:
+            return HttpResponse(table_render.render_error(error.message, get_language()))
+        messages.error(request, error.message)
+        return redirect("table", code=code.upper())
+    broadcast.send(code.upper(), message)
+    if request.htmx:
+        return HttpResponse(table_render.render_table(message["snapshot"], player.key, oob=True,
+                                                      csrf_token=get_token(request)))
+    return redirect("table", code=code.upper())
+
+
+@require_POST
+def table_join(request: HttpRequest, code: str) -> HttpResponse:
+    nickname = request.POST.get("nickname", "")
+    request.session[NICKNAME_KEY] = nickname[:20]
+    return _lobby_post(request, code, services.seat_take, nickname=nickname, index=request.POST.get("index"))
+
+
+@require_POST
+def table_leave(request: HttpRequest, code: str) -> HttpResponse:
+    return _lobby_post(request, code, services.seat_leave)
+
+
+@require_POST
+def table_remove(request: HttpRequest, code: str) -> HttpResponse:
+    return _lobby_post(request, code, services.seat_remove, index=request.POST.get("index"))
+
+
+@require_POST
+def table_bot(request: HttpRequest, code: str) -> HttpResponse:
+    return _lobby_post(request, code, services.bot_add, level=request.POST.get("level"),
+                       index=request.POST.get("index"))
+
+
+@require_POST
+def table_start(request: HttpRequest, code: str) -> HttpResponse:
+    return _lobby_post(request, code, services.game_start)
+
+
+def language_links(request: HttpRequest) -> dict:
+    """Context processor: this page in every language, for the switcher."""
+    current = get_language()
+    return {"language_links": [
+        {"code": code, "name": name, "url": translate_url(request.path, code), "current": code == current}
+        for code, name in settings.LANGUAGES
+    ]}
+

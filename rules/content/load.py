@@ -1,0 +1,48 @@
+"""Load the rulebook prose of every language from the JSON files beside this module.
+
+Used by the data migration (so a fresh database has the whole rulebook) and by tests.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+CONTENT_DIR = Path(__file__).resolve().parent
+LANGUAGES = ("en", "de", "nl", "pl", "fr")
+SECTION_FIELDS = ("heading", "title", "body", "caption")
+
+
+def read(language: str) -> dict:
+    return json.loads((CONTENT_DIR / f"{language}.json").read_text(encoding="utf-8"))
+
+
+def fill_models(Section, Blurb, DemoStep, EdgeCase, GlossaryEntry) -> None:
+    """Create or update every row with all five languages (models may be historical ones)."""
+    texts = {language: read(language) for language in LANGUAGES}
+    source = texts["en"]
+    for order, key in enumerate(source["sections"]):
+        page = key.split(".", 1)[0]
+        fields = {"page": page, "order": order}
+        for field in SECTION_FIELDS:
+            fields[field] = source["sections"][key].get(field, "")
+            for language in LANGUAGES:
+                fields[f"{field}_{language}"] = texts[language]["sections"][key].get(field, "")
+        Section.objects.update_or_create(key=key, defaults=fields)
+    for key in source["blurbs"]:
+        fields = {"text": source["blurbs"][key]}
+        fields.update({f"text_{language}": texts[language]["blurbs"][key] for language in LANGUAGES})
+        Blurb.objects.update_or_create(key=key, defaults=fields)
+    for number, caption in enumerate(source["demo_steps"], start=1):
+        fields = {"caption": caption}
+        fields.update({f"caption_{language}": texts[language]["demo_steps"][number - 1] for language in LANGUAGES})
+        DemoStep.objects.update_or_create(number=number, defaults=fields)
+    for order, (question, answer) in enumerate(source["edge_cases"]):
+        fields = {"question": question, "answer": answer}
+        for language in LANGUAGES:
+            fields[f"question_{language}"], fields[f"answer_{language}"] = texts[language]["edge_cases"][order]
+        EdgeCase.objects.update_or_create(order=order, defaults=fields)
+    for order, (term_key, term) in enumerate(source["glossary"].items()):
+        fields = {"source": term_key, "term": term}
+        fields.update({f"term_{language}": texts[language]["glossary"][term_key] for language in LANGUAGES})
+        GlossaryEntry.objects.update_or_create(order=order, defaults=fields)

@@ -1,0 +1,46 @@
+"""The numbers the rulebook's prose refers to, all read from the engine, and the filter that
+puts them into the text."""
+
+from __future__ import annotations
+
+import inspect
+import re
+
+from game.engine import DECK, new_game
+from game.engine import scoring
+from game.engine.cards import CROSSROADS_CARDS, PLUS, SEVN_DISTINCT, SEVN_POINTS, TRIPLE_DRAW_CARDS, VALUE
+
+PLACEHOLDER = re.compile(r"\{([a-z0-9_]+)\}")
+
+
+def _code_key(code: str) -> str:
+    return code.replace("+", "plus").replace("-", "minus")
+
+
+def numbers() -> dict[str, int]:
+    values = {
+        "target": inspect.signature(new_game).parameters["target"].default,
+        "deck_size": sum(DECK.values()),
+        "distinct_values": len(VALUE),
+        "sevn_points": SEVN_POINTS,
+        "sevn_distinct": SEVN_DISTINCT,
+        "triple_draw_cards": TRIPLE_DRAW_CARDS,
+        "crossroads_cards": CROSSROADS_CARDS,
+        "plus_cards": len(PLUS),
+        "featherweight_points": scoring.FEATHERWEIGHT_POINTS,
+        "featherweight_min_cards": scoring.FEATHERWEIGHT_MIN_CARDS,
+        "featherweight_max_value": scoring.FEATHERWEIGHT_MAX_VALUE,
+        "heavyweight_points": scoring.HEAVYWEIGHT_POINTS,
+        "heavyweight_min_cards": scoring.HEAVYWEIGHT_MIN_CARDS,
+        "heavyweight_min_value": scoring.HEAVYWEIGHT_MIN_VALUE,
+        "ladder_min_run": scoring.LADDER_MIN_RUN,
+        "ladder_points": scoring.LADDER_POINTS_PER_CARD,
+    }
+    values.update({f"copies_{_code_key(code)}": copies for code, copies in DECK.items()})
+    return values
+
+
+def fill(text: str) -> str:
+    """Replace {placeholders} with the engine's numbers; unknown ones stay as written."""
+    known = numbers()
+    return PLACEHOLDER.sub(lambda m: str(known[m.group(1)]) if m.group(1) in known else m.group(0), text or "")

@@ -1,0 +1,17 @@
+from django import template
+
+from rules.numbers import fill as fill_numbers
+
+register = template.Library()
+
+
+@register.filter
+def fill(text: str) -> str:
+    """Put the engine's numbers into rulebook prose ({deck_size} → 120)."""
+    return fill_numbers(text)
+
+
+@register.filter
+def get_item(mapping: dict, key: str) -> str:
+    """mapping[key] for keys with dots in them (blurb keys such as "choice.draw")."""
+    return mapping.get(key, "")

@@ -1,0 +1,48 @@
+"""Tables in a known state, built through the service layer as people would build them."""
+
+from __future__ import annotations
+
+from game import services
+from game.engine import from_json, new_game, to_json
+from game.identity import Player
+from game.models import Game, Room
+
+
+def people(*names: str) -> list[Player]:
+    return [Player(key=f"guest:{name.lower()}") for name in names]
+
+
+def table(names=("Ana", "Ben"), seats: int = 4, start: bool = True, turn_seconds: int = 30,
+          deck: list[str] | None = None) -> tuple[Room, list[Player]]:
+    """A table with these people seated in order (the first is the host), started or not."""
+    players = people(*names)
+    room = services.room_create(player=players[0], nickname=names[0], seat_count=seats,
+                                turn_seconds=turn_seconds)
+    for player, name in zip(players[1:], names[1:], strict=True):
+        services.seat_take(code=room.code, player=player, nickname=name)
+    if start:
+        services.game_start(code=room.code, player=players[0])
+        if deck is not None:
+            stack(room, deck)
+    room.refresh_from_db()
+    return room, players
+
+
+def stack(room: Room, deck: list[str], target: int | None = None) -> None:
+    """Replace the running game with one dealt from a stacked deck (top card first)."""
+    game = room.games.order_by("-number").first()
+    state = new_game(len(game.players), seed=game.seed, target=target or room.target, deck=deck)
+    game.state = to_json(state)
+    game.save(update_fields=["state"])
+
+
+def game_of(room: Room) -> Game:
+    return room.games.order_by("-number").first()
+
+
+def state_of(room: Room) -> dict:
+    return from_json(game_of(room).state)
+
+
+def deciding(room: Room, players: list[Player]) -> Player:
+    return players[state_of(room)["pending"]["seat"]]

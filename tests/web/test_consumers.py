@@ -1,0 +1,180 @@
+"""The live table socket: per-viewer views, errors only to the sender, refusals, secrets."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from channels.db import database_sync_to_async
+from channels.testing import WebsocketCommunicator
+from django.contrib.sessions.backends.db import SessionStore
+
+from game.identity import SESSION_KEY
+from sevn_site.asgi import application
+
+from .factories import game_of, state_of, table
+
+pytestmark = pytest.mark.django_db(transaction=True)
+ORIGIN = (b"origin", b"http://127.0.0.1:8000")
+
+
+@database_sync_to_async
+def session_for(key: str | None) -> str:
+    session = SessionStore()
+    if key:
+        session[SESSION_KEY] = key
+    session.create()
+    return session.session_key
+
+
+async def connect(code: str, key: str | None, lang: str = "en") -> WebsocketCommunicator:
+    headers = [ORIGIN, (b"cookie", f"sessionid={await session_for(key)}".encode())]
+    socket = WebsocketCommunicator(application, f"/ws/t/{code}/?lang={lang}", headers=headers)
+    connected, _ = await socket.connect()
+    assert connected
+    return socket
+
+
+async def drain(socket: WebsocketCommunicator) -> list[str]:
+    messages = []
+    while not await socket.receive_nothing(timeout=0.3):
+        messages.append(await socket.receive_from())
+    return messages
+
+
+@database_sync_to_async
+def started_table(deck=None, names=("Ana", "Ben")):
+    return table(names=names, deck=deck)
+
+
+@database_sync_to_async
+def current_state(room):
+    return state_of(room)
+
+
+@database_sync_to_async
+def version_of(room):
+    return game_of(room).version
+
+
+async def test_two_players_and_a_spectator_each_get_their_own_view():
+    room, (ana, ben) = await started_table(deck=["5", "9", "4", "1", "2"])
+    sockets = [await connect(room.code, ana.key), await connect(room.code, ben.key), await connect(room.code, None)]
+    first = [(await socket.receive_from()) for socket in sockets]
+    # Ben (seat 1, left of the dealer) decides first
+    assert 'data-key="d"' not in first[0] and "Waiting for Ben" in first[0]
+    assert 'data-key="d"' in first[1] and "Your turn" in first[1]
+    assert 'data-key="d"' not in first[2] and "You are watching this game." in first[2]
+    for socket in sockets:
+        await socket.disconnect()
+
+
+async def test_a_move_reaches_every_viewer_at_once():
+    room, (ana, ben) = await started_table(deck=["5", "9", "4", "1", "2"])
+    sockets = [await connect(room.code, ana.key), await connect(room.code, ben.key), await connect(room.code, None)]
+    for socket in sockets:
+        await drain(socket)
+    await sockets[1].send_to(text_data=json.dumps({"kind": "draw", "version": "1"}))
+    updates = [await socket.receive_from() for socket in sockets]
+    for html in updates:
+        assert "Ben draws 4." in html and 'id="table"' in html
+    assert 'data-key="d"' in updates[0]  # now Ana decides
+    assert 'data-key="d"' not in updates[1] and 'data-key="d"' not in updates[2]
+    for socket in sockets:
+        await socket.disconnect()
+
+
+@pytest.mark.parametrize("message, error", [
+    ("not json", "That move was not understood."),
+    (json.dumps({"kind": "fly"}), "That move was not understood."),
+    (json.dumps({"kind": "freeze"}), "That move was not understood."),
+    (json.dumps(["draw"]), "That move was not understood."),
+    (json.dumps({"kind": "draw", "pad": "x" * 5000}), "That message is too large."),
+    (json.dumps({"kind": "draw", "version": "0"}), "The table changed before your move arrived. Here it is again."),
+])
+async def test_bad_messages_get_an_error_only_for_the_sender_and_change_nothing(message, error):
+    room, (ana, ben) = await started_table(deck=["5", "9", "4", "1", "2"])
+    ana_socket, ben_socket = await connect(room.code, ana.key), await connect(room.code, ben.key)
+    await drain(ana_socket)
+    await drain(ben_socket)
+    before = await current_state(room)
+    await ben_socket.send_to(text_data=message)
+    reply = await ben_socket.receive_from()
+    assert 'class="toast"' in reply and error in reply
+    assert await ana_socket.receive_nothing(timeout=0.3)
+    assert await current_state(room) == before and await version_of(room) == 1
+    await ana_socket.disconnect()
+    await ben_socket.disconnect()
+
+
+async def test_out_of_turn_and_spectator_moves_are_refused_to_the_sender_only():
+    room, (ana, ben) = await started_table(deck=["5", "9", "4", "1", "2"])
+    ana_socket, ben_socket = await connect(room.code, ana.key), await connect(room.code, ben.key)
+    watcher = await connect(room.code, "guest:watcher")
+    for socket in (ana_socket, ben_socket, watcher):
+        await drain(socket)
+    await ana_socket.send_to(text_data=json.dumps({"kind": "draw", "version": "1"}))
+    assert "It is not your turn." in await ana_socket.receive_from()
+    await watcher.send_to(text_data=json.dumps({"kind": "draw", "version": "1"}))
+    assert "only seated players can play" in await watcher.receive_from()
+    assert await ben_socket.receive_nothing(timeout=0.3)
+    assert await version_of(room) == 1
+    for socket in (ana_socket, ben_socket, watcher):
+        await socket.disconnect()
+
+
+async def test_reconnect_gets_the_full_current_table():
+    room, (ana, ben) = await started_table(deck=["5", "9", "4", "1", "2"])
+    ben_socket = await connect(room.code, ben.key)
+    await drain(ben_socket)
+    await ben_socket.send_to(text_data=json.dumps({"kind": "draw", "version": "1"}))
+    await drain(ben_socket)
+    await ben_socket.disconnect()
+    again = await connect(room.code, ben.key)
+    snapshot = await again.receive_from()
+    assert 'data-version="2"' in snapshot and "Ben draws 4." in snapshot and 'id="log"' in snapshot
+    assert 'aria-label="4"' in snapshot
+    await again.disconnect()
+
+
+async def test_socket_without_origin_is_refused():
+    room, (ana, _ben) = await started_table()
+    socket = WebsocketCommunicator(application, f"/ws/t/{room.code}/")
+    connected, _ = await socket.connect()
+    assert not connected
+
+
+async def test_unknown_table_code_gets_a_clear_error():
+    socket = await connect("ZZZZZZ", None)
+    reply = await socket.receive_from()
+    assert "There is no table with that code." in reply
+    closing = await socket.receive_output()
+    assert closing["type"] == "websocket.close" and closing["code"] == 4404
+
+
+async def test_deck_order_seed_and_player_keys_never_reach_a_client():
+    room, (ana, ben) = await started_table()
+    state = await current_state(room)
+    game = await database_sync_to_async(game_of)(room)
+    socket = await connect(room.code, ben.key)
+    html = "".join(await drain(socket))
+    await socket.send_to(text_data=json.dumps({"kind": "draw", "version": "1"}))
+    html += "".join(await drain(socket))
+    assert str(game.seed) not in html and ana.key not in html and ben.key not in html
+    deck_order = ",".join(state["deck"][-12:])
+    assert deck_order not in html.replace('"', "")
+    assert '"rng"' not in html and "shuffles" not in html
+    await socket.disconnect()
+
+
+async def test_closed_by_staff_reaches_every_viewer():
+    from game import broadcast, services
+
+    room, (ana, _ben) = await started_table()
+    socket = await connect(room.code, ana.key)
+    await drain(socket)
+    message = await database_sync_to_async(services.room_close)(code=room.code, reason="")
+    from channels.layers import get_channel_layer
+    await get_channel_layer().group_send(broadcast.group_name(room.code), message)
+    assert "This table was closed by staff." in await socket.receive_from()
+    await socket.disconnect()

@@ -1,0 +1,111 @@
+"""Pages and lobby forms: creating and joining tables, CSRF, escaping, errors."""
+
+from __future__ import annotations
+
+import pytest
+from django.test import Client
+
+from game.models import Room
+
+from .factories import table
+
+pytestmark = pytest.mark.django_db
+
+
+def test_root_sends_the_browser_to_its_language(client):
+    response = client.get("/", HTTP_ACCEPT_LANGUAGE="pl,en;q=0.5")
+    assert response.status_code == 302 and response["Location"] == "/pl/"
+
+
+def test_home_page_offers_create_join_and_how_to_play(client):
+    html = client.get("/en/").content.decode()
+    assert "Create a table" in html and "Join with a code" in html and "/en/rules/" in html
+
+
+def test_create_a_table_and_land_in_its_lobby(client):
+    response = client.post("/en/tables/new/", {"nickname": "Ana", "seat_count": 4, "target": 250, "turn_seconds": 30,
+                                                "show_odds": "on"})
+    room = Room.objects.get()
+    assert response.status_code == 302 and response["Location"] == f"/en/t/{room.code}/"
+    html = client.get(response["Location"]).content.decode()
+    assert room.code in html and "Start the game" in html and f"/t/{room.code}/" in html
+
+
+def test_create_with_bad_settings_shows_the_form_again(client):
+    response = client.post("/en/tables/new/", {"nickname": "", "seat_count": 4, "target": 5, "turn_seconds": 30})
+    assert response.status_code == 400 and Room.objects.count() == 0
+
+
+def test_every_form_needs_the_csrf_token():
+    client = Client(enforce_csrf_checks=True)
+    response = client.post("/en/tables/new/", {"nickname": "Ana", "seat_count": 4, "target": 250, "turn_seconds": 30})
+    assert response.status_code == 403 and Room.objects.count() == 0
+
+
+def test_invite_link_opens_the_table_in_the_visitors_language(client):
+    room, _ = table(start=False)
+    response = client.get(f"/t/{room.code.lower()}/", HTTP_ACCEPT_LANGUAGE="de")
+    assert response.status_code == 302 and response["Location"] == f"/de/t/{room.code}/"
+
+
+def test_join_by_link_with_a_nickname(client):
+    room, _ = table(start=False)
+    response = client.post(f"/en/t/{room.code}/join/", {"nickname": "Cleo"})
+    assert response.status_code == 302
+    assert room.seats.filter(nickname="Cleo").exists()
+    assert "Leave seat" in client.get(f"/en/t/{room.code}/").content.decode()
+
+
+def test_taken_nickname_gets_a_clear_error(client):
+    room, _ = table(start=False)
+    response = client.post(f"/en/t/{room.code}/join/", {"nickname": "BEN"}, follow=True)
+    assert "That nickname is already taken at this table." in response.content.decode()
+    assert room.seats.count() == 2
+
+
+def test_join_over_htmx_answers_with_the_error_for_this_user_only(client):
+    room, _ = table(names=("Ana", "Ben"), seats=2, start=False)
+    response = client.post(f"/en/t/{room.code}/join/", {"nickname": "Cleo"}, HTTP_HX_REQUEST="true")
+    assert response.status_code == 200 and "This table is full. You can watch the game." in response.content.decode()
+
+
+def test_nicknames_are_escaped_everywhere(client):
+    room, _ = table(start=False)
+    client.post(f"/en/t/{room.code}/join/", {"nickname": "<b>x</b>"})
+    html = client.get(f"/en/t/{room.code}/").content.decode()
+    assert "<b>x</b>" not in html and "&lt;b&gt;x&lt;/b&gt;" in html
+
+
+def test_unknown_table_code_answers_404(client):
+    assert client.get("/en/t/NOPE00/").status_code == 404
+    response = client.get("/en/tables/find/", {"code": "nope00"}, follow=True)
+    assert "There is no table with that code." in response.content.decode()
+
+
+def test_join_with_a_code_goes_to_the_table(client):
+    room, _ = table(start=False)
+    response = client.get("/en/tables/find/", {"code": f" {room.code.lower()} "})
+    assert response["Location"] == f"/en/t/{room.code}/"
+
+
+def test_later_visitors_watch_without_controls(client):
+    room, _ = table()
+    html = client.get(f"/en/t/{room.code}/").content.decode()
+    assert "You are watching this game." in html and 'data-key="d"' not in html and "Take a seat" not in html
+
+
+def test_host_starts_over_htmx_and_others_cannot(client):
+    room, (ana, ben) = table(start=False)
+    session = client.session
+    session["sevn_player"] = ben.key
+    session.save()
+    response = client.post(f"/en/t/{room.code}/start/", HTTP_HX_REQUEST="true")
+    assert "Only the host can do that." in response.content.decode()
+    room.refresh_from_db()
+    assert room.status == Room.Status.LOBBY
+
+
+def test_home_lists_your_tables(client):
+    client.post("/en/tables/new/", {"nickname": "Ana", "seat_count": 4, "target": 250, "turn_seconds": 30})
+    room = Room.objects.get()
+    assert room.code in client.get("/en/").content.decode()
