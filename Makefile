@@ -1,10 +1,14 @@
 # `make run` serves the game on the embedded default; `make test` runs the whole suite.
+# Both set everything up first (virtualenv, packages, database, translations, Chromium).
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
+SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
+HOST ?= 127.0.0.1
+PORT ?= 8000
 
-.PHONY: run test setup services chromium bench lint
+.PHONY: run test setup system messages services migrate bench lint
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -12,9 +16,27 @@ $(STAMP): pyproject.toml
 	$(BIN)/pip install --quiet -e ".[test]"
 	touch $(STAMP)
 
-setup: $(STAMP)
+# Debian packages the project needs: gettext (msgfmt) always, Chromium for the browser tests.
+system:
+	@command -v msgfmt >/dev/null || ($(SUDO) apt-get update -qq && $(SUDO) apt-get install -y -qq gettext)
 
-test: setup
+setup: $(STAMP) system messages
+
+messages: $(STAMP)
+	$(BIN)/python manage.py compilemessages --ignore=$(VENV) -v0
+
+migrate: setup
+	$(BIN)/python manage.py migrate --noinput -v0
+
+run: migrate
+	@echo "SEVN is at http://$(HOST):$(PORT)/"
+	$(BIN)/python -m daphne -b $(HOST) -p $(PORT) sevn_site.asgi:application
+
+services:
+	.ci/services
+
+test: setup services
+	@command -v chromium >/dev/null || ($(SUDO) apt-get update -qq && $(SUDO) apt-get install -y -qq chromium)
 	$(BIN)/python -m pytest
 
 bench: setup

@@ -14,7 +14,7 @@ from game.engine.cards import BALLAST, BONUS, KIND, MODIFIER, NUMBER, VALUE
 GLYPHS = {
     "ballast": "⚓",
     "featherweight": "◌", "heavyweight": "⬢", "ladder": "≋",
-    "freeze": "❄", "second_chance": "♥", "triple_draw": "③", "crossroads": "⑂", "storm": "⚡",
+    "freeze": "❄", "second_chance": "♥", "triple_draw": "③", "crossroads": "⋔", "storm": "⚡",
 }
 
 
@@ -61,11 +61,18 @@ def _tone(code: str) -> str:
     return code.replace("_", "-")
 
 
+# Where long one-word card names may break on a small card face (a soft hyphen goes there).
+_BREAKS = ("Feather|weight", "Heavy|weight", "Cross|roads", "Licht|gewicht", "Zwaar|gewicht", "Twee|sprong",
+           "Her|kansing")
+SOFT_HYPHENS = {pair.replace("|", ""): pair.replace("|", "\u00ad") for pair in _BREAKS}
+
+
 @lru_cache(maxsize=1024)
 def _face(code: str, language: str | None) -> dict:
     kind = KIND[code]
     name = card_name(code)
-    label = display_value(code) if kind in (NUMBER, BALLAST, MODIFIER) else name
+    label = display_value(code) if kind in (NUMBER, BALLAST, MODIFIER) else " ".join(
+        SOFT_HYPHENS.get(word, word) for word in name.split(" "))
     glyph = GLYPHS.get(code) or (GLYPHS["ballast"] if kind == BALLAST else "")
     return {"code": code, "kind": kind, "tone": _tone(code), "label": label, "name": name, "glyph": glyph,
             "short": kind in (NUMBER, BALLAST, MODIFIER)}

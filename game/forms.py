@@ -15,5 +15,11 @@ class CreateTableForm(forms.Form):
     target = forms.IntegerField(label=_("Target score"), initial=250, min_value=50, max_value=1000)
     turn_seconds = forms.TypedChoiceField(
         label=_("Turn timer"), coerce=int, initial=30, choices=Room.TIMER_CHOICES)
+    bot_speed = forms.ChoiceField(
+        label=_("Bot speed"), initial="normal", required=False,
+        choices=[("fast", _("Fast")), ("normal", _("Normal")), ("slow", _("Slow"))])
     show_odds = forms.BooleanField(label=_("Show bust odds to the deciding player"), initial=True,
                                    required=False)
+
+    def clean_bot_speed(self) -> str:
+        return self.cleaned_data["bot_speed"] or "normal"

@@ -179,6 +179,8 @@ def table_context(snapshot: dict, viewer_key: str | None, events: list[dict] = (
             ({"name": names[i], "total": s["total"], "winner": i == view["winner"]}
              for i, s in enumerate(view["seats"])), key=lambda row: -row["total"]) if game["over"] else None,
         "sevn_goal": SEVN_DISTINCT,
+        "paused": not game["over"] and room["status"] == "playing" and all(
+            s["bot_level"] or s["away"] for s in seats),
         "deadline_ms": int(game["deadline"] * 1000) if game["deadline"] else None,
         "timer_seconds": room["turn_seconds"],
     })

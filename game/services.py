@@ -11,6 +11,7 @@ import random
 import secrets
 from datetime import timedelta
 
+from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
@@ -29,6 +30,7 @@ NICKNAME_MAX = 20
 MIN_SEATS, MAX_SEATS = 2, 8
 MIN_TARGET, MAX_TARGET = 50, 1000
 TIMER_CHOICES = (0, 15, 30, 60)
+BOT_SPEEDS = {"fast": 0.4, "normal": 1.0, "slow": 2.5}  # times the site's bot pause
 AWAY_AFTER_TIMEOUTS = 3
 BOT_NAMES = ("Ada", "Alan", "Grace", "Linus", "Edsger", "Barbara", "Ken", "Donald")
 MAX_BOT_MOVES = 5000  # per service call; a whole game of bots is far shorter
@@ -92,7 +94,7 @@ def _new_code() -> str:
 
 @transaction.atomic
 def room_create(*, player: Player, nickname: object, seat_count: object, target: object = 250,
-                turn_seconds: object = 30, show_odds: bool = True) -> Room:
+                turn_seconds: object = 30, show_odds: bool = True, bot_speed: str = "normal") -> Room:
     """A new table with its creator (the host) in the first seat."""
     name = player.username if player.is_user else clean_nickname(nickname)
     seats = _choose_int(seat_count, range(MIN_SEATS, MAX_SEATS + 1), "bad_seats",
@@ -100,9 +102,12 @@ def room_create(*, player: Player, nickname: object, seat_count: object, target:
     goal = _choose_int(target, range(MIN_TARGET, MAX_TARGET + 1), "bad_target",
                        _("The target score is between 50 and 1000."))
     timer = _choose_int(turn_seconds, TIMER_CHOICES, "bad_timer", _("Choose a turn timer from the list."))
+    if bot_speed not in BOT_SPEEDS:
+        raise ServiceError("bad_speed", _("Choose a bot speed from the list."))
     room = Room.objects.create(
         code=_new_code(), host_key=player.key, host_name=name, seat_count=seats, target=goal,
         turn_seconds=timer, show_odds=bool(show_odds),
+        bot_delay_ms=round(settings.SEVN_BOT_DELAY_MS * BOT_SPEEDS[bot_speed]),
     )
     Seat.objects.create(room=room, index=0, player_key=player.key, nickname=name, user_id=player.user_id)
     return room

@@ -10,15 +10,22 @@ from __future__ import annotations
 import random
 
 from .odds import NUMBER_CODES, SECOND_CHANCE, busting_share, draw_pool
+from .endgame import FinalRound, decisive
 from .rollout import expected_final
 from .rows import BALLAST_CODES, SEVN_DISTINCT, distinct, score
 from .standings import WinModel
 
 ACTION_BONUS = {"freeze": 4.0, "triple_draw": 3.0, "second_chance": 0.0}
-DRAW_MARGIN = 0.0
-USE_WIN_MODEL = True
+DRAW_MARGIN = -2.0
+USE_WIN_MODEL = False
+USE_ENDGAME = True
 LATE_WINDOW = 80
 W_TIE = 0.002
+SEVN_DENIAL = 1.0
+SPREAD_LIKING = 0.0
+ROUND_MEAN = 23.0
+BEHIND_SLOPE = 0.0
+MARGIN_CAP = 4.0
 
 
 class Table:
@@ -31,6 +38,7 @@ class Table:
         self.target: int = view["target"]
         self.pool = draw_pool(view)
         self.pool_size = sum(self.pool.values())
+        self._denial: float | None = None
         self._outcomes: dict[tuple[str, ...], list[tuple[float, float]]] = {}
 
     def row(self, seat: int) -> list[str]:
@@ -55,9 +63,9 @@ class Table:
         if card in NUMBER_CODES:
             if card in row:
                 return score(row) if SECOND_CHANCE in row else 0.0
-            return finished(row + [card])
+            return self.finished(row + [card])
         if card in BALLAST_CODES:
-            return max(score(row), finished(row + [card]))
+            return max(score(row), self.finished(row + [card]))
         if card in ACTION_BONUS:
             if card == SECOND_CHANCE and SECOND_CHANCE not in row:
                 return score(row) + self.protection(row)
@@ -65,6 +73,18 @@ class Table:
         if card in ("crossroads", "storm"):
             return float(score(row))  # replaced by the two-card values in expected_draw
         return float(score(row + [card]))
+
+    def finished(self, row: list[str]) -> float:
+        """Value of a row that just took a scoring card: SEVN scores +17 and ends the round,
+        which also stops every opponent still hoping to add to a row."""
+        if distinct(row) < SEVN_DISTINCT:
+            return float(score(row))
+        if self._denial is None:
+            self._denial = SEVN_DENIAL * sum(
+                self.weight(s) * (expected_final(self.row(s), self.pool) - self.seats[s]["round_score"])
+                for s in self.opponents() if self.seats[s]["status"] == "in"
+            )
+        return score(row, sevn=True) + self._denial
 
     def protection(self, row: list[str]) -> float:
         """What holding a Second Chance is worth to a row: the bust it would catch next."""
@@ -104,9 +124,6 @@ class Table:
         return max(float(score(row)), self.expected_draw(row))
 
 
-def finished(row: list[str]) -> float:
-    """Score of a row that just took a scoring card (SEVN ends the round with +17)."""
-    return float(score(row, sevn=distinct(row) == SEVN_DISTINCT))
 
 
 def expected_max(values: list[tuple[float, float]]) -> float:
@@ -138,7 +155,13 @@ def _turn(table: Table, legal: list[dict]) -> dict:
     threat = max(table.projected(s) for s in table.opponents())
     if threat >= table.target and mine < threat:
         return {"kind": "draw"}  # passing loses to a seat already past the target
-    if mine >= table.target and mine > threat:
+    if USE_ENDGAME and decisive(table.view):
+        final = FinalRound(table.view, me, table.pool)
+        drawn = sum(p * final.chance(v) for p, v in table.outcomes(row))
+        passed = final.chance(now)
+        if abs(drawn - passed) > W_TIE:
+            return {"kind": "draw"} if drawn > passed else {"kind": "pass"}
+    elif mine >= table.target and mine > threat:
         return {"kind": "pass"}
     late = max(table.projected(s) for s in range(len(table.seats))) + LATE_WINDOW >= table.target
     if USE_WIN_MODEL and late:
@@ -147,14 +170,21 @@ def _turn(table: Table, legal: list[dict]) -> dict:
         passed = model.chance(now)
         if abs(drawn - passed) > W_TIE:
             return {"kind": "draw"} if drawn > passed else {"kind": "pass"}
-    gain = table.expected_draw(row) - now
-    return {"kind": "draw"} if gain > DRAW_MARGIN else {"kind": "pass"}
+    if SPREAD_LIKING:
+        def utility(x: float) -> float:
+            return x + SPREAD_LIKING * (x - ROUND_MEAN) ** 2
+        gain = sum(p * utility(v) for p, v in table.outcomes(row)) - utility(now)
+    else:
+        gain = table.expected_draw(row) - now
+    behind = max(table.seats[s]["total"] for s in table.opponents()) - table.seats[me]["total"]
+    margin = DRAW_MARGIN - max(-MARGIN_CAP, min(MARGIN_CAP, behind * BEHIND_SLOPE))
+    return {"kind": "draw"} if gain > margin else {"kind": "pass"}
 
 
 def _ballast(table: Table, legal: list[dict]) -> dict:
     row = table.row(table.seat)
     kept = row + [table.view["pending"]["card"]]
-    keep_value = finished(kept) if distinct(kept) == SEVN_DISTINCT else table.value(kept)
+    keep_value = table.finished(kept) if distinct(kept) == SEVN_DISTINCT else table.value(kept)
     return {"kind": "ballast", "keep": keep_value > table.value(row)}
 
 
@@ -170,10 +200,10 @@ def after_taking(table: Table, row: list[str], card: str) -> float:
         if card in row:
             return table.value([c for c in row if c != SECOND_CHANCE]) if SECOND_CHANCE in row else 0.0
         new = row + [card]
-        return finished(new) if distinct(new) == SEVN_DISTINCT else table.value(new)
+        return table.finished(new) if distinct(new) == SEVN_DISTINCT else table.value(new)
     if card in BALLAST_CODES:
         new = row + [card]
-        kept = finished(new) if distinct(new) == SEVN_DISTINCT else table.value(new)
+        kept = table.finished(new) if distinct(new) == SEVN_DISTINCT else table.value(new)
         return max(kept, table.value(row))
     if card in ("x2", "+2", "+4", "+6", "+8", "+10", "featherweight", "heavyweight", "ladder"):
         return table.value(row + [card])

@@ -34,6 +34,15 @@ def expected_final(row: list[str], pool: dict[str, int], forced: int = 0, *, kee
     return total / SAMPLES
 
 
+def sample_finals(row: list[str], pool: dict[str, int], samples: int, rng: random.Random) -> list[float]:
+    """Sampled final round scores of a seat in round that draws on while it is fairly safe."""
+    cards = sorted(card for card, copies in pool.items() for _ in range(copies))
+    if not cards:
+        return [float(score(row))] * samples
+    take = min(len(cards), MAX_CARDS)
+    return [_one_future(row, pool, rng.sample(cards, take), 0, True) for _ in range(samples)]
+
+
 def _one_future(row: list[str], pool: dict[str, int], drawn: list[str], forced: int, keep_drawing: bool) -> float:
     row = list(row)
     left = dict(pool)

@@ -1,0 +1,83 @@
+"""Browser tests: Playwright driving Debian's Chromium against Daphne serving the real ASGI app
+(HTTP + WebSockets + the timer loop) on the test database. See shared stack notes."""
+
+from __future__ import annotations
+
+import os
+from functools import partial
+from pathlib import Path
+
+import pytest
+
+# Playwright's sync API keeps an asyncio loop running in the main thread; ORM use in these
+# tests would otherwise raise SynchronousOnlyOperation.
+os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
+
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = [
+    "--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+    "--disable-component-update", "--disable-sync", "--no-first-run", "--disable-dev-shm-usage",
+]
+SCREENSHOTS = Path(__file__).resolve().parents[2] / "artifacts" / "screenshots"
+DESKTOP = {"width": 1280, "height": 900}
+PHONE = {"width": 360, "height": 780}
+
+
+@pytest.fixture(scope="session")
+def browser_type_launch_args(browser_type_launch_args):
+    return {**browser_type_launch_args, "executable_path": CHROMIUM, "args": CHROMIUM_ARGS}
+
+
+def _daphne_child_setup():
+    """In the forked server: fresh asgiref executor (threads do not survive fork), the test
+    database, and bots that move without their human-like pause."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    from asgiref.sync import SyncToAsync
+    from channels.testing.live import set_database_connection
+    from django.conf import settings
+
+    SyncToAsync.single_thread_executor = ThreadPoolExecutor(max_workers=1)
+    set_database_connection()
+    settings.SEVN_BOT_DELAY_MS = 0
+
+
+@pytest.fixture(scope="session")
+def live_url(django_db_setup, django_db_blocker):
+    """Daphne in a forked process serving the ASGI app on the (file-based) test database."""
+    from channels.testing.live import make_application
+    from daphne.testing import DaphneProcess
+    from django.db import connections
+    from django.contrib.staticfiles.handlers import ASGIStaticFilesHandler
+
+    process = DaphneProcess(
+        "127.0.0.1", partial(make_application, static_wrapper=ASGIStaticFilesHandler), setup=_daphne_child_setup,
+    )
+    with django_db_blocker.unblock():
+        connections.close_all()  # an SQLite handle must not cross fork(): the child opens its own
+        process.start()
+        assert process.ready.wait(timeout=30), "daphne did not start"
+    yield f"http://127.0.0.1:{process.port.value}"
+    process.terminate()
+    process.join()
+
+
+@pytest.fixture
+def shoot():
+    """Save a screenshot under artifacts/screenshots/ (to look at, and for CI's artefacts)."""
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+
+    def save(page, name: str) -> Path:
+        path = SCREENSHOTS / f"{name}.png"
+        page.screenshot(path=str(path), full_page=True)
+        return path
+
+    return save
+
+
+@pytest.hookimpl(trylast=True)
+def pytest_collection_modifyitems(items):
+    # Once the session-scoped sync Playwright starts, an asyncio loop stays "running" in the
+    # main thread, and pytest-asyncio tests collected after it fail: run browser tests last.
+    items.sort(key=lambda item: "page" in getattr(item, "fixturenames", ()) or "browser" in getattr(
+        item, "fixturenames", ()))

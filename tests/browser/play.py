@@ -1,0 +1,70 @@
+"""Driving the table like a person: create, join by link, and play whatever is asked."""
+
+from __future__ import annotations
+
+import time
+
+from playwright.sync_api import Page, expect
+
+
+def create_table(page: Page, base: str, nickname: str, seats: int = 4, timer: str = "0") -> str:
+    page.goto(f"{base}/en/")
+    page.fill("#id_nickname", nickname)
+    page.select_option("#id_seat_count", str(seats))
+    page.select_option("#id_turn_seconds", timer)
+    page.click(".panel--create button.button--primary")
+    page.wait_for_url("**/t/**")
+    expect(page.locator("#table")).to_have_attribute("data-status", "lobby")
+    return page.locator("#invite-link").input_value()
+
+
+def join(page: Page, invite: str, nickname: str) -> None:
+    page.goto(invite)
+    page.fill("#join-nickname", nickname)
+    page.click(".join-form button")
+    expect(page.locator(".lobby-seat--you")).to_contain_text(nickname)
+
+
+def deciding(pages: list[Page]) -> Page | None:
+    for page in pages:
+        if page.locator("#controls.controls--active").count():
+            return page
+    return None
+
+
+def close_summary(page: Page) -> None:
+    dialog = page.locator("dialog#summary[open]")
+    if dialog.count():
+        dialog.locator("button").click()
+
+
+def decide(page: Page) -> str:
+    """Take the decision on screen: draw while the row is short, otherwise the first choice."""
+    close_summary(page)
+    controls = page.locator("#controls")
+    draw = controls.locator('[data-key="d"]')
+    if draw.count():
+        values = page.locator(".seat--you .row--values .card").count()
+        if values < 3 and draw.is_enabled():
+            draw.click()
+            return "draw"
+        controls.locator('[data-key="p"]').click()
+        return "pass"
+    controls.locator("button").first.click()
+    return "choice"
+
+
+def play_until(pages: list[Page], done, timeout: float = 60) -> None:
+    """Whoever must decide decides, until done() is true."""
+    end = time.time() + timeout
+    while not done():
+        assert time.time() < end, "the game did not get there in time"
+        page = deciding(pages)
+        if page is None:
+            time.sleep(0.1)
+            continue
+        version = page.locator("#table").get_attribute("data-version")
+        decide(page)
+        deadline = time.time() + 10
+        while page.locator("#table").get_attribute("data-version") == version and time.time() < deadline:
+            time.sleep(0.05)

@@ -1,0 +1,104 @@
+"""Two friends create and join a table by its link and play live; reloads and spectators."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from playwright.sync_api import expect
+
+from .conftest import DESKTOP, PHONE
+from .play import create_table, deciding, decide, join, play_until
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+def log_text(page) -> str:
+    return page.locator("#log-list").inner_text()
+
+
+def test_two_friends_play_a_round_live_and_a_spectator_watches(browser, live_url, shoot):
+    ana_ctx = browser.new_context(viewport=DESKTOP)
+    ben_ctx = browser.new_context(viewport=PHONE)
+    ana, ben = ana_ctx.new_page(), ben_ctx.new_page()
+    invite = create_table(ana, live_url, "Ana", seats=3)
+    assert re.fullmatch(rf"{re.escape(live_url)}/t/[A-Z0-9]{{6}}/", invite)
+    join(ben, invite, "Ben")
+    expect(ana.locator(".lobby__seats")).to_contain_text("Ben")  # live, no reload
+    shoot(ana, "lobby-desktop")
+
+    ana.click("text=Start the game")
+    expect(ana.locator("#table")).to_have_attribute("data-status", "playing")
+    expect(ben.locator("#table")).to_have_attribute("data-status", "playing")
+
+    watcher_ctx = browser.new_context(viewport=DESKTOP)
+    watcher = watcher_ctx.new_page()
+    watcher.goto(invite)
+    expect(watcher.locator("#controls")).to_contain_text("You are watching this game.")
+
+    # every draw appears on the other screens at once
+    seen_draw = False
+    for _ in range(40):
+        page = deciding([ana, ben])
+        if page is None:
+            ana.wait_for_timeout(100)
+            continue
+        name = "Ana" if page is ana else "Ben"
+        other = ben if page is ana else ana
+        before = log_text(other).count(f"{name} draws")
+        if decide(page) == "draw":
+            expect(other.locator("#log-list")).to_contain_text(f"{name} draws", timeout=5000)
+            assert log_text(other).count(f"{name} draws") == before + 1
+            expect(watcher.locator("#log-list")).to_contain_text(f"{name} draws")
+            seen_draw = True
+            break
+    assert seen_draw
+    assert watcher.locator("#controls button").count() == 0
+    shoot(ana, "table-desktop")
+    shoot(ben, "table-phone")
+
+    play_until([ana, ben], lambda: "Round 1 scored" in log_text(ana))
+    expect(ben.locator("#log-list")).to_contain_text("Round 1 scored")
+    expect(watcher.locator("#log-list")).to_contain_text("Round 1 scored")
+    expect(ana.locator("dialog#summary")).to_be_visible()
+    shoot(ana, "round-summary-desktop")
+    for context in (ana_ctx, ben_ctx, watcher_ctx):
+        context.close()
+
+
+def test_reload_mid_round_brings_the_player_back_to_their_seat(browser, live_url):
+    ana_ctx, ben_ctx = browser.new_context(viewport=DESKTOP), browser.new_context(viewport=DESKTOP)
+    ana, ben = ana_ctx.new_page(), ben_ctx.new_page()
+    invite = create_table(ana, live_url, "Ana", seats=2)
+    join(ben, invite, "Ben")
+    ana.click("text=Start the game")
+    expect(ben.locator("#table")).to_have_attribute("data-status", "playing")
+    play_until([ana, ben], lambda: ben.locator("#table").get_attribute("data-version") not in ("1", None))
+    version = ben.locator("#table").get_attribute("data-version")
+    ben.reload()
+    expect(ben.locator(".seat--you")).to_contain_text("Ben")
+    expect(ben.locator("#table")).to_have_attribute("data-version", version)
+    # after the reload Ben still plays: the socket is back and his decisions reach the server
+    play_until([ana, ben], lambda: int(ben.locator("#table").get_attribute("data-version")) >= int(version) + 2)
+    ana_ctx.close()
+    ben_ctx.close()
+
+
+def test_keyboard_plays_draw_and_pass(browser, live_url):
+    ana_ctx, ben_ctx = browser.new_context(viewport=DESKTOP), browser.new_context(viewport=DESKTOP)
+    ana, ben = ana_ctx.new_page(), ben_ctx.new_page()
+    invite = create_table(ana, live_url, "Ana", seats=2)
+    join(ben, invite, "Ben")
+    ana.click("text=Start the game")
+    for _ in range(50):
+        page = deciding([ana, ben])
+        if page is not None and page.locator('#controls [data-key="p"]').count():
+            break
+        if page is not None:
+            decide(page)
+        ana.wait_for_timeout(100)
+    name = "Ana" if page is ana else "Ben"
+    page.keyboard.press("p")
+    expect(page.locator("#log-list")).to_contain_text(f"{name} passes.")
+    ana_ctx.close()
+    ben_ctx.close()
