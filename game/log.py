@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from django.utils.translation import gettext as _
 
-
 from .cards_ui import card_name
 
 # Events that only repeat what the sentence before them said.

@@ -2,18 +2,19 @@
 
 from __future__ import annotations
 
+from django.conf import settings
 from django.contrib import messages
 from django.http import Http404, HttpRequest, HttpResponse
 from django.middleware.csrf import get_token
 from django.shortcuts import redirect, render
-from django.conf import settings
 from django.urls import translate_url
 from django.utils.translation import get_language, gettext
 from django.views.decorators.http import require_GET, require_POST
 
-from . import broadcast, render as table_render, selectors, services
-from .errors import ServiceError
+from . import broadcast, selectors, services
+from . import render as table_render
 from .cards_ui import face
+from .errors import ServiceError
 from .forms import CreateTableForm
 from .identity import NICKNAME_KEY, player_for
 

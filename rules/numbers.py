@@ -6,8 +6,7 @@ from __future__ import annotations
 import inspect
 import re
 
-from game.engine import DECK, new_game
-from game.engine import scoring
+from game.engine import DECK, new_game, scoring
 from game.engine.cards import CROSSROADS_CARDS, PLUS, SEVN_DISTINCT, SEVN_POINTS, TRIPLE_DRAW_CARDS, VALUE
 
 PLACEHOLDER = re.compile(r"\{([a-z0-9_]+)\}")

@@ -48,6 +48,9 @@ def tutorial(request: HttpRequest) -> HttpResponse:
         "high_cards": [{"face": face(code), "copies": DECK[code]} for code in demo.HIGH_CARDS],
         "sevn_row": _cards(demo.SEVN_ROW),
         "specials": _card_rules("tutorial.special.", ("second_chance", "triple_draw", "freeze")),
+        "other_cards": _cards(["-4", "x2", "+6", "crossroads", "storm", "featherweight", "heavyweight", "ladder"]),
+        "glossary": GlossaryEntry.objects.all(),
+        "glossary_heading": getattr(Section.objects.filter(key="full.glossary").first(), "heading", ""),
     })
 
 

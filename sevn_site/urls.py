@@ -1,7 +1,6 @@
 from django.conf.urls.i18n import i18n_patterns
 from django.contrib import admin
 from django.urls import include, path
-from django.views.generic import RedirectView
 
 from game import views
 

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import random
 
-from .odds import NUMBER_CODES, SECOND_CHANCE, busting_share, draw_pool
 from .endgame import FinalRound, decisive
+from .odds import NUMBER_CODES, SECOND_CHANCE, busting_share, draw_pool
 from .rollout import expected_final
 from .rows import BALLAST_CODES, SEVN_DISTINCT, distinct, score
 from .standings import WinModel

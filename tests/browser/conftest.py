@@ -47,8 +47,8 @@ def live_url(django_db_setup, django_db_blocker):
     """Daphne in a forked process serving the ASGI app on the (file-based) test database."""
     from channels.testing.live import make_application
     from daphne.testing import DaphneProcess
-    from django.db import connections
     from django.contrib.staticfiles.handlers import ASGIStaticFilesHandler
+    from django.db import connections
 
     process = DaphneProcess(
         "127.0.0.1", partial(make_application, static_wrapper=ASGIStaticFilesHandler), setup=_daphne_child_setup,

@@ -8,9 +8,9 @@ import pytest
 from playwright.sync_api import expect
 
 from .conftest import DESKTOP, PHONE
-from .play import create_table, deciding, decide, join, play_until
+from .play import create_table, decide, deciding, join, play_until
 
-pytestmark = pytest.mark.django_db(transaction=True)
+pytestmark = pytest.mark.django_db(transaction=True, serialized_rollback=True)
 
 
 def log_text(page) -> str:
@@ -90,13 +90,13 @@ def test_keyboard_plays_draw_and_pass(browser, live_url):
     invite = create_table(ana, live_url, "Ana", seats=2)
     join(ben, invite, "Ben")
     ana.click("text=Start the game")
-    for _ in range(50):
+
+    def turn_on_screen() -> bool:
         page = deciding([ana, ben])
-        if page is not None and page.locator('#controls [data-key="p"]').count():
-            break
-        if page is not None:
-            decide(page)
-        ana.wait_for_timeout(100)
+        return page is not None and page.locator('#controls [data-key="p"]').count() > 0
+
+    play_until([ana, ben], turn_on_screen)  # Ballast or a target first? Those get answered
+    page = deciding([ana, ben])
     name = "Ana" if page is ana else "Ben"
     page.keyboard.press("p")
     expect(page.locator("#log-list")).to_contain_text(f"{name} passes.")
