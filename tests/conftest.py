@@ -12,6 +12,16 @@ def _fast_settings(settings):
     settings.CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
 
 
+@pytest.fixture
+def rulebook(db):
+    """The rulebook prose as the data migration writes it (a transactional test before this one
+    may have flushed the tables)."""
+    from rules.content.load import fill_models
+    from rules.models import Blurb, DemoStep, EdgeCase, GlossaryEntry, Section
+
+    fill_models(Section, Blurb, DemoStep, EdgeCase, GlossaryEntry)
+
+
 def pytest_configure(config):
     """A test database file left by an earlier run may have its WAL files beside it; a fresh
     database next to an old WAL file reads as corrupt, so start from nothing."""

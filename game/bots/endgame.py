@@ -13,7 +13,7 @@ import random
 from .rollout import sample_finals
 from .standings import leader_chance
 
-FUTURES = 64
+FUTURES = 48
 REACH = 45  # a seat this close to the target (counting its row) may end the game this round
 
 
@@ -43,7 +43,7 @@ class FinalRound:
         self._cache: dict[float, float] = {}
 
     def chance(self, round_score: float) -> float:
-        key = round(round_score, 1)
+        key = round(round_score)
         if key not in self._cache:
             mine = self.total + key
             self._cache[key] = sum(

@@ -15,7 +15,7 @@ import random
 from .odds import NUMBER_CODES, SECOND_CHANCE
 from .rows import BALLAST_CODES, SEVN_DISTINCT, distinct, score
 
-SAMPLES = 120
+SAMPLES = 80
 KEEP_DRAWING_BELOW = 0.25
 MAX_CARDS = 12
 _PLAIN = frozenset({"x2", "+2", "+4", "+6", "+8", "+10", "featherweight", "heavyweight", "ladder"})
@@ -30,7 +30,7 @@ def expected_final(row: list[str], pool: dict[str, int], forced: int = 0, *, kee
     take = min(len(cards), forced + (MAX_CARDS if keep_drawing else 0))
     total = 0.0
     for _ in range(SAMPLES):
-        total += _one_future(row, pool, rng.sample(cards, take), forced, keep_drawing)
+        total += _one_future(row, pool, _dealt(cards, take, rng), forced, keep_drawing)
     return total / SAMPLES
 
 
@@ -40,13 +40,23 @@ def sample_finals(row: list[str], pool: dict[str, int], samples: int, rng: rando
     if not cards:
         return [float(score(row))] * samples
     take = min(len(cards), MAX_CARDS)
-    return [_one_future(row, pool, rng.sample(cards, take), 0, True) for _ in range(samples)]
+    return [_one_future(row, pool, _dealt(cards, take, rng), 0, True) for _ in range(samples)]
 
 
-def _one_future(row: list[str], pool: dict[str, int], drawn: list[str], forced: int, keep_drawing: bool) -> float:
+def _dealt(cards: list[str], take: int, rng: random.Random):
+    """Cards in a random order, dealt lazily (a future rarely needs more than a few)."""
+    deck = list(cards)
+    last = len(deck) - 1
+    for i in range(take):
+        j = rng.randint(i, last)
+        deck[i], deck[j] = deck[j], deck[i]
+        yield deck[i]
+
+
+def _one_future(row: list[str], pool: dict[str, int], drawn, forced: int, keep_drawing: bool) -> float:
     row = list(row)
     left = dict(pool)
-    size = len(drawn) and sum(pool.values())
+    size = sum(pool.values())
     for i, card in enumerate(drawn):
         if i >= forced:
             if not keep_drawing or _bust_share(row, left, size) >= KEEP_DRAWING_BELOW:

@@ -62,6 +62,11 @@ def live_url(django_db_setup, django_db_blocker):
     process.join()
 
 
+@pytest.fixture(autouse=True)
+def _rulebook(rulebook):
+    """Every page of the site shows the rulebook's texts somewhere; keep them in place."""
+
+
 @pytest.fixture
 def shoot():
     """Save a screenshot under artifacts/screenshots/ (to look at, and for CI's artefacts)."""

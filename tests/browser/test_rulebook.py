@@ -11,7 +11,7 @@ from rules.content.load import LANGUAGES
 from .conftest import DESKTOP, PHONE
 from .play import create_table
 
-pytestmark = pytest.mark.django_db(transaction=True, serialized_rollback=True)
+pytestmark = pytest.mark.django_db(transaction=True)
 
 
 def test_step_through_the_demo_round_and_the_scoring(page, live_url):

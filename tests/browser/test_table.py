@@ -10,7 +10,7 @@ from playwright.sync_api import expect
 from .conftest import DESKTOP, PHONE
 from .play import create_table, decide, deciding, join, play_until
 
-pytestmark = pytest.mark.django_db(transaction=True, serialized_rollback=True)
+pytestmark = pytest.mark.django_db(transaction=True)
 
 
 def log_text(page) -> str:

@@ -17,7 +17,7 @@ from rules.models import Section
 
 from .terms import TERMS, TITLES
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("rulebook")]
 PAGES = ("/rules/", "/rules/full/")
 
 
