@@ -54,7 +54,7 @@ def test_two_simultaneous_moves_exactly_one_applies():
 
 @pytest.mark.django_db
 def test_turn_timer_fires_with_nobody_connected():
-    room, players = table(turn_seconds=15)
+    room, players = table(turn_seconds=15, deck=["5", "9", "4", "1"])
     game = game_of(room)
     assert game.deadline is not None
     seat = state_of(room)["pending"]["seat"]
