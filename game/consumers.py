@@ -16,7 +16,7 @@ from django.conf import settings
 from django.utils.translation import gettext_lazy as _
 
 from . import presence, render, selectors, services
-from .broadcast import group_name
+from .broadcast import group_name, send_async, unpack
 from .errors import ServiceError
 from .identity import known_player
 
@@ -80,7 +80,7 @@ class TableConsumer(AsyncWebsocketConsumer):
                                                                      channel=self.channel_name)
             self.heartbeat = asyncio.create_task(self._beat())
             if message:
-                await self.channel_layer.group_send(group_name(self.code), message)
+                await send_async(self.code, message)
 
     async def disconnect(self, close_code: int) -> None:
         if not hasattr(self, "code"):
@@ -111,11 +111,12 @@ class TableConsumer(AsyncWebsocketConsumer):
         except ServiceError as error:
             await self._refuse(error)
             return
-        await self.channel_layer.group_send(group_name(self.code), message)
+        await send_async(self.code, message)
 
     async def table_update(self, message: dict) -> None:
         """Redraw this viewer's table from the broadcast snapshot (no database query)."""
-        await self.send(self._draw(message["snapshot"], message["events"]))
+        update = unpack(message)
+        await self.send(self._draw(update["snapshot"], update["events"]))
 
     async def _refuse(self, error: ServiceError) -> None:
         html = render.render_error(str(error.message), self.language)

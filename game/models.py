@@ -78,7 +78,7 @@ class Seat(models.Model):
     class Meta:
         verbose_name = _("seat")
         verbose_name_plural = _("seats")
-        ordering = ["room", "index"]
+        ordering = ["room_id", "index"]
         constraints = [
             models.UniqueConstraint(fields=["room", "index"], name="one_player_per_seat"),
         ]
@@ -132,7 +132,7 @@ class Event(models.Model):
     class Meta:
         verbose_name = _("event")
         verbose_name_plural = _("events")
-        ordering = ["game", "seq"]
+        ordering = ["game_id", "seq"]
         constraints = [
             models.UniqueConstraint(fields=["game", "seq"], name="one_event_per_seq"),
         ]

@@ -10,6 +10,7 @@ from __future__ import annotations
 from datetime import timedelta
 
 from django.db import transaction
+from django.db.models import Q
 from django.utils import timezone
 
 from . import selectors, services
@@ -66,8 +67,10 @@ def mark_absent(now=None) -> list[dict]:
     now = now or timezone.now()
     Presence.objects.filter(seen__lt=now - STALE_AFTER).delete()
     live = Presence.objects.values("room_id", "player_key")
+    long_ago = now - AWAY_AFTER
     gone = (Seat.objects.filter(room__status=Room.Status.PLAYING, away=False, bot_level="")
-            .exclude(player_key="").filter(last_seen__lt=now - AWAY_AFTER))
+            .exclude(player_key="")
+            .filter(Q(last_seen__lt=long_ago) | Q(last_seen__isnull=True, joined__lt=long_ago)))
     live_keys = {(row["room_id"], row["player_key"]) for row in live}
     messages = []
     for seat in gone:

@@ -8,10 +8,12 @@ and never reach the HTML.
 from __future__ import annotations
 
 import time
+from collections import OrderedDict
 
 from django.template.loader import render_to_string
 from django.utils.translation import gettext as _
-from django.utils.translation import override
+from django.utils.safestring import mark_safe
+from django.utils.translation import get_language, override
 
 from game.engine.cards import SEVN_DISTINCT, VALUE
 
@@ -67,7 +69,7 @@ def _fresh_cards(events: list[dict], round_number: int) -> dict[int, set[str]]:
     return fresh
 
 
-def _seat_panels(snapshot: dict, me: int | None, events: list[dict]) -> list[dict]:
+def _seat_panels(snapshot: dict, events: list[dict]) -> list[dict]:
     game = snapshot["game"]
     view = game["view"]
     by_index = {seat["index"]: seat for seat in snapshot["seats"]}
@@ -80,7 +82,7 @@ def _seat_panels(snapshot: dict, me: int | None, events: list[dict]) -> list[dic
         values, extras = _cards(seat_view["row"], fresh.get(index, set()), status if status == "bust" else None)
         panels.append({
             "index": index, "nickname": seat["nickname"], "bot_level": seat["bot_level"], "away": seat["away"],
-            "is_you": index == me, "is_dealer": index == view["dealer"], "is_current": index == view["current"],
+            "is_dealer": index == view["dealer"], "is_current": index == view["current"],
             "status": status, "status_label": STATUS_LABELS[status](), "total": seat_view["total"],
             "round_score": seat_view["round_score"], "values": values, "extras": extras,
             "distinct": sum(1 for code in seat_view["row"] if code in VALUE) if status != "bust" else None,
@@ -126,17 +128,64 @@ def _summary(view: dict, names: list[str]) -> dict | None:
     for index, steps in enumerate(last["steps"]):
         seats.append({
             "name": names[index], "score": last["scores"][index], "status": last["statuses"][index],
-            "sevn": last["sevn"] == index, "cards": [face(code) for code in last["rows"][index]],
+            "sevn": last["sevn"] == index,
+            "cards": [{"face": face(code), "busting": last["statuses"][index] == "bust" and i == len(row) - 1}
+                      for row in [last["rows"][index]] for i, code in enumerate(row)],
             "steps": [{"label": step_label(s["step"]), **s} for s in steps] if steps else None,
             "total": sum(round_scores[index] for round_scores in view["history"]),
         })
     return {"round": last["round"], "seats": seats}
 
 
-def table_context(snapshot: dict, viewer_key: str | None, events: list[dict] = ()) -> dict:
+def _viewer(snapshot: dict, viewer_key: str | None) -> dict | None:
+    return next((s for s in snapshot["seats"] if viewer_key and s["player_key"] == viewer_key), None)
+
+
+def _names(snapshot: dict) -> list[str]:
+    names = list(snapshot["game"]["players"])
+    for seat in snapshot["seats"]:
+        if seat["index"] < len(names):
+            names[seat["index"]] = seat["nickname"]
+    return names
+
+
+class Parts:
+    """Pieces of the table, rendered once and reused while what they show is unchanged.
+
+    Every socket of a room receives the same update, and most of the table does not change
+    from one move to the next. A piece is cached under its language, its name and the exact
+    data it shows, so the first socket to draw a changed piece renders it and every other
+    viewer (and every later update that shows the same) reuses it. Only what differs per
+    viewer is drawn each time: the order of the seats and the choices of the one who decides.
+    """
+
+    _cache: OrderedDict = OrderedDict()
+    SIZE = 2048
+
+    @classmethod
+    def get(cls, name: str, content: object, produce) -> str:
+        key = (get_language(), name, repr(content))
+        html = cls._cache.get(key)
+        if html is None:
+            html = cls._cache[key] = produce()
+            if len(cls._cache) > cls.SIZE:
+                cls._cache.popitem(last=False)
+        else:
+            cls._cache.move_to_end(key)
+        return html
+
+
+def _seat_html(panel: dict, is_you: bool, game: dict) -> str:
+    panel = dict(panel, is_you=is_you)
+    return Parts.get("seat", (panel, game["over"]), lambda: render_to_string(
+        "table/_seat.html", {"seat": panel, "game": game, "sevn_goal": SEVN_DISTINCT}))
+
+
+def table_context(snapshot: dict, viewer_key: str | None, events: list[dict] = (), csrf_token: str = "") -> dict:
+    """Everything the table template needs for one viewer (shared pieces come pre-rendered)."""
     room = snapshot["room"]
     seats = snapshot["seats"]
-    mine = next((s for s in seats if viewer_key and s["player_key"] == viewer_key), None)
+    mine = _viewer(snapshot, viewer_key)
     context = {
         "room": room, "is_host": bool(viewer_key) and viewer_key == room["host_key"],
         "my_seat": mine and mine["index"], "seated": mine is not None, "now_ms": int(time.time() * 1000),
@@ -152,57 +201,72 @@ def table_context(snapshot: dict, viewer_key: str | None, events: list[dict] = (
         return context
     game = snapshot["game"]
     view = game["view"]
-    names = list(game["players"])
-    for seat in seats:
-        if seat["index"] < len(names):
-            names[seat["index"]] = seat["nickname"]
-    me = mine["index"] if mine is not None and mine["index"] < len(view["seats"]) else None
-    panels = _seat_panels(snapshot, me, list(events))
-    # your seat last (drawn at the bottom), the others clockwise after you
-    n = len(panels)
-    start = 0 if me is None else me + 1
-    ordered = [panels[(start + i) % n] for i in range(n)]
-    context.update({
-        "game": game, "view": view, "names": names, "me": me,
-        "others": [p for p in ordered if not p["is_you"]], "you": panels[me] if me is not None else None,
-        "controls": _controls(snapshot, me, names),
-        "current_name": names[view["current"]] if view["current"] is not None else None,
-        "pending_kind": view["pending"]["kind"] if view["pending"] else None,
+    names = _names(snapshot)
+    n = len(view["seats"])
+    me = mine["index"] if mine is not None and mine["index"] < n else None
+    controls = _controls(snapshot, me, names)
+    current_name = names[view["current"]] if view["current"] is not None else None
+    shared = {
+        "room": room, "game": game, "view": view, "current_name": current_name, "me": me,
+        "deadline_ms": int(game["deadline"] * 1000) if game["deadline"] else None,
+        "summary": bool(view.get("last_round")), "show_summary": any(e["type"] == "round_scored" for e in events),
+    }
+    if controls is not None or (context["is_host"] and game["over"]):  # choices or a form: this viewer's own
+        controls_html = render_to_string("table/_controls.html", {
+            **shared, "controls": controls, "is_host": context["is_host"], "csrf_token": csrf_token})
+    else:
+        controls_html = Parts.get("waiting", (me is not None, current_name, game["over"]), lambda: render_to_string(
+            "table/_controls.html", {**shared, "controls": None, "is_host": False}))
+    bar_content = (room["code"], view["round"], view["target"], current_name, shared["deadline_ms"],
+                   shared["summary"], game["over"], controls is not None)
+    center = {
+        "view": view, "current_name": current_name,
         "revealed": [face(code) for code in view["revealed"]],
         "held": face(view["pending"]["card"]) if view["pending"] and "card" in view["pending"] else None,
         "active": face(view["active"]) if view["active"] else None,
-        "queue": [{"face": face(code), "owner": names[owner]} for code, owner in zip(
-            view["queue"], view["queue_seats"], strict=True)],
-        "summary": _summary(view, names),
-        "show_summary": any(e["type"] == "round_scored" for e in events),
-        "standings": sorted(
-            ({"name": names[i], "total": s["total"], "winner": i == view["winner"]}
-             for i, s in enumerate(view["seats"])), key=lambda row: -row["total"]) if game["over"] else None,
-        "sevn_goal": SEVN_DISTINCT,
-        "paused": not game["over"] and room["status"] == "playing" and all(
-            s["bot_level"] or s["away"] for s in seats),
-        "deadline_ms": int(game["deadline"] * 1000) if game["deadline"] else None,
+        "queue": [{"face": face(code), "owner": names[owner]}
+                  for code, owner in zip(view["queue"], view["queue_seats"], strict=True)],
+    }
+    center_content = (view["deck_count"], view["discard_count"], view["revealed"], view["active"], view["queue"],
+                      view["queue_seats"], center["held"] and center["held"]["code"], current_name)
+    panels = _seat_panels(snapshot, list(events))
+    start = 0 if me is None else me + 1  # your seat at the bottom, the others clockwise after you
+    context.update(shared)
+    context.update({
+        "others": mark_safe("".join(_seat_html(panels[(start + i) % n], False, game)
+                                    for i in range(n) if (start + i) % n != me)),
+        "you": mark_safe(_seat_html(panels[me], True, game)) if me is not None else "",
+        "bar": mark_safe(Parts.get("bar", bar_content, lambda: render_to_string(
+            "table/_bar.html", {**shared, "controls": controls}))),
+        "center": mark_safe(Parts.get("center", center_content, lambda: render_to_string(
+            "table/_center.html", center))),
+        "controls": mark_safe(controls_html),
+        "standings": mark_safe(Parts.get("standings", (names, view["seats"], view["winner"]), lambda: render_to_string(
+            "table/_standings.html", {"standings": _standings(view, names)})) if game["over"] else ""),
+        "summary_html": mark_safe(Parts.get(
+            "summary", (view["last_round"], view["history"], names, shared["show_summary"]),
+            lambda: render_to_string("table/_summary.html", {**shared, "summary": _summary(view, names)}))
+            if shared["summary"] else ""),
+        "paused": not game["over"] and room["status"] == "playing" and all(s["bot_level"] or s["away"] for s in seats),
         "timer_seconds": room["turn_seconds"],
     })
     return context
 
 
+def _standings(view: dict, names: list[str]) -> list[dict]:
+    rows = [{"name": names[i], "total": s["total"], "winner": i == view["winner"]} for i, s in enumerate(view["seats"])]
+    return sorted(rows, key=lambda row: -row["total"])
+
+
 def render_table(snapshot: dict, viewer_key: str | None, events: list[dict] = (), oob: bool = False,
                  csrf_token: str = "") -> str:
-    context = table_context(snapshot, viewer_key, events)
+    context = table_context(snapshot, viewer_key, events, csrf_token)
     context.update(oob=oob, csrf_token=csrf_token)
     return render_to_string("table/_table.html", context)
 
 
 def log_entries(snapshot: dict, events: list[dict]) -> list[dict]:
-    game = snapshot["game"]
-    if game is None:
-        return []
-    names = list(game["players"])
-    for seat in snapshot["seats"]:
-        if seat["index"] < len(names):
-            names[seat["index"]] = seat["nickname"]
-    return log.lines(events, names)
+    return log.lines(events, _names(snapshot)) if snapshot["game"] is not None else []
 
 
 def render_update(snapshot: dict, viewer_key: str | None, language: str, events: list[dict],
@@ -214,12 +278,18 @@ def render_update(snapshot: dict, viewer_key: str | None, language: str, events:
         if full_log is not None:
             parts.append(render_to_string("table/_log.html", {
                 "entries": log_entries(snapshot, full_log), "oob": True}))
-        else:
-            entries = log_entries(snapshot, events)
-            if entries:
-                parts.append(render_to_string("table/_log_append.html", {"entries": entries}))
-                parts.append(render_to_string("table/_announce.html", {"entries": entries[-4:]}))
+        elif events:
+            names = _names(snapshot) if snapshot["game"] is not None else []
+            parts.append(Parts.get("log", (events, names), lambda: _log_update(snapshot, events)))
         return "".join(parts)
+
+
+def _log_update(snapshot: dict, events: list[dict]) -> str:
+    entries = log_entries(snapshot, events)
+    if not entries:
+        return ""
+    return render_to_string("table/_log_append.html", {"entries": entries}) + render_to_string(
+        "table/_announce.html", {"entries": entries[-4:]})
 
 
 def render_error(message: str, language: str) -> str:

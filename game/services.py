@@ -41,6 +41,7 @@ def _update(room: Room, seats: list[Seat], game: Game | None, state: dict | None
     """The channel-layer message that tells every viewer of the room to redraw."""
     return {
         "type": "table.update",
+        "id": secrets.token_hex(8),  # names this update, so viewers can share its rendering
         "snapshot": selectors.snapshot(room, seats, game, state),
         "events": events or [],
     }
@@ -220,8 +221,11 @@ def game_start(*, code: str, player: Player) -> dict:
 @transaction.atomic
 def game_act(*, code: str, player: Player, action: object, version: object = None) -> dict:
     """A seated player's move, checked against whose decision it is and the table version."""
-    room = _locked_room(code)
-    game = selectors.current_game(room)
+    game = (Game.objects.select_for_update(of=("room",)).select_related("room")
+            .filter(room__code=str(code).upper()).order_by("-number").first())
+    room = game.room if game is not None else _locked_room(code)
+    if room.status == Room.Status.CLOSED:
+        raise ServiceError("closed", _("This table was closed by staff."))
     if game is None or room.status == Room.Status.LOBBY:
         raise ServiceError("not_started", _("The game has not started yet."))
     if game.over:
@@ -330,7 +334,7 @@ def _commit(room: Room, seats: list[Seat], game: Game, state: dict, records: lis
         for i, record in enumerate(records)
     ])
     game.event_count = first + len(records)
-    game.save()
+    game.save(update_fields=["version", "state", "deadline", "over", "winner", "finished", "event_count"])
     logged = [{"seq": first + i, **record} for i, record in enumerate(records) if record["type"] != "action"]
     return _update(room, seats, game, state, logged)
 

@@ -12,11 +12,10 @@ import logging
 import sys
 
 from channels.db import database_sync_to_async
-from channels.layers import get_channel_layer
 from django.utils import timezone
 
 from . import presence, services
-from .broadcast import group_name
+from .broadcast import send_async
 from .models import Game
 
 logger = logging.getLogger(__name__)
@@ -48,9 +47,8 @@ def fire_due(now=None, check_absent: bool = True) -> list[dict]:
 
 
 async def broadcast_all(messages: list[dict]) -> None:
-    layer = get_channel_layer()
     for message in messages:
-        await layer.group_send(group_name(message["snapshot"]["room"]["code"]), message)
+        await send_async(message["snapshot"]["room"]["code"], message)
 
 
 async def run_forever() -> None:

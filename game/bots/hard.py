@@ -22,6 +22,10 @@ USE_ENDGAME = True
 LATE_WINDOW = 80
 W_TIE = 0.002
 SEVN_DENIAL = 1.0
+EXPOSURE = 0.0
+WEIGHT_BASE = 0.25
+WEIGHT_LEADER = 0.5
+WEIGHT_HALF = 20.0
 SPREAD_LIKING = 0.0
 ROUND_MEAN = 23.0
 BEHIND_SLOPE = 0.0
@@ -54,7 +58,7 @@ class Table:
     def weight(self, seat: int) -> float:
         """How much a point taken from this opponent is worth to us (the leader matters most)."""
         lead = max(self.projected(s) for s in self.opponents())
-        return 0.25 + 0.5 * 2.0 ** (-(lead - self.projected(seat)) / 20)
+        return WEIGHT_BASE + WEIGHT_LEADER * 2.0 ** (-(lead - self.projected(seat)) / WEIGHT_HALF)
 
     # --- one card -------------------------------------------------------------------------
 
@@ -178,6 +182,9 @@ def _turn(table: Table, legal: list[dict]) -> dict:
         gain = table.expected_draw(row) - now
     behind = max(table.seats[s]["total"] for s in table.opponents()) - table.seats[me]["total"]
     margin = DRAW_MARGIN - max(-MARGIN_CAP, min(MARGIN_CAP, behind * BEHIND_SLOPE))
+    if EXPOSURE:
+        others_in = sum(1 for s in table.opponents() if table.seats[s]["status"] == "in")
+        margin += EXPOSURE * now * busting_share(row, table.pool) * others_in
     return {"kind": "draw"} if gain > margin else {"kind": "pass"}
 
 

@@ -28,7 +28,10 @@
   document.addEventListener("htmx:wsBeforeSend", function (event) {
     var controls = document.getElementById("controls");
     if (controls && controls.contains(event.target)) {
-      controls.querySelectorAll("button").forEach(function (b) { b.disabled = true; });
+      controls.querySelectorAll("button:not([disabled])").forEach(function (b) {
+        b.disabled = true;
+        b.setAttribute("data-sending", "");
+      });
       controls.classList.add("is-sending");
     }
   });
@@ -64,6 +67,16 @@
   }
 
   function afterRedraw() {
+    // A message that did not redraw the table (an error for this player) gives the
+    // choices back; a redraw brings new controls anyway.
+    var sending = document.querySelector("#controls.is-sending");
+    if (sending) {
+      sending.classList.remove("is-sending");
+      sending.querySelectorAll("button[data-sending]").forEach(function (b) {
+        b.disabled = false;
+        b.removeAttribute("data-sending");
+      });
+    }
     startCountdown();
     openSummary(false);
     var log = document.getElementById("log-list");

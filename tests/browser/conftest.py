@@ -8,6 +8,10 @@ from functools import partial
 from pathlib import Path
 
 import pytest
+from playwright.sync_api import expect
+
+# A loaded CI machine is slower than a laptop: allow more time than Playwright's 5 s default.
+expect.set_options(timeout=15_000)
 
 # Playwright's sync API keeps an asyncio loop running in the main thread; ORM use in these
 # tests would otherwise raise SynchronousOnlyOperation.

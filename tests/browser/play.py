@@ -26,8 +26,9 @@ def join(page: Page, invite: str, nickname: str) -> None:
 
 
 def deciding(pages: list[Page]) -> Page | None:
+    """The page showing choices that can be clicked now (not while a move is on its way)."""
     for page in pages:
-        if page.locator("#controls.controls--active").count():
+        if page.locator("#controls.controls--active button:enabled").count():
             return page
     return None
 

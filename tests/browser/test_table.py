@@ -102,3 +102,22 @@ def test_keyboard_plays_draw_and_pass(browser, live_url):
     expect(page.locator("#log-list")).to_contain_text(f"{name} passes.")
     ana_ctx.close()
     ben_ctx.close()
+
+
+def test_a_person_plays_a_round_against_bots(browser, live_url, shoot):
+    context = browser.new_context(viewport=DESKTOP)
+    ana = context.new_page()
+    create_table(ana, live_url, "Ana", seats=4)
+    for level in ("easy", "medium", "hard"):
+        seat = ana.locator(".lobby-seat:not(.lobby-seat--taken)").first
+        seat.locator("select").select_option(level)
+        seat.locator("button").click()
+        expect(ana.locator(".lobby__seats")).to_contain_text(f"bot · {level}")
+    expect(ana.locator(".lobby-seat--taken")).to_have_count(4)
+    ana.click("text=Start the game")
+    expect(ana.locator("#table")).to_have_attribute("data-status", "playing")
+    expect(ana.locator(".seat .badge--bot")).to_have_count(3)
+    play_until([ana], lambda: "Round 1 scored" in log_text(ana), timeout=60)
+    assert any(name in log_text(ana) for name in ("Bot Ada", "Bot Alan", "Bot Grace"))
+    shoot(ana, "table-with-bots-desktop")
+    context.close()

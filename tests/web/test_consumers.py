@@ -174,7 +174,6 @@ async def test_closed_by_staff_reaches_every_viewer():
     socket = await connect(room.code, ana.key)
     await drain(socket)
     message = await database_sync_to_async(services.room_close)(code=room.code, reason="")
-    from channels.layers import get_channel_layer
-    await get_channel_layer().group_send(broadcast.group_name(room.code), message)
+    await broadcast.send_async(room.code, message)
     assert "This table was closed by staff." in await socket.receive_from()
     await socket.disconnect()

@@ -1,0 +1,258 @@
+"""Live table latency: action to every viewer's screen, against a bare echo floor.
+
+Starts the real server (Daphne, embedded default: SQLite + in-memory channel layer) on a
+fresh database, then plays real games over WebSockets: N rooms x 4 players, each player
+reading its own HTML and answering the decision on its screen with a legal move. For every
+move it measures the time from sending it to the moment all four sockets of the room have
+the new table. In the same run it measures a bare echo consumer (group_send to 4 sockets) as
+the floor. The last line is one JSON object of the figures.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import random
+import re
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+VERSION = re.compile(r'id="table"[^>]*data-version="(\d+)"')
+FORM = re.compile(r"<form ws-send[^>]*>(.*?)</form>", re.S)
+HIDDEN = re.compile(r'<input type="hidden" name="(\w+)" value="([^"]*)">')
+SEATS = 4
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def prepare_database(env: dict, rooms: int) -> list[list[str]]:
+    """Migrate a fresh database and seat 4 players at each started table; returns, per room,
+    the session ids of its players (as their browsers would hold them)."""
+    os.environ.update(env)
+    sys.path.insert(0, str(ROOT))
+    import django
+
+    django.setup()
+    from django.contrib.sessions.backends.db import SessionStore
+    from django.core.management import call_command
+    from django.db import connections
+
+    from game import services
+    from game.identity import SESSION_KEY, Player
+
+    call_command("migrate", verbosity=0)
+    tables = []
+    for r in range(rooms):
+        players = [Player(key=f"guest:bench-{r}-{i}") for i in range(SEATS)]
+        room = services.room_create(player=players[0], nickname=f"P{r}-0", seat_count=SEATS, turn_seconds=0,
+                                    target=1000)
+        for i, player in enumerate(players[1:], start=1):
+            services.seat_take(code=room.code, player=player, nickname=f"P{r}-{i}")
+        services.game_start(code=room.code, player=players[0])
+        sessions = []
+        for player in players:
+            session = SessionStore()
+            session[SESSION_KEY] = player.key
+            session.create()
+            sessions.append(session.session_key)
+        tables.append([room.code, *sessions])
+    connections.close_all()
+    return tables
+
+
+def start_server(env: dict, port: int) -> subprocess.Popen:
+    server = subprocess.Popen(
+        [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port), "sevn_site.asgi:application"],
+        cwd=ROOT, env={**os.environ, **env}, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+    )
+    deadline = time.time() + 30
+    while time.time() < deadline:
+        try:
+            with socket.create_connection(("127.0.0.1", port), timeout=0.5):
+                return server
+        except OSError:
+            time.sleep(0.1)
+    server.kill()
+    raise RuntimeError("the server did not start")
+
+
+def percentile(values: list[float], p: float) -> float:
+    ordered = sorted(values)
+    if not ordered:
+        return float("nan")
+    index = min(len(ordered) - 1, max(0, round(p / 100 * (len(ordered) - 1))))
+    return ordered[index]
+
+
+async def connect(url: str, origin: str, session: str | None = None):
+    from websockets.asyncio.client import connect as ws_connect
+
+    headers = {"Cookie": f"sessionid={session}"} if session else {}
+    return await ws_connect(url, origin=origin, additional_headers=headers, max_size=2**22, ping_interval=None)
+
+
+async def echo_floor(base: str, origin: str, messages: int) -> dict:
+    """A bare echo consumer: one socket sends, the group's 4 sockets receive."""
+    sockets = [await connect(f"{base}/ws/echo/bench/", origin) for _ in range(SEATS)]
+    await asyncio.sleep(0.2)
+    latencies = []
+    for n in range(messages):
+        started = time.perf_counter()
+        await sockets[0].send(f"ping {n}")
+        for sock in sockets:
+            await sock.recv()
+        latencies.append((time.perf_counter() - started) * 1000)
+    for sock in sockets:
+        await sock.close()
+    return {"p50_ms": statistics.median(latencies), "p99_ms": percentile(latencies, 99)}
+
+
+def choose(html: str, rng: random.Random) -> dict | None:
+    """A legal move from the controls on this player's screen (draw with a small row)."""
+    if "controls--active" not in html:
+        return None
+    forms = [dict(HIDDEN.findall(body)) for body in FORM.findall(html)]
+    forms = [form for form in forms if "kind" in form]
+    if not forms:
+        return None
+    kinds = {form["kind"]: form for form in forms}
+    if "draw" in kinds and "disabled" not in html.split('value="draw"', 1)[1][:200]:
+        return kinds["draw"] if rng.random() < 0.65 else kinds["pass"]
+    return kinds.get("pass") or forms[0]
+
+
+class Room:
+    """Four players of one table, and the moves measured at it."""
+
+    def __init__(self, code: str, sessions: list[str], think: float, seed: int) -> None:
+        self.code, self.sessions, self.think = code, sessions, think
+        self.rng = random.Random(seed)
+        self.seen = [0] * SEATS  # newest version each socket has
+        self.sent_at: dict[int, float] = {}  # version the move answered -> send time
+        self.latencies: list[float] = []
+        self.errors = 0
+        self.moves = 0
+
+    def arrived(self, player: int, version: int) -> None:
+        if version <= self.seen[player]:
+            return
+        self.seen[player] = version
+        answered = version - 1
+        if answered in self.sent_at and min(self.seen) >= version:
+            self.latencies.append((time.perf_counter() - self.sent_at.pop(answered)) * 1000)
+
+    async def play(self, base: str, origin: str, until: float) -> None:
+        self.origin = origin
+        sockets = [await connect(f"{base}/ws/t/{self.code}/?lang=en", origin, s) for s in self.sessions]
+        await asyncio.gather(*(self._player(i, sock, until) for i, sock in enumerate(sockets)))
+
+    def rematch(self) -> None:
+        """The host presses Rematch after game over (an HTTP form post, as in the browser)."""
+        cookie = f"sessionid={self.sessions[0]}; csrftoken={'x' * 32}"
+        request = urllib.request.Request(
+            f"{self.origin}/en/t/{self.code}/start/", method="POST", data=b"",
+            headers={"Cookie": cookie, "X-CSRFToken": "x" * 32, "Origin": self.origin, "HX-Request": "true"})
+        urllib.request.urlopen(request, timeout=10).read()
+
+    async def _player(self, index: int, sock, until: float) -> None:
+        try:
+            while time.perf_counter() < until:
+                try:
+                    html = await asyncio.wait_for(sock.recv(), timeout=max(0.05, until - time.perf_counter()))
+                except asyncio.TimeoutError:
+                    break
+                if 'class="toast"' in html:
+                    self.errors += 1
+                match = VERSION.search(html)
+                if not match:
+                    continue
+                version = int(match.group(1))
+                fresh = version > self.seen[index]
+                self.arrived(index, version)
+                if not fresh:
+                    continue
+                if index == 0 and 'class="standings"' in html:
+                    await asyncio.to_thread(self.rematch)
+                    continue
+                move = choose(html, self.rng)
+                if move is None or time.perf_counter() >= until:
+                    continue
+                if self.think:
+                    await asyncio.sleep(self.rng.uniform(0.5, 1.5) * self.think)
+                self.sent_at[version] = time.perf_counter()
+                self.moves += 1
+                await sock.send(json.dumps(move))
+        finally:
+            await sock.close()
+
+
+async def measure_rooms(base: str, origin: str, tables: list[list[str]], seconds: float, think: float) -> dict:
+    rooms = [Room(code, sessions, think, seed=i) for i, (code, *sessions) in enumerate(tables)]
+    started = time.perf_counter()
+    until = started + seconds
+    await asyncio.gather(*(room.play(base, origin, until) for room in rooms))
+    elapsed = time.perf_counter() - started
+    latencies = [value for room in rooms for value in room.latencies]
+    unanswered = sum(len(room.sent_at) for room in rooms)
+    return {
+        "p50_ms": round(statistics.median(latencies), 2) if latencies else None,
+        "p95_ms": round(percentile(latencies, 95), 2),
+        "p99_ms": round(percentile(latencies, 99), 2),
+        "actions_per_s": round(len(latencies) / elapsed, 1),
+        "errors": sum(room.errors for room in rooms) + max(0, unanswered - len(rooms)),
+    }
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--seconds", type=float, default=20, help="play time per scenario")
+    parser.add_argument("--think", type=float, default=1.0,
+                        help="mean seconds a player of the 50-room scenario thinks before a move")
+    parser.add_argument("--echo", type=int, default=1000, help="echo messages for the floor")
+    parser.add_argument("--only-one", action="store_true", help="skip the 50-room scenario (profiling)")
+    args = parser.parse_args()
+
+    workdir = Path(tempfile.mkdtemp(prefix="sevn-bench-"))
+    port = free_port()
+    env = {
+        "DJANGO_SETTINGS_MODULE": "sevn_site.settings",
+        "DATABASE_URL": f"sqlite:///{workdir / 'bench.sqlite3'}",
+        "SEVN_BOT_DELAY_MS": "0", "ALLOWED_HOSTS": "127.0.0.1", "LOG_LEVEL": "ERROR",
+    }
+    tables = prepare_database(env, 51)
+    server = start_server(env, port)
+    base, origin = f"ws://127.0.0.1:{port}", f"http://127.0.0.1:{port}"
+    try:
+        echo = asyncio.run(echo_floor(base, origin, args.echo))
+        print(f"echo floor (group_send to {SEATS} sockets, {args.echo} messages): "
+              f"p50 {echo['p50_ms']:.2f} ms, p99 {echo['p99_ms']:.2f} ms")
+        one = asyncio.run(measure_rooms(base, origin, tables[:1], args.seconds, think=0))
+        print(f"1 room x {SEATS} players, no think time: {one}")
+        if args.only_one:
+            return
+        fifty = asyncio.run(measure_rooms(base, origin, tables[1:51], args.seconds, think=args.think))
+        print(f"50 rooms x {SEATS} players ({50 * SEATS} sockets), think ~{args.think}s: {fifty}")
+    finally:
+        server.terminate()
+        server.wait(timeout=10)
+    result = {"echo_p50_ms": round(echo["p50_ms"], 2), "rooms_1": one, "rooms_50": fifty}
+    print(f"1 room p50 / echo p50 = {one['p50_ms'] / echo['p50_ms']:.2f}x (target <= 3x); "
+          f"50 rooms p95 {fifty['p95_ms']} ms (target <= 50 ms), errors {fifty['errors']}")
+    print(json.dumps(result))
+
+
+if __name__ == "__main__":
+    main()
