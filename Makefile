@@ -27,6 +27,7 @@ messages: $(STAMP)
 
 migrate: setup
 	$(BIN)/python manage.py migrate --noinput -v0
+	$(BIN)/python manage.py collectstatic --noinput -v0
 
 run: migrate
 	@echo "SEVN is at http://$(HOST):$(PORT)/"

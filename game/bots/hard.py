@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import random
 
-from .endgame import FinalRound, decisive
+from .endgame import FinalRound, decisive, win_chance
 from .odds import NUMBER_CODES, SECOND_CHANCE, busting_share, draw_pool
 from .rollout import expected_final
 from .rows import BALLAST_CODES, SEVN_DISTINCT, distinct, score
@@ -222,6 +222,8 @@ def after_taking(table: Table, row: list[str], card: str) -> float:
 def _freeze(table: Table, legal: list[dict]) -> dict:
     """Freeze whoever loses most by stopping now: a small row with many cards to come."""
     def worth(seat: int) -> float:
+        if USE_ENDGAME and decisive(table.view):
+            return win_chance(table.view, table.seat, table.pool, seat, frozen=True)
         row = table.row(seat)
         lost = expected_final(row, table.pool) - score(row)
         return -lost if seat == table.seat else table.weight(seat) * lost
@@ -232,6 +234,8 @@ def _freeze(table: Table, legal: list[dict]) -> dict:
 def _triple_draw(table: Table, legal: list[dict]) -> dict:
     """Three forced cards hurt a big, risky row most; they rarely help even a small one."""
     def worth(seat: int) -> float:
+        if USE_ENDGAME and decisive(table.view):
+            return win_chance(table.view, table.seat, table.pool, seat, forced=3)
         row = table.row(seat)
         change = expected_final(row, table.pool, 3) - expected_final(row, table.pool)
         return change if seat == table.seat else -table.weight(seat) * change
@@ -241,6 +245,9 @@ def _triple_draw(table: Table, legal: list[dict]) -> dict:
 
 def _gift(table: Table, legal: list[dict]) -> dict:
     def help_given(seat: int) -> float:
+        if USE_ENDGAME and decisive(table.view):
+            row = table.row(seat) + [SECOND_CHANCE]
+            return -win_chance(table.view, table.seat, table.pool, seat, row=row)
         row = table.row(seat)
         return table.weight(seat) * (table.protection(row) + 2)
 

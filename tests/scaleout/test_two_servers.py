@@ -1,0 +1,191 @@
+"""Scale-out: the same code on PostgreSQL + Redis, two Daphne processes, chosen by environment
+variables only. A move made on one server reaches a player on the other; a deadline that both
+servers see fires exactly once; a server restart loses nothing."""
+
+from __future__ import annotations
+
+import http.cookiejar
+import json
+import os
+import re
+import socket
+import subprocess
+import sys
+import time
+import urllib.parse
+import urllib.request
+from pathlib import Path
+
+import psycopg
+import pytest
+import redis
+from websockets.sync.client import connect
+
+ROOT = Path(__file__).resolve().parents[2]
+PG = os.environ.get("SEVN_TEST_POSTGRES", "postgresql://postgres@127.0.0.1:5432")
+REDIS = os.environ.get("SEVN_TEST_REDIS", "redis://127.0.0.1:6379/7")
+VERSION = re.compile(r'id="table"[^>]*data-version="(\d+)"')
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+class Server:
+    """One Daphne process of the cluster."""
+
+    def __init__(self, env: dict) -> None:
+        self.env = env
+        self.port = free_port()
+        self.start()
+
+    def start(self) -> None:
+        self.process = subprocess.Popen(
+            [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(self.port), "sevn_site.asgi:application"],
+            cwd=ROOT, env=self.env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+        )
+        deadline = time.time() + 30
+        while time.time() < deadline:
+            try:
+                with socket.create_connection(("127.0.0.1", self.port), timeout=0.5):
+                    return
+            except OSError:
+                time.sleep(0.1)
+        raise RuntimeError("daphne did not start")
+
+    def stop(self) -> None:
+        self.process.terminate()
+        self.process.wait(timeout=10)
+
+    @property
+    def http(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    @property
+    def ws(self) -> str:
+        return f"ws://127.0.0.1:{self.port}"
+
+
+@pytest.fixture(scope="module")
+def cluster():
+    database = f"sevn_scaleout_{os.getpid()}"
+    with psycopg.connect(f"{PG}/postgres", autocommit=True) as admin:
+        admin.execute(f'DROP DATABASE IF EXISTS "{database}"')
+        admin.execute(f'CREATE DATABASE "{database}"')
+    redis.Redis.from_url(REDIS).flushdb()
+    env = {
+        **os.environ, "DJANGO_SETTINGS_MODULE": "sevn_site.settings", "DATABASE_URL": f"{PG}/{database}",
+        "REDIS_URL": REDIS, "SEVN_BOT_DELAY_MS": "0", "ALLOWED_HOSTS": "127.0.0.1", "DB_CONN_MAX_AGE": "60",
+    }
+    env.pop("DJANGO_ALLOW_ASYNC_UNSAFE", None)
+    subprocess.run([sys.executable, "manage.py", "migrate", "-v0"], cwd=ROOT, env=env, check=True)
+    servers = [Server(env), Server(env)]
+    yield {"servers": servers, "dsn": f"{PG}/{database}"}
+    for server in servers:
+        server.stop()
+    with psycopg.connect(f"{PG}/postgres", autocommit=True) as admin:
+        admin.execute(f'DROP DATABASE IF EXISTS "{database}" WITH (FORCE)')
+
+
+class Browser:
+    """A person's browser: cookies, CSRF token, forms, and a socket to the table."""
+
+    def __init__(self, server: Server) -> None:
+        self.server = server
+        self.jar = http.cookiejar.CookieJar()
+        self.opener = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(self.jar))
+
+    def get(self, path: str) -> str:
+        return self.opener.open(self.server.http + path, timeout=10).read().decode()
+
+    def post(self, path: str, data: dict) -> str:
+        token = next(c.value for c in self.jar if c.name == "csrftoken")
+        request = urllib.request.Request(
+            self.server.http + path, data=urllib.parse.urlencode({**data, "csrfmiddlewaretoken": token}).encode(),
+            headers={"Origin": self.server.http, "Referer": self.server.http + path})
+        response = self.opener.open(request, timeout=10)
+        return response.geturl()
+
+    def socket(self, code: str):
+        cookies = "; ".join(f"{c.name}={c.value}" for c in self.jar)
+        return connect(f"{self.server.ws}/ws/t/{code}/?lang=en", origin=self.server.http,
+                       additional_headers={"Cookie": cookies}, max_size=2**22)
+
+
+def newest_version(sock, wait: float = 5.0) -> tuple[int, str]:
+    """Read until the socket is quiet; the newest table version and its HTML."""
+    version, html = -1, ""
+    deadline = time.time() + wait
+    while time.time() < deadline:
+        try:
+            message = sock.recv(timeout=0.5 if version >= 0 else wait)
+        except TimeoutError:
+            break
+        match = VERSION.search(message)
+        if match and int(match.group(1)) >= version:
+            version, html = int(match.group(1)), message
+    return version, html
+
+
+def started_table(cluster, timer: str = "0") -> tuple[str, Browser, Browser]:
+    a, b = cluster["servers"]
+    ana, ben = Browser(a), Browser(b)
+    ana.get("/en/")
+    url = ana.post("/en/tables/new/", {"nickname": "Ana", "seat_count": 2, "target": 250, "turn_seconds": timer})
+    code = url.rstrip("/").rsplit("/", 1)[1]
+    ben.get(f"/en/t/{code}/")
+    ben.post(f"/en/t/{code}/join/", {"nickname": "Ben"})
+    ana.post(f"/en/t/{code}/start/", {})
+    return code, ana, ben
+
+
+def sql(cluster, query: str, *params) -> list[tuple]:
+    with psycopg.connect(cluster["dsn"], autocommit=True) as conn:
+        cursor = conn.execute(query, params)
+        return cursor.fetchall() if cursor.description else []
+
+
+def test_a_move_on_one_server_reaches_a_player_on_the_other(cluster):
+    code, ana, ben = started_table(cluster)
+    ana_socket, ben_socket = ana.socket(code), ben.socket(code)  # Ana on server A, Ben on server B
+    version, ana_html = newest_version(ana_socket)
+    _, ben_html = newest_version(ben_socket)
+    deciding, html = (ana_socket, ana_html) if "controls--active" in ana_html else (ben_socket, ben_html)
+    other = ben_socket if deciding is ana_socket else ana_socket
+    form = dict(re.findall(r'name="(\w+)" value="([^"]*)"', re.search(r"<form ws-send.*?</form>", html, re.S)[0]))
+    deciding.send(json.dumps(form))
+    seen, _ = newest_version(other)
+    assert seen == version + 1
+    ana_socket.close()
+    ben_socket.close()
+
+
+def test_a_deadline_both_servers_see_fires_exactly_once(cluster):
+    code, ana, ben = started_table(cluster, timer="15")
+    sockets = [ana.socket(code), ben.socket(code)]
+    version = max(newest_version(sock)[0] for sock in sockets)
+    game_id, events_before = sql(cluster, "SELECT g.id, g.event_count FROM game_game g JOIN game_room r "
+                                          "ON r.id = g.room_id WHERE r.code = %s", code)[0]
+    sql(cluster, "UPDATE game_game SET deadline = now() - interval '1 second' WHERE id = %s", game_id)
+    time.sleep(1.5)  # both servers poll every 0.2 s
+    (version_after,) = sql(cluster, "SELECT version FROM game_game WHERE id = %s", game_id)[0]
+    (timeouts,) = sql(cluster, "SELECT count(*) FROM game_event WHERE game_id = %s AND kind = 'timeout'", game_id)[0]
+    assert timeouts == 1 and version_after == version + 1
+    assert [newest_version(sock)[0] for sock in sockets] == [version + 1, version + 1]
+    for sock in sockets:
+        sock.close()
+
+
+def test_a_server_restart_loses_nothing(cluster):
+    code, ana, ben = started_table(cluster)
+    sock = ana.socket(code)
+    version, _ = newest_version(sock)
+    sock.close()
+    server_a = cluster["servers"][0]
+    server_a.stop()
+    server_a.start()
+    again = ana.socket(code)
+    assert newest_version(again)[0] == version
+    again.close()
