@@ -119,7 +119,9 @@ WHITENOISE_AUTOREFRESH = DEBUG
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 SESSION_COOKIE_AGE = 60 * 60 * 24 * 365
-LOGIN_URL = "/admin/login/"
+LOGIN_URL = "login"
+LOGIN_REDIRECT_URL = "home"
+LOGOUT_REDIRECT_URL = "home"
 
 # How long bots "think" before they move, in ms (a room setting; tests use 0).
 SEVN_BOT_DELAY_MS = int(os.environ.get("SEVN_BOT_DELAY_MS", "900"))

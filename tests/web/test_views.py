@@ -109,3 +109,15 @@ def test_home_lists_your_tables(client):
     client.post("/en/tables/new/", {"nickname": "Ana", "seat_count": 4, "target": 250, "turn_seconds": 30})
     room = Room.objects.get()
     assert room.code in client.get("/en/").content.decode()
+
+
+def test_logged_in_users_play_under_their_username(client):
+    from django.contrib.auth.models import User
+
+    User.objects.create_user("carol", password="a-long-password-1")
+    response = client.post("/en/accounts/login/", {"username": "carol", "password": "a-long-password-1"})
+    assert response.status_code == 302
+    assert "Signed in as carol" in client.get("/en/").content.decode()
+    room, _ = table(start=False)
+    client.post(f"/en/t/{room.code}/join/", {"nickname": "ignored"})
+    assert room.seats.filter(nickname="carol", user__username="carol").exists()
