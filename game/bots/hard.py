@@ -22,6 +22,7 @@ USE_ENDGAME = True
 LATE_WINDOW = 80
 W_TIE = 0.002
 SEVN_DENIAL = 1.0
+TWO_STEP = False
 EXPOSURE = 0.0
 WEIGHT_BASE = 0.25
 WEIGHT_LEADER = 0.5
@@ -161,7 +162,10 @@ def _turn(table: Table, legal: list[dict]) -> dict:
         return {"kind": "draw"}  # passing loses to a seat already past the target
     if USE_ENDGAME and decisive(table.view):
         final = FinalRound(table.view, me, table.pool)
-        drawn = sum(p * final.chance(v) for p, v in table.outcomes(row))
+        if TWO_STEP:
+            drawn = two_step(table, row, final.chance)
+        else:
+            drawn = sum(p * final.chance(v) for p, v in table.outcomes(row))
         passed = final.chance(now)
         if abs(drawn - passed) > W_TIE:
             return {"kind": "draw"} if drawn > passed else {"kind": "pass"}
@@ -186,6 +190,40 @@ def _turn(table: Table, legal: list[dict]) -> dict:
         others_in = sum(1 for s in table.opponents() if table.seats[s]["status"] == "in")
         margin += EXPOSURE * now * busting_share(row, table.pool) * others_in
     return {"kind": "draw"} if gain > margin else {"kind": "pass"}
+
+
+def after(row: list[str], card: str) -> tuple[list[str] | None, bool]:
+    """The row after taking `card` (None when bust) and whether that is SEVN."""
+    if card in NUMBER_CODES:
+        if card in row:
+            return ([c for c in row if c != SECOND_CHANCE], False) if SECOND_CHANCE in row else (None, False)
+        new = row + [card]
+        return new, distinct(new) == SEVN_DISTINCT
+    if card in BALLAST_CODES:
+        new = row + [card]
+        return (new, True) if distinct(new) == SEVN_DISTINCT else (row, False)
+    if card == SECOND_CHANCE:
+        return (row if card in row else row + [card]), False
+    if card in ("freeze", "triple_draw", "crossroads", "storm"):
+        return row, False
+    return row + [card], False
+
+
+def two_step(table: Table, row: list[str], chance) -> float:
+    """Expected chance after one card, drawing once more where that is better than stopping."""
+    total = 0.0
+    for card, copies in table.pool.items():
+        new, sevn = after(row, card)
+        if new is None:
+            value = chance(0)
+        elif sevn:
+            value = chance(table.finished(new))
+        else:
+            stop = chance(score(new))
+            again = sum(p * chance(v) for p, v in table.outcomes(new))
+            value = max(stop, again)
+        total += copies / table.pool_size * value
+    return total
 
 
 def _ballast(table: Table, legal: list[dict]) -> dict:

@@ -121,3 +121,17 @@ def test_a_person_plays_a_round_against_bots(browser, live_url, shoot):
     assert any(name in log_text(ana) for name in ("Bot Ada", "Bot Alan", "Bot Grace"))
     shoot(ana, "table-with-bots-desktop")
     context.close()
+
+
+def test_a_nickname_being_typed_survives_live_updates(browser, live_url):
+    ana_ctx, ben_ctx, cleo_ctx = (browser.new_context(viewport=DESKTOP) for _ in range(3))
+    ana, ben, cleo = ana_ctx.new_page(), ben_ctx.new_page(), cleo_ctx.new_page()
+    invite = create_table(ana, live_url, "Ana", seats=4)
+    ben.goto(invite)
+    expect(ben.locator(".lobby__seats")).to_contain_text("Ana")
+    ben.fill("#join-nickname", "Ben")
+    join(cleo, invite, "Cleo")  # Ben's lobby redraws live while he is still typing
+    expect(ben.locator(".lobby__seats")).to_contain_text("Cleo")
+    expect(ben.locator("#join-nickname")).to_have_value("Ben")
+    for context in (ana_ctx, ben_ctx, cleo_ctx):
+        context.close()
