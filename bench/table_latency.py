@@ -172,7 +172,7 @@ class Room:
             while time.perf_counter() < until:
                 try:
                     html = await asyncio.wait_for(sock.recv(), timeout=max(0.05, until - time.perf_counter()))
-                except asyncio.TimeoutError:
+                except TimeoutError:
                     break
                 if 'class="toast"' in html:
                     self.errors += 1

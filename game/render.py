@@ -11,9 +11,9 @@ import time
 from collections import OrderedDict
 
 from django.template.loader import render_to_string
-from django.utils.translation import gettext as _
 from django.utils.safestring import mark_safe
 from django.utils.translation import get_language, override
+from django.utils.translation import gettext as _
 
 from game.engine.cards import SEVN_DISTINCT, VALUE
 

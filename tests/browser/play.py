@@ -69,3 +69,14 @@ def play_until(pages: list[Page], done, timeout: float = 60) -> None:
         deadline = time.time() + 10
         while page.locator("#table").get_attribute("data-version") == version and time.time() < deadline:
             time.sleep(0.05)
+
+
+def two_players(browser, live_url: str, viewport: dict) -> tuple:
+    """Ana hosts a two-seat table, Ben joins by the link, Ana starts: (contexts, Ana, Ben)."""
+    contexts = [browser.new_context(viewport=viewport) for _ in range(2)]
+    ana, ben = (context.new_page() for context in contexts)
+    invite = create_table(ana, live_url, "Ana", seats=2)
+    join(ben, invite, "Ben")
+    ana.click("text=Start the game")
+    expect(ben.locator("#table")).to_have_attribute("data-status", "playing")
+    return contexts, ana, ben

@@ -8,7 +8,7 @@ import pytest
 from playwright.sync_api import expect
 
 from .conftest import DESKTOP, PHONE
-from .play import create_table, decide, deciding, join, play_until
+from .play import create_table, decide, deciding, join, play_until, two_players
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -67,12 +67,7 @@ def test_two_friends_play_a_round_live_and_a_spectator_watches(browser, live_url
 
 
 def test_reload_mid_round_brings_the_player_back_to_their_seat(browser, live_url):
-    ana_ctx, ben_ctx = browser.new_context(viewport=DESKTOP), browser.new_context(viewport=DESKTOP)
-    ana, ben = ana_ctx.new_page(), ben_ctx.new_page()
-    invite = create_table(ana, live_url, "Ana", seats=2)
-    join(ben, invite, "Ben")
-    ana.click("text=Start the game")
-    expect(ben.locator("#table")).to_have_attribute("data-status", "playing")
+    contexts, ana, ben = two_players(browser, live_url, DESKTOP)
     play_until([ana, ben], lambda: ben.locator("#table").get_attribute("data-version") not in ("1", None))
     version = ben.locator("#table").get_attribute("data-version")
     ben.reload()
@@ -80,16 +75,12 @@ def test_reload_mid_round_brings_the_player_back_to_their_seat(browser, live_url
     expect(ben.locator("#table")).to_have_attribute("data-version", version)
     # after the reload Ben still plays: the socket is back and his decisions reach the server
     play_until([ana, ben], lambda: int(ben.locator("#table").get_attribute("data-version")) >= int(version) + 2)
-    ana_ctx.close()
-    ben_ctx.close()
+    for context in contexts:
+        context.close()
 
 
 def test_keyboard_plays_draw_and_pass(browser, live_url):
-    ana_ctx, ben_ctx = browser.new_context(viewport=DESKTOP), browser.new_context(viewport=DESKTOP)
-    ana, ben = ana_ctx.new_page(), ben_ctx.new_page()
-    invite = create_table(ana, live_url, "Ana", seats=2)
-    join(ben, invite, "Ben")
-    ana.click("text=Start the game")
+    contexts, ana, ben = two_players(browser, live_url, DESKTOP)
 
     def turn_on_screen() -> bool:
         page = deciding([ana, ben])
@@ -100,8 +91,8 @@ def test_keyboard_plays_draw_and_pass(browser, live_url):
     name = "Ana" if page is ana else "Ben"
     page.keyboard.press("p")
     expect(page.locator("#log-list")).to_contain_text(f"{name} passes.")
-    ana_ctx.close()
-    ben_ctx.close()
+    for context in contexts:
+        context.close()
 
 
 def test_a_person_plays_a_round_against_bots(browser, live_url, shoot):
