@@ -75,9 +75,13 @@ def _seat_panels(snapshot: dict, events: list[dict]) -> list[dict]:
     by_index = {seat["index"]: seat for seat in snapshot["seats"]}
     fresh = _fresh_cards(events, view["round"])
     busted_now = {e["seat"] for e in events if e["type"] == "bust"}
+    final = view["last_round"] if game["over"] else None  # the game ended: show its last round as it ended
     panels = []
     for index, seat_view in enumerate(view["seats"]):
         seat = by_index.get(index, {"nickname": game["players"][index], "bot_level": "", "away": False})
+        if final:
+            seat_view = dict(seat_view, row=final["rows"][index], status=final["statuses"][index],
+                             round_score=final["scores"][index])
         status = seat_view["status"]
         values, extras = _cards(seat_view["row"], fresh.get(index, set()), status if status == "bust" else None)
         panels.append({

@@ -143,3 +143,14 @@ def test_crossroads_marks_the_card_that_would_bust():
     services.game_act(code=room.code, player=ben, action={"kind": "draw"})
     html = render.render_table(selectors.snapshot(room), ben.key)
     assert html.count("button--danger") == 1 and "would bust you" in html
+
+
+def test_game_over_shows_the_last_round_as_it_ended():
+    room, (ana, ben) = table(deck=["12", "13", "1", "2"])
+    from .factories import stack
+
+    stack(room, ["12", "13", "1", "2"], target=10)
+    services.game_act(code=room.code, player=ben, action={"kind": "pass"})
+    services.game_act(code=room.code, player=ana, action={"kind": "pass"})
+    html = render.render_table(selectors.snapshot(room), ana.key)
+    assert "Ana wins!" in html and 'aria-label="13"' in html and 'aria-label="12"' in html
