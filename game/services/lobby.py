@@ -1,0 +1,121 @@
+"""The lobby: creating tables, taking and leaving seats, the host's bots and removals."""
+
+from __future__ import annotations
+
+import secrets
+
+from django.conf import settings
+from django.db import transaction
+from django.utils.translation import gettext_lazy as _
+
+from ..errors import ServiceError
+from ..identity import Player
+from ..models import Room, Seat
+from .common import choose_int, clean_nickname, locked_room, require_host, require_lobby, update_message
+
+CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
+CODE_LENGTH = 6
+MIN_SEATS, MAX_SEATS = 2, 8
+MIN_TARGET, MAX_TARGET = 50, 1000
+TIMER_CHOICES = (0, 15, 30, 60)
+BOT_SPEEDS = {"fast": 0.4, "normal": 1.0, "slow": 2.5}  # times the site's bot pause
+BOT_NAMES = ("Ada", "Alan", "Grace", "Linus", "Edsger", "Barbara", "Ken", "Donald")
+
+
+def _new_code() -> str:
+    while True:
+        code = "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
+        if not Room.objects.filter(code=code).exists():
+            return code
+
+
+@transaction.atomic
+def room_create(*, player: Player, nickname: object, seat_count: object, target: object = 250,
+                turn_seconds: object = 30, show_odds: bool = True, bot_speed: str = "normal") -> Room:
+    """A new table with its creator (the host) in the first seat."""
+    name = player.username if player.is_user else clean_nickname(nickname)
+    seats = choose_int(seat_count, range(MIN_SEATS, MAX_SEATS + 1), "bad_seats",
+                        _("A table has 2 to 8 seats."))
+    goal = choose_int(target, range(MIN_TARGET, MAX_TARGET + 1), "bad_target",
+                       _("The target score is between 50 and 1000."))
+    timer = choose_int(turn_seconds, TIMER_CHOICES, "bad_timer", _("Choose a turn timer from the list."))
+    if bot_speed not in BOT_SPEEDS:
+        raise ServiceError("bad_speed", _("Choose a bot speed from the list."))
+    room = Room.objects.create(
+        code=_new_code(), host_key=player.key, host_name=name, seat_count=seats, target=goal,
+        turn_seconds=timer, show_odds=bool(show_odds),
+        bot_delay_ms=round(settings.SEVN_BOT_DELAY_MS * BOT_SPEEDS[bot_speed]),
+    )
+    Seat.objects.create(room=room, index=0, player_key=player.key, nickname=name, user_id=player.user_id)
+    return room
+
+
+@transaction.atomic
+def seat_take(*, code: str, player: Player, nickname: object, index: object = None) -> dict:
+    """Sit down at a free seat (the first free one unless `index` names one)."""
+    room = locked_room(code)
+    require_lobby(room)
+    seats = list(room.seats.all())
+    if any(seat.player_key == player.key for seat in seats):
+        raise ServiceError("already_seated", _("You already have a seat at this table."))
+    name = player.username if player.is_user else clean_nickname(nickname)
+    if any(seat.nickname.casefold() == name.casefold() for seat in seats):
+        raise ServiceError("nickname_taken", _("That nickname is already taken at this table."))
+    free = sorted(set(range(room.seat_count)) - {seat.index for seat in seats})
+    if not free:
+        raise ServiceError("room_full", _("This table is full. You can watch the game."))
+    chosen = free[0] if index in (None, "") else choose_int(
+        index, free, "seat_taken", _("That seat is not free."))
+    seats.append(Seat.objects.create(room=room, index=chosen, player_key=player.key, nickname=name,
+                                     user_id=player.user_id))
+    return update_message(room, seats, None)
+
+
+@transaction.atomic
+def seat_leave(*, code: str, player: Player) -> dict:
+    """Leave your seat before the game starts."""
+    room = locked_room(code)
+    require_lobby(room)
+    seats = list(room.seats.all())
+    mine = [seat for seat in seats if seat.player_key == player.key]
+    if not mine:
+        raise ServiceError("not_seated", _("You are not seated at this table."))
+    mine[0].delete()
+    return update_message(room, [seat for seat in seats if seat is not mine[0]], None)
+
+
+@transaction.atomic
+def seat_remove(*, code: str, player: Player, index: object) -> dict:
+    """The host removes a seated player (or bot) before the start."""
+    room = locked_room(code)
+    require_host(room, player)
+    require_lobby(room)
+    seats = list(room.seats.all())
+    position = choose_int(index, [seat.index for seat in seats], "no_such_seat",
+                           _("Nobody sits in that seat."))
+    target = next(seat for seat in seats if seat.index == position)
+    if target.player_key == player.key:
+        raise ServiceError("remove_self", _("Use Leave to give up your own seat."))
+    target.delete()
+    return update_message(room, [seat for seat in seats if seat is not target], None)
+
+
+@transaction.atomic
+def bot_add(*, code: str, player: Player, level: object, index: object = None) -> dict:
+    """The host seats a computer player of the chosen level in a free seat."""
+    room = locked_room(code)
+    require_host(room, player)
+    require_lobby(room)
+    if level not in Seat.BotLevel.values:
+        raise ServiceError("bad_level", _("Choose easy, medium or hard."))
+    seats = list(room.seats.all())
+    free = sorted(set(range(room.seat_count)) - {seat.index for seat in seats})
+    if not free:
+        raise ServiceError("room_full", _("This table is full. You can watch the game."))
+    chosen = free[0] if index in (None, "") else choose_int(
+        index, free, "seat_taken", _("That seat is not free."))
+    taken = {seat.nickname.casefold() for seat in seats}
+    name = next(f"Bot {n}" for n in BOT_NAMES + tuple(str(i) for i in range(99))
+                if f"bot {n}".casefold() not in taken)
+    seats.append(Seat.objects.create(room=room, index=chosen, nickname=name, bot_level=level))
+    return update_message(room, seats, None)

@@ -1,0 +1,193 @@
+"""Playing: starting games, moves under the version check, deadlines, bots' moves.
+
+Each service locks the room row (one writer per table at a time), checks, applies the move
+through the engine, saves state, version and event rows, and returns the message to
+broadcast. Callers broadcast only after the transaction has committed.
+"""
+
+from __future__ import annotations
+
+import random
+import secrets
+from datetime import timedelta
+
+from django.db import transaction
+from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
+
+from game.engine import IllegalAction, apply, from_json, new_game, timeout, to_json
+
+from .. import selectors
+from ..bots import decide as bot_decide
+from ..errors import ServiceError
+from ..identity import Player
+from ..models import Event, Game, Room, Seat
+from .common import locked_room, require_host, update_message
+from .lobby import MIN_SEATS
+
+AWAY_AFTER_TIMEOUTS = 3
+MAX_BOT_MOVES = 5000  # per service call; a whole game of bots is far shorter
+
+
+@transaction.atomic
+def game_start(*, code: str, player: Player) -> dict:
+    """The host starts a game (or a rematch after game over) with everyone seated."""
+    room = locked_room(code)
+    require_host(room, player)
+    if room.status == Room.Status.PLAYING:
+        raise ServiceError("started", _("The game has already started."))
+    seats = sorted(room.seats.all(), key=lambda seat: seat.index)
+    if len(seats) < MIN_SEATS:
+        raise ServiceError("too_few", _("At least two players must be seated to start."))
+    for position, seat in enumerate(seats):  # engine seats are 0..n-1: close the gaps
+        if seat.index != position:
+            seat.index = position
+            seat.save(update_fields=["index"])
+        seat.away, seat.timeouts_in_row = False, 0
+    Seat.objects.filter(room=room).update(away=False, timeouts_in_row=0)
+    last = selectors.current_game(room)
+    seed = secrets.randbits(63)
+    opening: list[dict] = []
+    state = new_game(len(seats), seed, target=room.target, events=opening)
+    game = Game.objects.create(
+        room=room, number=(last.number + 1) if last else 1, state="", version=0, seed=seed,
+        players=[seat.nickname for seat in seats],
+    )
+    room.status = Room.Status.PLAYING
+    room.save(update_fields=["status", "updated"])
+    records = [{"type": "game_started", "number": game.number, "seats": len(seats)}] + opening
+    records += _play_bots(room, seats, game, state)
+    return _commit(room, seats, game, state, records)
+
+
+@transaction.atomic
+def game_act(*, code: str, player: Player, action: object, version: object = None) -> dict:
+    """A seated player's move, checked against whose decision it is and the table version."""
+    game = (Game.objects.select_for_update(of=("room",)).select_related("room")
+            .filter(room__code=str(code).upper()).order_by("-number").first())
+    room = game.room if game is not None else locked_room(code)
+    if room.status == Room.Status.CLOSED:
+        raise ServiceError("closed", _("This table was closed by staff."))
+    if game is None or room.status == Room.Status.LOBBY:
+        raise ServiceError("not_started", _("The game has not started yet."))
+    if game.over:
+        raise ServiceError("game_over", _("This game is over."))
+    seats = sorted(room.seats.all(), key=lambda seat: seat.index)
+    mine = next((seat for seat in seats if seat.player_key and seat.player_key == player.key), None)
+    if mine is None:
+        raise ServiceError("spectator", _("You are watching this table: only seated players can play."))
+    if version is not None and str(version) != str(game.version):
+        raise ServiceError("stale", _("The table changed before your move arrived. Here it is again."))
+    state = from_json(game.state)
+    try:
+        events = apply(state, action, actor=mine.index)
+    except IllegalAction as error:
+        raise ServiceError.from_engine(error) from None
+    if mine.away or mine.timeouts_in_row:
+        mine.away, mine.timeouts_in_row = False, 0
+        mine.save(update_fields=["away", "timeouts_in_row"])
+    records = [{"type": "action", "seat": mine.index, "action": action}] + events
+    records += _play_bots(room, seats, game, state)
+    return _commit(room, seats, game, state, records)
+
+
+@transaction.atomic
+def game_expire(*, game_id: int, now=None) -> dict | None:
+    """Apply what is due at the game's deadline: a bot's move or a timeout. Exactly once:
+    the room lock and the re-read deadline make every other caller find nothing due."""
+    now = now or timezone.now()
+    game = Game.objects.filter(id=game_id).select_related("room").first()
+    if game is None:
+        return None
+    room = Room.objects.select_for_update().get(id=game.room_id)
+    game.refresh_from_db()
+    if room.status != Room.Status.PLAYING or game.over or game.deadline is None or game.deadline > now:
+        return None
+    seats = sorted(room.seats.all(), key=lambda seat: seat.index)
+    state = from_json(game.state)
+    seat = seats[state["pending"]["seat"]]
+    if _bot_plays(seat):
+        records = _bot_move(game, state, seat)
+    else:
+        records = timeout(state)
+        seat.timeouts_in_row += 1
+        if seat.timeouts_in_row >= AWAY_AFTER_TIMEOUTS:
+            seat.away = True
+            records.append({"type": "away", "seat": seat.index})
+        seat.save(update_fields=["timeouts_in_row", "away"])
+    records += _play_bots(room, seats, game, state)
+    return _commit(room, seats, game, state, records, now)
+
+
+def _bot_plays(seat: Seat) -> bool:
+    return seat.is_bot or seat.away
+
+
+def _humans_present(seats: list[Seat]) -> bool:
+    return any(not _bot_plays(seat) for seat in seats)
+
+
+def _bot_move(game: Game, state: dict, seat: Seat) -> list[dict]:
+    rng = random.Random(f"{game.seed}/{game.version}/{len(state['history'])}/{state['round']}")
+    action = bot_decide(seat.bot_level or "medium", state, rng)
+    return [{"type": "action", "seat": seat.index, "action": action, "bot": True}] + apply(state, action)
+
+
+def _play_bots(room: Room, seats: list[Seat], game: Game, state: dict) -> list[dict]:
+    """With no bot pause, bots move at once, until a person must decide or the game ends."""
+    records: list[dict] = []
+    if room.bot_delay_ms or not _humans_present(seats):
+        return records
+    for _move in range(MAX_BOT_MOVES):
+        if state["over"] or not _bot_plays(seats[state["pending"]["seat"]]):
+            break
+        records += _bot_move(game, state, seats[state["pending"]["seat"]])
+    return records
+
+
+def _deadline(room: Room, seats: list[Seat], state: dict, now):
+    """When the pending decision is due: a bot after its pause, a person after the timer.
+    A game with nobody but bots left waits for a person to come back."""
+    if state["over"]:
+        return None
+    seat = seats[state["pending"]["seat"]]
+    if _bot_plays(seat):
+        if not _humans_present(seats):
+            return None
+        return now + timedelta(milliseconds=room.bot_delay_ms)
+    if room.turn_seconds:
+        return now + timedelta(seconds=room.turn_seconds)
+    return None
+
+
+def _commit(room: Room, seats: list[Seat], game: Game, state: dict, records: list[dict], now=None) -> dict:
+    """Save the new state with the next version and append the event rows; the message to
+    broadcast is built from what was saved."""
+    game.version += 1
+    game.state = to_json(state)
+    game.deadline = _deadline(room, seats, state, now or timezone.now())
+    if state["over"] and not game.over:
+        game.over, game.winner, game.finished = True, state["winner"], timezone.now()
+        room.status = Room.Status.FINISHED
+        room.save(update_fields=["status", "updated"])
+    first = game.event_count
+    Event.objects.bulk_create([
+        Event(game=game, seq=first + i, version=game.version, kind=record["type"], data=record)
+        for i, record in enumerate(records)
+    ])
+    game.event_count = first + len(records)
+    game.save(update_fields=["version", "state", "deadline", "over", "winner", "finished", "event_count"])
+    logged = [{"seq": first + i, **record} for i, record in enumerate(records) if record["type"] != "action"]
+    return update_message(room, seats, game, state, logged)
+
+
+def refresh_deadline(room: Room, events: list[dict]) -> dict:
+    """After seats changed who plays them (away, back, removed): log it, let bots move if it
+    is now their turn, and set the next deadline. The room must be locked by the caller."""
+    seats = sorted(room.seats.all(), key=lambda seat: seat.index)
+    game = selectors.current_game(room)
+    if game is None or game.over or room.status != Room.Status.PLAYING:
+        return update_message(room, seats, game, events=events)
+    state = from_json(game.state)
+    records = list(events) + _play_bots(room, seats, game, state)
+    return _commit(room, seats, game, state, records)
