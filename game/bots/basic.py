@@ -11,12 +11,17 @@ import random
 from .odds import NUMBER_CODES, bust_chance, crossroads_busts
 from .rows import distinct, score
 
-MEDIUM_BUST_LIMIT = 0.25
-EASY_SCORE_LIMITS = (35, 55)
+MEDIUM_BUST_LIMIT = 0.18
+EASY_SCORE_LIMITS = (40, 60)
 
 
 def can_draw(legal: list[dict]) -> bool:
     return {"kind": "draw"} in legal
+
+
+def duplicates(row: list[str], card: str) -> bool:
+    """Whether taking the card repeats a value already in the row."""
+    return card in NUMBER_CODES and card in row
 
 
 def default_action(view: dict, legal: list[dict]) -> dict:
@@ -30,7 +35,7 @@ def default_action(view: dict, legal: list[dict]) -> dict:
         return {"kind": "ballast", "keep": False}
     if kind == "crossroads":
         row = view["seats"][seat]["row"]
-        safe = [i for i, card in enumerate(pending["cards"]) if not (card in NUMBER_CODES and card in row)]
+        safe = [i for i, card in enumerate(pending["cards"]) if not duplicates(row, card)]
         return {"kind": "crossroads", "pick": safe[0] if safe else 0}
     if kind == "freeze":
         return {"kind": "freeze", "seat": seat}
@@ -74,8 +79,7 @@ def medium(view: dict, legal: list[dict], rng: random.Random) -> dict:
     if kind == "ballast":
         return {"kind": "ballast", "keep": distinct(row) == 6}
     if kind == "crossroads":
-        busts = crossroads_busts(view, seat)
-        gains = [-1 if bust else score(row + [card]) for card, bust in zip(pending["cards"], busts)]
+        gains = [-1 if duplicates(row, card) else score(row + [card]) for card in pending["cards"]]
         return {"kind": "crossroads", "pick": 0 if gains[0] >= gains[1] else 1}
     others = [s for s in pending["options"] if s != seat]
     if not others:
@@ -87,4 +91,3 @@ def medium(view: dict, legal: list[dict], rng: random.Random) -> dict:
     else:
         target = min(others, key=lambda s: seats[s]["total"])
     return {"kind": kind, "seat": target}
-

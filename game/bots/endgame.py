@@ -1,64 +1,67 @@
-"""The round that may end the game: what matters is beating the best final total, not points.
+"""The chance to win, from sampled ends of this round: what matters is the best final total.
 
 Seats out of round have a known final total; each seat still in round gets sampled futures
 (rollout.py). The chance to win is the share of joint futures won, with the standings model
-(standings.py) for futures where nobody reaches the target. `FinalRound` leaves the deciding
-seat's own round score open (for draw or pass); `win_chance` samples every seat, optionally
-after a change a decision would make (a seat frozen, forced to draw, given a card).
+(standings.py) for futures where nobody reaches the target. Near the end of a game this is
+what makes the bot chase a leader or sit on a winning total; early on it still prefers a
+little spread, since one seat of four wins only by beating all three others.
 """
 
 from __future__ import annotations
+
+from collections import Counter
 
 from .rollout import finals
 from .standings import leader_chance
 
 FUTURES = 48
-REACH = 45  # a seat this close to the target (counting its row) may end the game this round
 
 
-def decisive(view: dict) -> bool:
-    """Whether this round may well be the last: some seat is within reach of the target."""
-    best = max(seat["total"] + seat["round_score"] for seat in view["seats"])
-    return best + REACH >= view["target"]
+class Futures:
+    """Sampled final totals of every seat, made once per decision and shared by its options."""
 
-
-def _column(index: int, seat: dict, pool: dict[str, int], *, row: list[str] | None = None, frozen: bool = False,
-            forced: int = 0) -> list[float]:
-    """Sampled final totals of one seat."""
-    row = seat["row"] if row is None else row
-    if seat["status"] == "in" and not frozen:
-        return [seat["total"] + final for final in finals(row, pool, FUTURES, forced=forced, seed=index)]
-    return [float(seat["total"] + seat["round_score"])] * FUTURES
-
-
-class FinalRound:
-    """The deciding seat's chance to win as a function of its own round score."""
-
-    def __init__(self, view: dict, seat: int, pool: dict[str, int]) -> None:
+    def __init__(self, view: dict, pool: dict[str, int]) -> None:
+        self.seats: list[dict] = view["seats"]
         self.target: int = view["target"]
-        self.total: int = view["seats"][seat]["total"]
-        columns = [_column(other, s, pool) for other, s in enumerate(view["seats"]) if other != seat]
-        self.futures = [list(others) for others in zip(*columns)]
-        self._cache: dict[int, float] = {}
+        self.pool = pool
+        self._columns: dict[int, list[float]] = {}
+        self._by_score: dict[int, dict[int, float]] = {}
+        self._others: dict[int, list[tuple[list[float], float]]] = {}
 
-    def chance(self, round_score: float) -> float:
-        key = round(round_score)
-        if key not in self._cache:
-            mine = self.total + key
-            self._cache[key] = sum(leader_chance(mine, others, self.target) for others in self.futures) / FUTURES
-        return self._cache[key]
-
-
-def win_chance(view: dict, seat: int, pool: dict[str, int], changed: int | None = None, *,
-               row: list[str] | None = None, frozen: bool = False, forced: int = 0) -> float:
-    """The seat's chance to win, every row in round sampled to its end; seat `changed` (if any)
-    plays on with `row`, or stops now (`frozen`), or first takes `forced` cards."""
-    columns = []
-    for other, s in enumerate(view["seats"]):
-        if other == changed:
-            columns.append(_column(other, s, pool, row=row, frozen=frozen, forced=forced))
+    def column(self, seat: int, *, row: list[str] | None = None, frozen: bool = False,
+               forced: int = 0) -> list[float]:
+        """The seat's sampled final totals; or after a change: another row, frozen now, or
+        first taking `forced` cards."""
+        usual = row is None and not frozen and not forced
+        if usual and seat in self._columns:
+            return self._columns[seat]
+        s = self.seats[seat]
+        if s["status"] == "in" and not frozen:
+            futures = finals(s["row"] if row is None else row, self.pool, FUTURES, forced=forced, seed=seat)
+            column = [s["total"] + final for final in futures]
         else:
-            columns.append(_column(other, s, pool))
-    mine = columns.pop(seat)
-    futures = zip(mine, *columns)
-    return sum(leader_chance(f[0], list(f[1:]), view["target"]) for f in futures) / FUTURES
+            column = [float(s["total"] + s["round_score"])] * FUTURES
+        if usual:
+            self._columns[seat] = column
+        return column
+
+    def win_chance(self, seat: int, changed: int | None = None, **change) -> float:
+        """The seat's chance to win, with seat `changed` (if any) changed as `column` allows."""
+        columns = [self.column(other, **change) if other == changed else self.column(other)
+                   for other in range(len(self.seats))]
+        mine = columns.pop(seat)
+        joint = Counter(zip(mine, *columns, strict=True))  # many futures repeat: rows out of round never change
+        return sum(copies * leader_chance(f[0], list(f[1:]), self.target) for f, copies in joint.items()) / FUTURES
+
+    def chance_with_score(self, seat: int, round_score: float) -> float:
+        """The seat's chance to win if it ends this round with `round_score`."""
+        key = round(round_score)
+        cache = self._by_score.setdefault(seat, {})
+        if key not in cache:
+            if seat not in self._others:
+                columns = [self.column(other) for other in range(len(self.seats)) if other != seat]
+                self._others[seat] = [(list(others), copies / FUTURES)
+                                      for others, copies in Counter(zip(*columns, strict=True)).items()]
+            mine = self.seats[seat]["total"] + key
+            cache[key] = sum(share * leader_chance(mine, others, self.target) for others, share in self._others[seat])
+        return cache[key]

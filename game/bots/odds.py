@@ -69,7 +69,8 @@ def bust_chance(view: dict, seat: int) -> float:
 
 
 def crossroads_busts(view: dict, seat: int) -> list[bool]:
-    """For an open Crossroads pick: whether each of the two revealed cards would bust the seat."""
+    """For an open Crossroads pick: whether each of the two revealed cards would bust the seat
+    (a duplicate value, unless the seat holds a Second Chance to catch it)."""
     pending = view.get("pending") or {}
     cards = view.get("revealed") or pending.get("cards", [])
     row = view["seats"][seat]["row"]

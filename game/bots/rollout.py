@@ -13,19 +13,14 @@ from __future__ import annotations
 import random
 from collections.abc import Iterator
 
-from .odds import NUMBER_CODES, SECOND_CHANCE, busting_share
-from .rows import BALLAST_CODES, SEVN_DISTINCT, distinct, score
+from .odds import NUMBER_CODES, SECOND_CHANCE
+from .rows import BALLAST_CODES, PLAIN_CODES, SEVN_DISTINCT, distinct, score
 
-SAMPLES = 80
 KEEP_DRAWING_BELOW = 0.25
 MAX_CARDS = 12
-_PLAIN = frozenset({"x2", "+2", "+4", "+6", "+8", "+10", "featherweight", "heavyweight", "ladder"})
 
 
-def finals(
-    row: list[str], pool: dict[str, int], samples: int = SAMPLES, *, forced: int = 0,
-    keep_drawing: bool = True, seed: int = 0,
-) -> list[float]:
+def finals(row: list[str], pool: dict[str, int], samples: int, *, forced: int = 0, seed: int = 0) -> list[float]:
     """Sampled final round scores of a row in round: `forced` cards first, then drawing on.
 
     The same `seed` deals the same card sequences, so options compared meet the same luck.
@@ -34,45 +29,52 @@ def finals(
     if not cards:
         return [float(score(row))] * samples
     rng = random.Random(seed)
-    take = min(len(cards), forced + (MAX_CARDS if keep_drawing else 0))
-    return [_one_future(row, pool, _dealt(cards, take, rng), forced, keep_drawing) for _ in range(samples)]
-
-
-def expected_final(row: list[str], pool: dict[str, int], forced: int = 0) -> float:
-    """Mean final round score of a row in round (see `finals`)."""
-    futures = finals(row, pool, forced=forced)
-    return sum(futures) / len(futures)
+    take = min(len(cards), forced + MAX_CARDS)
+    return [_one_future(row, pool, _dealt(cards, take, rng), forced) for _ in range(samples)]
 
 
 def _dealt(cards: list[str], take: int, rng: random.Random) -> Iterator[str]:
     """Cards in a random order, dealt lazily (a future rarely needs more than a few)."""
     deck = list(cards)
-    last = len(deck) - 1
+    size = len(deck)
     for i in range(take):
-        j = rng.randint(i, last)
+        j = i + int(rng.random() * (size - i))
         deck[i], deck[j] = deck[j], deck[i]
         yield deck[i]
 
 
-def _one_future(row: list[str], pool: dict[str, int], drawn: Iterator[str], forced: int, keep_drawing: bool) -> float:
+def _one_future(row: list[str], pool: dict[str, int], drawn: Iterator[str], forced: int) -> float:
+    """One sampled end of a row; `danger` counts the pool's cards that would bust it."""
     row = list(row)
     left = dict(pool)
+    size = sum(left.values())
+    held = {card for card in row if card in NUMBER_CODES}
+    danger = sum(left.get(card, 0) for card in held)
+    protected = SECOND_CHANCE in row
     for i, card in enumerate(drawn):
-        if i >= forced and (not keep_drawing or busting_share(row, left) >= KEEP_DRAWING_BELOW):
+        if i >= forced and not protected and danger >= KEEP_DRAWING_BELOW * size:
             break
         left[card] -= 1
+        size -= 1
+        if card in held:
+            if not protected:
+                return 0.0
+            danger -= 1
+            row.remove(SECOND_CHANCE)
+            protected = False
+            continue
         if card in NUMBER_CODES:
-            if card in row:
-                if SECOND_CHANCE not in row:
-                    return 0.0
-                row.remove(SECOND_CHANCE)
-                continue
             row.append(card)
+            held.add(card)
+            danger += left[card]
         elif card in BALLAST_CODES:
             if distinct(row) == SEVN_DISTINCT - 1:
                 row.append(card)
-        elif card in _PLAIN or (card == SECOND_CHANCE and card not in row):
+        elif card in PLAIN_CODES:
             row.append(card)
+        elif card == SECOND_CHANCE and not protected:
+            row.append(card)
+            protected = True
         if distinct(row) == SEVN_DISTINCT:
             return float(score(row, sevn=True))
     return float(score(row))

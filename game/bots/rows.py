@@ -8,14 +8,15 @@ strings to ints: the garbage collector never has to walk it, so it adds no pause
 
 from __future__ import annotations
 
-from game.engine import score_steps
+from game.engine import DECK, score_steps
 
 from .odds import NUMBER_CODES
 
-BALLAST_CODES = frozenset({"-6", "-4", "-2"})
+BALLAST_CODES = frozenset(code for code in DECK if code.startswith("-"))
 SCORING_CODES = NUMBER_CODES | BALLAST_CODES
+# Modifiers and bonus cards: they simply join the row and count only when it is scored.
+PLAIN_CODES = frozenset(code for code in DECK if code[0] in "x+") | {"featherweight", "heavyweight", "ladder"}
 SEVN_DISTINCT = 7
-
 
 CACHE_LIMIT = 200_000
 _scores: dict[str, int] = {}
