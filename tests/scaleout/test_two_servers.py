@@ -149,43 +149,43 @@ def sql(cluster, query: str, *params) -> list[tuple]:
 
 def test_a_move_on_one_server_reaches_a_player_on_the_other(cluster):
     code, ana, ben = started_table(cluster)
-    ana_socket, ben_socket = ana.socket(code), ben.socket(code)  # Ana on server A, Ben on server B
-    version, ana_html = newest_version(ana_socket)
-    _, ben_html = newest_version(ben_socket)
-    deciding, html = (ana_socket, ana_html) if "controls--active" in ana_html else (ben_socket, ben_html)
-    other = ben_socket if deciding is ana_socket else ana_socket
-    form = dict(re.findall(r'name="(\w+)" value="([^"]*)"', re.search(r"<form ws-send.*?</form>", html, re.S)[0]))
-    deciding.send(json.dumps(form))
-    seen, _ = newest_version(other)
-    assert seen == version + 1
-    ana_socket.close()
-    ben_socket.close()
+    with ana.socket(code) as ana_socket, ben.socket(code) as ben_socket:  # Ana on server A, Ben on B
+        version, ana_html = newest_version(ana_socket)
+        _, ben_html = newest_version(ben_socket)
+        deciding, html = (ana_socket, ana_html) if "controls--active" in ana_html else (ben_socket, ben_html)
+        other = ben_socket if deciding is ana_socket else ana_socket
+        form = dict(re.findall(r'name="(\w+)" value="([^"]*)"', re.search(r"<form ws-send.*?</form>", html, re.S)[0]))
+        deciding.send(json.dumps(form))
+        seen, _ = newest_version(other)
+        assert seen == version + 1
 
 
 def test_a_deadline_both_servers_see_fires_exactly_once(cluster):
     code, ana, ben = started_table(cluster, timer="15")
-    sockets = [ana.socket(code), ben.socket(code)]
-    version = max(newest_version(sock)[0] for sock in sockets)
-    game_id, events_before = sql(cluster, "SELECT g.id, g.event_count FROM game_game g JOIN game_room r "
-                                          "ON r.id = g.room_id WHERE r.code = %s", code)[0]
+    with ana.socket(code) as ana_socket, ben.socket(code) as ben_socket:
+        sockets = [ana_socket, ben_socket]
+        version = max(newest_version(sock)[0] for sock in sockets)
+        deadline_passes(cluster, code, sockets, version)
+
+
+def deadline_passes(cluster, code: str, sockets: list, version: int) -> None:
+    """Move the game's deadline into the past; both servers see it, one applies it."""
+    (game_id,) = sql(cluster, "SELECT g.id FROM game_game g JOIN game_room r ON r.id = g.room_id "
+                              "WHERE r.code = %s", code)[0]
     sql(cluster, "UPDATE game_game SET deadline = now() - interval '1 second' WHERE id = %s", game_id)
     time.sleep(1.5)  # both servers poll every 0.2 s
     (version_after,) = sql(cluster, "SELECT version FROM game_game WHERE id = %s", game_id)[0]
     (timeouts,) = sql(cluster, "SELECT count(*) FROM game_event WHERE game_id = %s AND kind = 'timeout'", game_id)[0]
     assert timeouts == 1 and version_after == version + 1
     assert [newest_version(sock)[0] for sock in sockets] == [version + 1, version + 1]
-    for sock in sockets:
-        sock.close()
 
 
 def test_a_server_restart_loses_nothing(cluster):
     code, ana, ben = started_table(cluster)
-    sock = ana.socket(code)
-    version, _ = newest_version(sock)
-    sock.close()
+    with ana.socket(code) as sock:
+        version, _ = newest_version(sock)
     server_a = cluster["servers"][0]
     server_a.stop()
     server_a.start()
-    again = ana.socket(code)
-    assert newest_version(again)[0] == version
-    again.close()
+    with ana.socket(code) as again:
+        assert newest_version(again)[0] == version
