@@ -95,9 +95,10 @@ class TableConsumer(AsyncWebsocketConsumer):
             await asyncio.sleep(presence.HEARTBEAT.total_seconds())
             await database_sync_to_async(presence.heartbeat)(channel=self.channel_name)
 
-    def _draw(self, snapshot: dict, events: list[dict], full_log: list[dict] | None = None) -> str:
+    def _draw(self, snapshot: dict, events: list[dict], full_log: list[dict] | None = None,
+              key: str | None = None) -> str:
         return render.render_update(snapshot, self.viewer_key, self.language, events, full_log=full_log,
-                                    csrf_token=self.csrf_token)
+                                    csrf_token=self.csrf_token, key=key)
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
         try:
@@ -116,7 +117,7 @@ class TableConsumer(AsyncWebsocketConsumer):
     async def table_update(self, message: dict) -> None:
         """Redraw this viewer's table from the broadcast snapshot (no database query)."""
         update = unpack(message)
-        await self.send(self._draw(update["snapshot"], update["events"]))
+        await self.send(self._draw(update["snapshot"], update["events"], key=message["id"]))
 
     async def _refuse(self, error: ServiceError) -> None:
         html = render.render_error(str(error.message), self.language)

@@ -11,8 +11,9 @@ import time
 from collections import OrderedDict
 
 from django.template.loader import render_to_string
+from django.utils.html import format_html
 from django.utils.safestring import mark_safe
-from django.utils.translation import get_language, override
+from django.utils.translation import get_language, gettext, override
 from django.utils.translation import gettext as _
 
 from game.engine.cards import SEVN_DISTINCT, VALUE
@@ -179,13 +180,117 @@ class Parts:
         return html
 
 
+# A seat panel is drawn once and then marked as "you" (or not) for each viewer: these stand in
+# the drawn panel where the mark goes.
+_YOU_CLASS, _YOU_BADGE = mark_safe("\x00you-class\x00"), mark_safe("\x00you-badge\x00")
+
+
 def _seat_html(panel: dict, is_you: bool, game: dict) -> str:
-    panel = dict(panel, is_you=is_you)
-    return Parts.get("seat", (panel, game["over"]), lambda: render_to_string(
-        "table/_seat.html", {"seat": panel, "game": game, "sevn_goal": SEVN_DISTINCT}))
+    html = Parts.get("seat", (panel, game["over"]), lambda: render_to_string("table/_seat.html", {
+        "seat": panel, "game": game, "sevn_goal": SEVN_DISTINCT, "you_class": _YOU_CLASS, "you_badge": _YOU_BADGE}))
+    if not is_you:
+        return html.replace(_YOU_CLASS, "").replace(_YOU_BADGE, "")
+    badge = format_html('<span class="badge badge--you">{}</span>', gettext("you"))
+    return html.replace(_YOU_CLASS, " seat--you").replace(_YOU_BADGE, badge)
 
 
-def table_context(snapshot: dict, viewer_key: str | None, events: list[dict] = (), csrf_token: str = "") -> dict:
+class TableDraw:
+    """One update's table, drawn piece by piece: what every viewer shares is drawn once.
+
+    The sockets of a process that receive the same update (its id, in one language) share
+    one TableDraw; each asks only for its own arrangement and, if it decides, its controls.
+    """
+
+    _recent: OrderedDict = OrderedDict()
+    KEPT = 64
+
+    @classmethod
+    def of(cls, snapshot: dict, events: list[dict], key: str | None) -> TableDraw:
+        if key is None:
+            return cls(snapshot, events)
+        index = (key, get_language())
+        draw = cls._recent.get(index)
+        if draw is None:
+            draw = cls._recent[index] = cls(snapshot, events)
+            if len(cls._recent) > cls.KEPT:
+                cls._recent.popitem(last=False)
+        return draw
+
+    def __init__(self, snapshot: dict, events: list[dict]) -> None:
+        self.snapshot, self.events = snapshot, list(events)
+        self.room, self.game = snapshot["room"], snapshot["game"]
+        self.view = self.game["view"]
+        self.names = _names(snapshot)
+        self.current_name = self.names[self.view["current"]] if self.view["current"] is not None else None
+        self.shared = {
+            "room": self.room, "game": self.game, "view": self.view, "current_name": self.current_name,
+            "deadline_ms": int(self.game["deadline"] * 1000) if self.game["deadline"] else None,
+            "summary": bool(self.view.get("last_round")),
+            "show_summary": any(e["type"] == "round_scored" for e in self.events),
+        }
+        self._memo: dict = {}
+
+    def _piece(self, name: str, produce) -> str:
+        if name not in self._memo:
+            self._memo[name] = produce()
+        return self._memo[name]
+
+    def seat(self, index: int, is_you: bool) -> str:
+        if "panels" not in self._memo:
+            self._memo["panels"] = _seat_panels(self.snapshot, self.events)
+        return self._piece(f"seat-{index}-{is_you}",
+                           lambda: _seat_html(self._memo["panels"][index], is_you, self.game))
+
+    def bar(self, your_turn: bool) -> str:
+        view, shared = self.view, self.shared
+        content = (self.room["code"], view["round"], view["target"], self.current_name, shared["deadline_ms"],
+                   shared["summary"], self.game["over"], your_turn)
+        return self._piece(f"bar-{your_turn}", lambda: Parts.get("bar", content, lambda: render_to_string(
+            "table/_bar.html", {**shared, "controls": your_turn or None})))
+
+    def center(self) -> str:
+        view, names = self.view, self.names
+        held = view["pending"]["card"] if view["pending"] and "card" in view["pending"] else None
+        content = (view["deck_count"], view["discard_count"], view["revealed"], view["active"], view["queue"],
+                   view["queue_seats"], held, self.current_name)
+        return self._piece("center", lambda: Parts.get("center", content, lambda: render_to_string(
+            "table/_center.html", {
+                "view": view, "current_name": self.current_name,
+                "revealed": [face(code) for code in view["revealed"]],
+                "held": face(held) if held else None,
+                "active": face(view["active"]) if view["active"] else None,
+                "queue": [{"face": face(code), "owner": names[owner]}
+                          for code, owner in zip(view["queue"], view["queue_seats"], strict=True)],
+            })))
+
+    def waiting(self, seated: bool) -> str:
+        content = (seated, self.current_name, self.game["over"])
+        return self._piece(f"waiting-{seated}", lambda: Parts.get("waiting", content, lambda: render_to_string(
+            "table/_controls.html", {**self.shared, "me": 0 if seated else None, "controls": None,
+                                     "is_host": False})))
+
+    def standings(self) -> str:
+        view, names = self.view, self.names
+        if not self.game["over"]:
+            return ""
+        return self._piece("standings", lambda: Parts.get(
+            "standings", (names, view["seats"], view["winner"]),
+            lambda: render_to_string("table/_standings.html", {"standings": _standings(view, names)})))
+
+    def summary(self) -> str:
+        view, names, shared = self.view, self.names, self.shared
+        if not shared["summary"]:
+            return ""
+        return self._piece("summary", lambda: Parts.get(
+            "summary", (view["last_round"], view["history"], names, shared["show_summary"]),
+            lambda: render_to_string("table/_summary.html", {**shared, "summary": _summary(view, names)})))
+
+    def log(self) -> str:
+        return self._piece("log", lambda: _log_update(self.snapshot, self.events) if self.events else "")
+
+
+def table_context(snapshot: dict, viewer_key: str | None, events: list[dict] = (), csrf_token: str = "",
+                  key: str | None = None) -> dict:
     """Everything the table template needs for one viewer (shared pieces come pre-rendered)."""
     room = snapshot["room"]
     seats = snapshot["seats"]
@@ -203,54 +308,27 @@ def table_context(snapshot: dict, viewer_key: str | None, events: list[dict] = (
         ]
         context["can_start"] = len(seats) >= 2
         return context
-    game = snapshot["game"]
-    view = game["view"]
-    names = _names(snapshot)
+    draw = TableDraw.of(snapshot, events, key)
+    game, view = draw.game, draw.view
     n = len(view["seats"])
     me = mine["index"] if mine is not None and mine["index"] < n else None
-    controls = _controls(snapshot, me, names)
-    current_name = names[view["current"]] if view["current"] is not None else None
-    shared = {
-        "room": room, "game": game, "view": view, "current_name": current_name, "me": me,
-        "deadline_ms": int(game["deadline"] * 1000) if game["deadline"] else None,
-        "summary": bool(view.get("last_round")), "show_summary": any(e["type"] == "round_scored" for e in events),
-    }
+    controls = _controls(snapshot, me, draw.names)
     if controls is not None or (context["is_host"] and game["over"]):  # choices or a form: this viewer's own
         controls_html = render_to_string("table/_controls.html", {
-            **shared, "controls": controls, "is_host": context["is_host"], "csrf_token": csrf_token})
+            **draw.shared, "me": me, "controls": controls, "is_host": context["is_host"], "csrf_token": csrf_token})
     else:
-        controls_html = Parts.get("waiting", (me is not None, current_name, game["over"]), lambda: render_to_string(
-            "table/_controls.html", {**shared, "controls": None, "is_host": False}))
-    bar_content = (room["code"], view["round"], view["target"], current_name, shared["deadline_ms"],
-                   shared["summary"], game["over"], controls is not None)
-    center = {
-        "view": view, "current_name": current_name,
-        "revealed": [face(code) for code in view["revealed"]],
-        "held": face(view["pending"]["card"]) if view["pending"] and "card" in view["pending"] else None,
-        "active": face(view["active"]) if view["active"] else None,
-        "queue": [{"face": face(code), "owner": names[owner]}
-                  for code, owner in zip(view["queue"], view["queue_seats"], strict=True)],
-    }
-    center_content = (view["deck_count"], view["discard_count"], view["revealed"], view["active"], view["queue"],
-                      view["queue_seats"], center["held"] and center["held"]["code"], current_name)
-    panels = _seat_panels(snapshot, list(events))
+        controls_html = draw.waiting(me is not None)
     start = 0 if me is None else me + 1  # your seat at the bottom, the others clockwise after you
-    context.update(shared)
+    context.update(draw.shared)
     context.update({
-        "others": mark_safe("".join(_seat_html(panels[(start + i) % n], False, game)
-                                    for i in range(n) if (start + i) % n != me)),
-        "you": mark_safe(_seat_html(panels[me], True, game)) if me is not None else "",
-        "bar": mark_safe(Parts.get("bar", bar_content, lambda: render_to_string(
-            "table/_bar.html", {**shared, "controls": controls}))),
-        "center": mark_safe(Parts.get("center", center_content, lambda: render_to_string(
-            "table/_center.html", center))),
+        "me": me,
+        "others": mark_safe("".join(draw.seat((start + i) % n, False) for i in range(n) if (start + i) % n != me)),
+        "you": mark_safe(draw.seat(me, True)) if me is not None else "",
+        "bar": mark_safe(draw.bar(controls is not None)),
+        "center": mark_safe(draw.center()),
         "controls": mark_safe(controls_html),
-        "standings": mark_safe(Parts.get("standings", (names, view["seats"], view["winner"]), lambda: render_to_string(
-            "table/_standings.html", {"standings": _standings(view, names)})) if game["over"] else ""),
-        "summary_html": mark_safe(Parts.get(
-            "summary", (view["last_round"], view["history"], names, shared["show_summary"]),
-            lambda: render_to_string("table/_summary.html", {**shared, "summary": _summary(view, names)}))
-            if shared["summary"] else ""),
+        "standings": mark_safe(draw.standings()),
+        "summary_html": mark_safe(draw.summary()),
         "paused": not game["over"] and room["status"] == "playing" and all(s["bot_level"] or s["away"] for s in seats),
         "timer_seconds": room["turn_seconds"],
     })
@@ -263,8 +341,8 @@ def _standings(view: dict, names: list[str]) -> list[dict]:
 
 
 def render_table(snapshot: dict, viewer_key: str | None, events: list[dict] = (), oob: bool = False,
-                 csrf_token: str = "") -> str:
-    context = table_context(snapshot, viewer_key, events, csrf_token)
+                 csrf_token: str = "", key: str | None = None) -> str:
+    context = table_context(snapshot, viewer_key, events, csrf_token, key)
     context.update(oob=oob, csrf_token=csrf_token)
     return render_to_string("table/_table.html", context)
 
@@ -274,17 +352,17 @@ def log_entries(snapshot: dict, events: list[dict]) -> list[dict]:
 
 
 def render_update(snapshot: dict, viewer_key: str | None, language: str, events: list[dict],
-                  full_log: list[dict] | None = None, csrf_token: str = "") -> str:
+                  full_log: list[dict] | None = None, csrf_token: str = "", key: str | None = None) -> str:
     """The HTML pushed to one socket: the table, the log (all of it, or the new lines) and
-    the spoken announcement of the new lines. Everything is swapped in by element id."""
+    the spoken announcement of the new lines. Everything is swapped in by element id.
+    `key` names the update, so the sockets sharing it draw its common pieces only once."""
     with override(language):
-        parts = [render_table(snapshot, viewer_key, events, oob=True, csrf_token=csrf_token)]
+        parts = [render_table(snapshot, viewer_key, events, oob=True, csrf_token=csrf_token, key=key)]
         if full_log is not None:
             parts.append(render_to_string("table/_log.html", {
                 "entries": log_entries(snapshot, full_log), "oob": True}))
-        elif events:
-            names = _names(snapshot) if snapshot["game"] is not None else []
-            parts.append(Parts.get("log", (events, names), lambda: _log_update(snapshot, events)))
+        elif events and snapshot["game"] is not None:
+            parts.append(TableDraw.of(snapshot, events, key).log())
         return "".join(parts)
 
 
