@@ -28,7 +28,3 @@ class ServiceError(Exception):
     @classmethod
     def from_engine(cls, error: IllegalAction) -> ServiceError:
         return cls(error.code, ENGINE_MESSAGES.get(error.code, _("That move is not allowed now.")))
-
-
-def refuse(code: str, message: str) -> ServiceError:
-    return ServiceError(code, message)

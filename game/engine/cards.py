@@ -32,10 +32,6 @@ MODIFIERS = ("x2", "+2", "+4", "+6", "+8", "+10")
 BONUSES = ("featherweight", "heavyweight", "ladder")
 ACTIONS = ("freeze", "second_chance", "triple_draw", "crossroads", "storm")
 
-# Action cards that start an action (and so queue when taken during another one).
-# Second Chance is an action card too, but it is kept or given at once, never queued.
-QUEUEING_ACTIONS = ("freeze", "triple_draw", "crossroads", "storm")
-
 KIND: dict[str, str] = {
     **{code: NUMBER for code in NUMBERS},
     **{code: BALLAST for code in BALLASTS},
@@ -52,11 +48,3 @@ SEVN_DISTINCT = 7
 SEVN_POINTS = 17
 TRIPLE_DRAW_CARDS = 3  # the chosen player takes up to this many cards
 CROSSROADS_CARDS = 2  # cards revealed to choose from
-
-
-def deck_size() -> int:
-    return sum(DECK.values())
-
-
-def distinct_values() -> int:
-    return len(VALUE)
