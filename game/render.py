@@ -13,7 +13,7 @@ from collections import OrderedDict
 from django.template.loader import render_to_string
 from django.utils.html import format_html
 from django.utils.safestring import mark_safe
-from django.utils.translation import get_language, gettext, override
+from django.utils.translation import get_language, override
 from django.utils.translation import gettext as _
 
 from game.engine.cards import SEVN_DISTINCT, VALUE
@@ -43,7 +43,7 @@ def step_label(name: str) -> str:
     }[name]
 
 
-def _cards(row: list[str], fresh: set[str], busting: str | None) -> tuple[list[dict], list[dict]]:
+def _cards(row: list[str], fresh: set[str], bust: bool) -> tuple[list[dict], list[dict]]:
     """A row split into scoring values and the rest, each in the order the cards joined."""
     values, extras = [], []
     last_position = {code: position for position, code in enumerate(row)}
@@ -51,7 +51,7 @@ def _cards(row: list[str], fresh: set[str], busting: str | None) -> tuple[list[d
         card = {
             "face": face(code),
             "new": code in fresh and last_position[code] == position,
-            "busting": busting is not None and position == len(row) - 1,
+            "busting": bust and position == len(row) - 1,  # the duplicate that busted the row
         }
         (values if code in VALUE else extras).append(card)
     return values, extras
@@ -84,7 +84,7 @@ def _seat_panels(snapshot: dict, events: list[dict]) -> list[dict]:
             seat_view = dict(seat_view, row=final["rows"][index], status=final["statuses"][index],
                              round_score=final["scores"][index])
         status = seat_view["status"]
-        values, extras = _cards(seat_view["row"], fresh.get(index, set()), status if status == "bust" else None)
+        values, extras = _cards(seat_view["row"], fresh.get(index, set()), status == "bust")
         panels.append({
             "index": index, "nickname": seat["nickname"], "bot_level": seat["bot_level"], "away": seat["away"],
             "is_dealer": index == view["dealer"], "is_current": index == view["current"],
@@ -137,7 +137,7 @@ def _summary(view: dict, names: list[str]) -> dict | None:
             "cards": [{"face": face(code), "busting": last["statuses"][index] == "bust" and i == len(row) - 1}
                       for row in [last["rows"][index]] for i, code in enumerate(row)],
             "steps": [{"label": step_label(s["step"]), **s} for s in steps] if steps else None,
-            "total": sum(round_scores[index] for round_scores in view["history"]),
+            "total": view["seats"][index]["total"],
         })
     return {"round": last["round"], "seats": seats}
 
@@ -190,7 +190,7 @@ def _seat_html(panel: dict, is_you: bool, game: dict) -> str:
         "seat": panel, "game": game, "sevn_goal": SEVN_DISTINCT, "you_class": _YOU_CLASS, "you_badge": _YOU_BADGE}))
     if not is_you:
         return html.replace(_YOU_CLASS, "").replace(_YOU_BADGE, "")
-    badge = format_html('<span class="badge badge--you">{}</span>', gettext("you"))
+    badge = format_html('<span class="badge badge--you">{}</span>', _("you"))
     return html.replace(_YOU_CLASS, " seat--you").replace(_YOU_BADGE, badge)
 
 
