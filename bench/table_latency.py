@@ -26,7 +26,7 @@ import urllib.request
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-VERSION = re.compile(r'id="table"[^>]*data-version="(\d+)"')
+VERSION = re.compile(r'id="table-meta"[^>]*data-version="(\d+)"')
 FORM = re.compile(r"<form ws-send[^>]*>(.*?)</form>", re.S)
 HIDDEN = re.compile(r'<input type="hidden" name="(\w+)" value="([^"]*)">')
 SEATS = 4

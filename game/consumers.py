@@ -67,6 +67,7 @@ class TableConsumer(AsyncWebsocketConsumer):
         self.player = known_player(self.scope.get("session"), self.scope.get("user"))
         self.viewer_key = self.player.key if self.player else None
         self.csrf_token = self.scope.get("cookies", {}).get(settings.CSRF_COOKIE_NAME, "")
+        self.screen = render.Screen(self.viewer_key, self.language, self.csrf_token)
         snapshot, log = await self._snapshot_and_log()
         await self.accept()
         if snapshot is None:
@@ -74,7 +75,7 @@ class TableConsumer(AsyncWebsocketConsumer):
             await self.close(code=4404)
             return
         await self.channel_layer.group_add(group_name(self.code), self.channel_name)
-        await self.send(self._draw(snapshot, [], full_log=log))
+        await self.send(self.screen.full(snapshot, log))
         if self.viewer_key:
             message = await database_sync_to_async(presence.arrived)(code=self.code, player_key=self.viewer_key,
                                                                      channel=self.channel_name)
@@ -95,11 +96,6 @@ class TableConsumer(AsyncWebsocketConsumer):
             await asyncio.sleep(presence.HEARTBEAT.total_seconds())
             await database_sync_to_async(presence.heartbeat)(channel=self.channel_name)
 
-    def _draw(self, snapshot: dict, events: list[dict], full_log: list[dict] | None = None,
-              key: str | None = None) -> str:
-        return render.render_update(snapshot, self.viewer_key, self.language, events, full_log=full_log,
-                                    csrf_token=self.csrf_token, key=key)
-
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
         try:
             if text_data is None:
@@ -115,16 +111,18 @@ class TableConsumer(AsyncWebsocketConsumer):
         await send_async(self.code, message)
 
     async def table_update(self, message: dict) -> None:
-        """Redraw this viewer's table from the broadcast snapshot (no database query)."""
+        """Redraw what changed on this viewer's table, from the broadcast snapshot (no database query)."""
         update = unpack(message)
-        await self.send(self._draw(update["snapshot"], update["events"], key=message["id"]))
+        html = self.screen.update(update["snapshot"], update["events"], key=message["id"])
+        if html:
+            await self.send(html)
 
     async def _refuse(self, error: ServiceError) -> None:
         html = render.render_error(str(error.message), self.language)
         if error.code in ("stale", "not_your_turn", "game_over", "closed"):
             snapshot, log = await self._snapshot_and_log()
             if snapshot is not None:
-                html += self._draw(snapshot, [], full_log=log)
+                html += self.screen.full(snapshot, log)
         await self.send(html)
 
     @database_sync_to_async

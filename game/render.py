@@ -7,8 +7,11 @@ and never reach the HTML.
 
 from __future__ import annotations
 
+import re
 import time
 from collections import OrderedDict
+from collections.abc import Callable, Hashable
+from typing import NamedTuple
 
 from django.template.loader import render_to_string
 from django.utils.html import format_html
@@ -87,7 +90,7 @@ def _seat_panels(snapshot: dict, events: list[dict]) -> list[dict]:
         values, extras = _cards(seat_view["row"], fresh.get(index, set()), status == "bust")
         panels.append({
             "index": index, "nickname": seat["nickname"], "bot_level": seat["bot_level"], "away": seat["away"],
-            "is_dealer": index == view["dealer"], "is_current": index == view["current"],
+            "is_dealer": index == view["dealer"],
             "status": status, "status_label": STATUS_LABELS[status](), "total": seat_view["total"],
             "round_score": seat_view["round_score"], "values": values, "extras": extras,
             "distinct": sum(1 for code in seat_view["row"] if code in VALUE) if status != "bust" else None,
@@ -160,8 +163,7 @@ class Parts:
     Every socket of a room receives the same update, and most of the table does not change
     from one move to the next. A piece is cached under its language, its name and the exact
     data it shows, so the first socket to draw a changed piece renders it and every other
-    viewer (and every later update that shows the same) reuses it. Only what differs per
-    viewer is drawn each time: the order of the seats and the choices of the one who decides.
+    viewer (and every later update that shows the same) reuses it.
     """
 
     _cache: OrderedDict = OrderedDict()
@@ -169,7 +171,7 @@ class Parts:
 
     @classmethod
     def get(cls, name: str, content: object, produce) -> str:
-        key = (get_language(), name, repr(content))
+        key = (get_language(), name, content)
         html = cls._cache.get(key)
         if html is None:
             html = cls._cache[key] = produce()
@@ -180,22 +182,41 @@ class Parts:
         return html
 
 
+class Piece(NamedTuple):
+    """One element of the table: what it shows, and how to draw it (only when needed).
+
+    Two pieces that show the same draw the same element, give or take a one-off animation
+    mark (a card flipping in, a bust shaking), so a screen that shows it already is not sent
+    it again, and nothing is drawn for it.
+    """
+
+    shows: Hashable
+    draw: Callable[[], str]
+
+
 # A seat panel is drawn once and then marked as "you" (or not) for each viewer: these stand in
-# the drawn panel where the mark goes.
-_YOU_CLASS, _YOU_BADGE = mark_safe("\x00you-class\x00"), mark_safe("\x00you-badge\x00")
+# the drawn panel where the mark goes. (Whose turn it is shows through #table-meta, in CSS.)
+_MARKS, _YOU_BADGE = mark_safe("\x00seat-marks\x00"), mark_safe("\x00you-badge\x00")
+_NOT_SHOWN = {"values", "extras", "shake"}  # cards are keyed apart; the rest are marks
 
 
-def _seat_html(panel: dict, is_you: bool, game: dict) -> str:
-    html = Parts.get("seat", (panel, game["over"]), lambda: render_to_string("table/_seat.html", {
-        "seat": panel, "game": game, "sevn_goal": SEVN_DISTINCT, "you_class": _YOU_CLASS, "you_badge": _YOU_BADGE}))
+def _seat_shows(panel: dict, over: bool) -> tuple:
+    cards = tuple((card["face"]["code"], card["busting"]) for card in panel["values"] + panel["extras"])
+    return (over, cards, *(value for name, value in panel.items() if name not in _NOT_SHOWN))
+
+
+def _seat_html(panel: dict, shows: tuple, is_you: bool) -> str:
+    animation = (panel["shake"], tuple(card["new"] for card in panel["values"] + panel["extras"]))
+    html = Parts.get("seat", (shows, animation), lambda: render_to_string("table/_seat.html", {
+        "seat": panel, "sevn_goal": SEVN_DISTINCT, "marks": _MARKS, "you_badge": _YOU_BADGE}))
     if not is_you:
-        return html.replace(_YOU_CLASS, "").replace(_YOU_BADGE, "")
+        return html.replace(_MARKS, "").replace(_YOU_BADGE, "")
     badge = format_html('<span class="badge badge--you">{}</span>', _("you"))
-    return html.replace(_YOU_CLASS, " seat--you").replace(_YOU_BADGE, badge)
+    return html.replace(_MARKS, " seat--you").replace(_YOU_BADGE, badge)
 
 
 class TableDraw:
-    """One update's table, drawn piece by piece: what every viewer shares is drawn once.
+    """One update's table, as pieces: what every viewer shares is drawn at most once.
 
     The sockets of a process that receive the same update (its id, in one language) share
     one TableDraw; each asks only for its own arrangement and, if it decides, its controls.
@@ -230,76 +251,132 @@ class TableDraw:
         }
         self._memo: dict = {}
 
-    def _piece(self, name: str, produce) -> str:
+    def _once(self, name: str, produce) -> object:
         if name not in self._memo:
             self._memo[name] = produce()
         return self._memo[name]
 
-    def seat(self, index: int, is_you: bool) -> str:
-        if "panels" not in self._memo:
-            self._memo["panels"] = _seat_panels(self.snapshot, self.events)
-        return self._piece(f"seat-{index}-{is_you}",
-                           lambda: _seat_html(self._memo["panels"][index], is_you, self.game))
+    def _piece(self, name: str, shows: Hashable, produce) -> Piece:
+        return Piece(shows, lambda: self._once(name, lambda: Parts.get(name, shows, produce)))
 
-    def bar(self, your_turn: bool) -> str:
+    def seat(self, index: int, is_you: bool) -> Piece:
+        panel = self._once("panels", lambda: _seat_panels(self.snapshot, self.events))[index]
+        over = self.game["over"]
+        shows = self._once(f"seat-shows-{index}", lambda: _seat_shows(panel, over))
+        return Piece((shows, is_you), lambda: self._once(f"seat-{index}-{is_you}",
+                                                         lambda: _seat_html(panel, shows, is_you)))
+
+    def bar(self, your_turn: bool) -> Piece:
         view, shared = self.view, self.shared
-        content = (self.room["code"], view["round"], view["target"], self.current_name, shared["deadline_ms"],
-                   shared["summary"], self.game["over"], your_turn)
-        return self._piece(f"bar-{your_turn}", lambda: Parts.get("bar", content, lambda: render_to_string(
-            "table/_bar.html", {**shared, "controls": your_turn or None})))
+        shows = (self.room["code"], view["round"], view["target"], self.current_name, shared["deadline_ms"],
+                 shared["summary"], self.game["over"], your_turn)
+        return self._piece(f"bar-{your_turn}", shows, lambda: render_to_string(
+            "table/_bar.html", {**shared, "controls": your_turn or None}))
 
-    def center(self) -> str:
+    def center(self) -> Piece:
         view, names = self.view, self.names
         held = view["pending"]["card"] if view["pending"] and "card" in view["pending"] else None
-        content = (view["deck_count"], view["discard_count"], view["revealed"], view["active"], view["queue"],
-                   view["queue_seats"], held, self.current_name)
-        return self._piece("center", lambda: Parts.get("center", content, lambda: render_to_string(
-            "table/_center.html", {
-                "view": view, "current_name": self.current_name,
-                "revealed": [face(code) for code in view["revealed"]],
-                "held": face(held) if held else None,
-                "active": face(view["active"]) if view["active"] else None,
-                "queue": [{"face": face(code), "owner": names[owner]}
-                          for code, owner in zip(view["queue"], view["queue_seats"], strict=True)],
-            })))
+        shows = (view["deck_count"], view["discard_count"], tuple(view["revealed"]), view["active"],
+                 tuple(view["queue"]), tuple(names[seat] for seat in view["queue_seats"]), held, self.current_name)
+        return self._piece("center", shows, lambda: render_to_string("table/_center.html", {
+            "view": view, "current_name": self.current_name,
+            "revealed": [face(code) for code in view["revealed"]],
+            "held": face(held) if held else None,
+            "active": face(view["active"]) if view["active"] else None,
+            "queue": [{"face": face(code), "owner": names[owner]}
+                      for code, owner in zip(view["queue"], view["queue_seats"], strict=True)],
+        }))
 
-    def waiting(self, seated: bool) -> str:
-        content = (seated, self.current_name, self.game["over"])
-        return self._piece(f"waiting-{seated}", lambda: Parts.get("waiting", content, lambda: render_to_string(
-            "table/_controls.html", {**self.shared, "me": 0 if seated else None, "controls": None,
-                                     "is_host": False})))
+    def waiting(self, seated: bool) -> Piece:
+        shows = (seated, self.current_name, self.game["over"])
+        return self._piece(f"waiting-{seated}", shows, lambda: render_to_string("table/_controls.html", {
+            **self.shared, "me": 0 if seated else None, "controls": None, "is_host": False}))
 
-    def standings(self) -> str:
+    def standings(self) -> Piece:
         view, names = self.view, self.names
         if not self.game["over"]:
-            return ""
-        return self._piece("standings", lambda: Parts.get(
-            "standings", (names, view["seats"], view["winner"]),
-            lambda: render_to_string("table/_standings.html", {"standings": _standings(view, names)})))
+            return Piece(None, str)
+        shows = (tuple(names), tuple(seat["total"] for seat in view["seats"]), view["winner"])
+        return self._piece("standings", shows, lambda: render_to_string(
+            "table/_standings.html", {"standings": _standings(view, names)}))
 
-    def summary(self) -> str:
+    def summary(self) -> Piece:
         view, names, shared = self.view, self.names, self.shared
         if not shared["summary"]:
-            return ""
-        return self._piece("summary", lambda: Parts.get(
-            "summary", (view["last_round"], view["history"], names, shared["show_summary"]),
-            lambda: render_to_string("table/_summary.html", {**shared, "summary": _summary(view, names)})))
+            return Piece(None, str)
+        shows = (self.game["id"], len(view["history"]), self.game["over"])  # a new summary per scored round
+        return self._piece("summary", shows, lambda: render_to_string(
+            "table/_summary.html", {**shared, "summary": _summary(view, names)}))
 
     def log(self) -> str:
-        return self._piece("log", lambda: _log_update(self.snapshot, self.events) if self.events else "")
+        return self._once("log", lambda: _log_update(self.snapshot, self.events) if self.events else "")
+
+
+def _meta(game: dict, deadline_ms: int | None, show_summary: bool, timer: int) -> Piece:
+    """The table's version, whose turn it is and its clock (what the page's script and style
+    read), sent with every change."""
+    turn = game["view"]["current"] if not game["over"] and game["view"]["current"] is not None else ""
+    return Piece((game["id"], game["version"], turn, deadline_ms, show_summary), lambda: format_html(
+        '<div id="table-meta" hidden data-version="{}" data-turn="{}" data-deadline="{}" data-now="{}" '
+        'data-timer="{}"{}></div>', game["version"], turn, deadline_ms or "", int(time.time() * 1000), timer,
+        mark_safe(" data-show-summary") if show_summary else ""))
+
+
+def game_pieces(snapshot: dict, viewer_key: str | None, events: list[dict] = (), csrf_token: str = "",
+                key: str | None = None) -> tuple[tuple | None, dict[str, Piece]]:
+    """One viewer's table as pieces (element id -> Piece, in page order) and its frame: what the
+    arrangement around the pieces depends on. A lobby or closed table has no pieces (frame None):
+    it is always drawn whole."""
+    room = snapshot["room"]
+    if snapshot["game"] is None or room["status"] in ("lobby", "closed"):
+        return None, {}
+    draw = TableDraw.of(snapshot, events, key)
+    game, view = draw.game, draw.view
+    mine = _viewer(snapshot, viewer_key)
+    n = len(view["seats"])
+    me = mine["index"] if mine is not None and mine["index"] < n else None
+    is_host = bool(viewer_key) and viewer_key == room["host_key"]
+    controls = _controls(snapshot, me, draw.names)
+    if controls is not None:
+        controls_piece = Piece(("decide", game["id"], game["version"]), lambda: render_to_string(
+            "table/_controls.html", {**draw.shared, "me": me, "controls": controls, "is_host": is_host}))
+    elif is_host and game["over"]:
+        controls_piece = Piece(("rematch", game["id"]), lambda: render_to_string(
+            "table/_controls.html", {**draw.shared, "me": me, "controls": None, "is_host": True,
+                                     "csrf_token": csrf_token}))
+    else:
+        controls_piece = draw.waiting(me is not None)
+    start = 0 if me is None else me + 1  # your seat at the bottom, the others clockwise after you
+    order = tuple((start + i) % n for i in range(n) if (start + i) % n != me)
+    pieces = {
+        "table-meta": _meta(game, draw.shared["deadline_ms"], draw.shared["show_summary"], room["turn_seconds"]),
+        "table-bar": draw.bar(controls is not None),
+        **{f"seat-{index}": draw.seat(index, False) for index in order},
+        **({f"seat-{me}": draw.seat(me, True)} if me is not None else {}),
+        "table-center": draw.center(),
+        "controls": controls_piece,
+        "standings": draw.standings(),
+        "summary": draw.summary(),
+    }
+    paused = not game["over"] and room["status"] == "playing" and all(
+        s["bot_level"] or s["away"] for s in snapshot["seats"])
+    frame = (room["status"], game["id"], me, order, paused, game["over"], draw.shared["summary"])
+    return frame, pieces
 
 
 def table_context(snapshot: dict, viewer_key: str | None, events: list[dict] = (), csrf_token: str = "",
                   key: str | None = None) -> dict:
-    """Everything the table template needs for one viewer (shared pieces come pre-rendered)."""
+    """Everything the table template needs for one viewer, its pieces drawn."""
     room = snapshot["room"]
     seats = snapshot["seats"]
     mine = _viewer(snapshot, viewer_key)
     context = {
         "room": room, "is_host": bool(viewer_key) and viewer_key == room["host_key"],
-        "my_seat": mine and mine["index"], "seated": mine is not None, "now_ms": int(time.time() * 1000),
+        "my_seat": mine and mine["index"], "seated": mine is not None,
         "seats_taken": len(seats), "game": None,
     }
+    if csrf_token:  # a socket's own token; a page request has the context processor's
+        context["csrf_token"] = csrf_token
     if snapshot["game"] is None or room["status"] == "lobby":
         by_index = {seat["index"]: seat for seat in seats}
         context["lobby"] = [
@@ -308,29 +385,18 @@ def table_context(snapshot: dict, viewer_key: str | None, events: list[dict] = (
         ]
         context["can_start"] = len(seats) >= 2
         return context
-    draw = TableDraw.of(snapshot, events, key)
-    game, view = draw.game, draw.view
-    n = len(view["seats"])
-    me = mine["index"] if mine is not None and mine["index"] < n else None
-    controls = _controls(snapshot, me, draw.names)
-    if controls is not None or (context["is_host"] and game["over"]):  # choices or a form: this viewer's own
-        controls_html = render_to_string("table/_controls.html", {
-            **draw.shared, "me": me, "controls": controls, "is_host": context["is_host"], "csrf_token": csrf_token})
-    else:
-        controls_html = draw.waiting(me is not None)
-    start = 0 if me is None else me + 1  # your seat at the bottom, the others clockwise after you
-    context.update(draw.shared)
+    frame, pieces = game_pieces(snapshot, viewer_key, events, csrf_token, key)
+    context.update(TableDraw.of(snapshot, events, key).shared)
+    if frame is None:  # closed: the banner only
+        return context
+    drawn = {name: mark_safe(piece.draw()) for name, piece in pieces.items()}
+    me = frame[2]
     context.update({
-        "me": me,
-        "others": mark_safe("".join(draw.seat((start + i) % n, False) for i in range(n) if (start + i) % n != me)),
-        "you": mark_safe(draw.seat(me, True)) if me is not None else "",
-        "bar": mark_safe(draw.bar(controls is not None)),
-        "center": mark_safe(draw.center()),
-        "controls": mark_safe(controls_html),
-        "standings": mark_safe(draw.standings()),
-        "summary_html": mark_safe(draw.summary()),
-        "paused": not game["over"] and room["status"] == "playing" and all(s["bot_level"] or s["away"] for s in seats),
-        "timer_seconds": room["turn_seconds"],
+        "me": me, "paused": frame[4], "pieces": pieces, "frame": frame,
+        "meta": drawn["table-meta"], "bar": drawn["table-bar"], "center": drawn["table-center"],
+        "others": mark_safe("".join(drawn[f"seat-{index}"] for index in frame[3])),
+        "you": drawn[f"seat-{me}"] if me is not None else "",
+        "controls": drawn["controls"], "standings": drawn["standings"], "summary_html": drawn["summary"],
     })
     return context
 
@@ -343,7 +409,7 @@ def _standings(view: dict, names: list[str]) -> list[dict]:
 def render_table(snapshot: dict, viewer_key: str | None, events: list[dict] = (), oob: bool = False,
                  csrf_token: str = "", key: str | None = None) -> str:
     context = table_context(snapshot, viewer_key, events, csrf_token, key)
-    context.update(oob=oob, csrf_token=csrf_token)
+    context.update(oob=oob)
     return render_to_string("table/_table.html", context)
 
 
@@ -351,19 +417,69 @@ def log_entries(snapshot: dict, events: list[dict]) -> list[dict]:
     return log.lines(events, _names(snapshot)) if snapshot["game"] is not None else []
 
 
-def render_update(snapshot: dict, viewer_key: str | None, language: str, events: list[dict],
-                  full_log: list[dict] | None = None, csrf_token: str = "", key: str | None = None) -> str:
-    """The HTML pushed to one socket: the table, the log (all of it, or the new lines) and
-    the spoken announcement of the new lines. Everything is swapped in by element id.
-    `key` names the update, so the sockets sharing it draw its common pieces only once."""
-    with override(language):
-        parts = [render_table(snapshot, viewer_key, events, oob=True, csrf_token=csrf_token, key=key)]
-        if full_log is not None:
-            parts.append(render_to_string("table/_log.html", {
-                "entries": log_entries(snapshot, full_log), "oob": True}))
-        elif events and snapshot["game"] is not None:
-            parts.append(TableDraw.of(snapshot, events, key).log())
-        return "".join(parts)
+_OPENING_TAG = re.compile(r"^\s*<[a-z]+")
+
+
+def _swapped_in(html: str) -> str:
+    """A piece sent on its own: htmx swaps it for the element with its id."""
+    return _OPENING_TAG.sub(lambda m: m.group(0) + ' hx-swap-oob="true"', html, count=1)
+
+
+class Screen:
+    """What one socket's viewer has on screen, so that an update sends only what changed.
+
+    A whole table is sent when the socket opens and whenever the arrangement changes (the
+    game, the seats' order, the standings or the round summary appearing); otherwise only the
+    pieces that show something new, each swapped in by its id, and nothing is drawn for the
+    rest. The screen is the socket's own: it lives as long as the connection, no game state.
+    """
+
+    def __init__(self, viewer_key: str | None, language: str, csrf_token: str = "") -> None:
+        self.viewer_key, self.language, self.csrf_token = viewer_key, language, csrf_token
+        self.frame: tuple | None = None
+        self.shown: dict[str, Hashable] = {}
+        self.version: tuple[int, int] | None = None
+
+    def full(self, snapshot: dict, log_events: list[dict]) -> str:
+        """The whole table and the whole log (on connect, and after a refused move)."""
+        with override(self.language):
+            html = self._table(snapshot, [], None)
+            return html + render_to_string("table/_log.html", {
+                "entries": log_entries(snapshot, log_events), "oob": True})
+
+    def update(self, snapshot: dict, events: list[dict], key: str | None = None) -> str:
+        """What changed since this screen was last drawn, and the new log lines ("" if nothing)."""
+        game = snapshot["game"]
+        if game is not None and self.version is not None and self.version[0] == game["id"] \
+                and game["version"] < self.version[1]:
+            return ""  # an older update overtaken by a newer one (several servers): already shown
+        with override(self.language):
+            frame, pieces = game_pieces(snapshot, self.viewer_key, events, self.csrf_token, key)
+            if frame is None or frame != self.frame:
+                html = self._table(snapshot, events, key)
+            else:
+                sent = []
+                for name, piece in pieces.items():
+                    if self.shown.get(name) != piece.shows:
+                        self.shown[name] = piece.shows
+                        sent.append(_swapped_in(piece.draw()))
+                self._remember(game)
+                html = "".join(sent)
+            if events and game is not None:
+                html += TableDraw.of(snapshot, events, key).log()
+            return html
+
+    def _table(self, snapshot: dict, events: list[dict], key: str | None) -> str:
+        context = table_context(snapshot, self.viewer_key, events, self.csrf_token, key)
+        pieces = context.get("pieces", {})
+        self.frame = context.get("frame")
+        self.shown = {name: piece.shows for name, piece in pieces.items()}
+        self._remember(snapshot["game"])
+        context.update(oob=True)
+        return render_to_string("table/_table.html", context)
+
+    def _remember(self, game: dict | None) -> None:
+        self.version = (game["id"], game["version"]) if game is not None else None
 
 
 def _log_update(snapshot: dict, events: list[dict]) -> str:

@@ -97,6 +97,10 @@ def _lobby_post(request: HttpRequest, code: str, service, **kwargs) -> HttpRespo
         return redirect("table", code=code.upper())
     broadcast.send(code.upper(), message)
     if request.htmx:
+        if message["snapshot"]["room"]["status"] != "lobby":
+            # A game table reaches this page through its socket (which sends only what changed
+            # since it last drew): a second copy from here could arrive late and overwrite it.
+            return HttpResponse(status=204)
         return HttpResponse(table_render.render_table(message["snapshot"], player.key, oob=True,
                                                       csrf_token=get_token(request)))
     return redirect("table", code=code.upper())

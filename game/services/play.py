@@ -21,7 +21,8 @@ from .. import selectors
 from ..bots import decide as bot_decide
 from ..errors import ServiceError
 from ..identity import Player
-from ..models import Event, Game, Room, Seat
+from ..models import Game, Room, Seat
+from . import rows
 from .common import locked_room, require_host, update_message
 from .lobby import MIN_SEATS
 
@@ -63,16 +64,16 @@ def game_start(*, code: str, player: Player) -> dict:
 @transaction.atomic
 def game_act(*, code: str, player: Player, action: object, version: object = None) -> dict:
     """A seated player's move, checked against whose decision it is and the table version."""
-    game = (Game.objects.select_for_update(of=("room",)).select_related("room")
-            .filter(room__code=str(code).upper()).order_by("-number").first())
-    room = game.room if game is not None else locked_room(code)
+    room, game = rows.locked_room_and_game(str(code))
+    if room is None:
+        raise ServiceError("unknown_room", _("There is no table with that code."))
     if room.status == Room.Status.CLOSED:
         raise ServiceError("closed", _("This table was closed by staff."))
     if game is None or room.status == Room.Status.LOBBY:
         raise ServiceError("not_started", _("The game has not started yet."))
     if game.over:
         raise ServiceError("game_over", _("This game is over."))
-    seats = sorted(room.seats.all(), key=lambda seat: seat.index)
+    seats = rows.seats_of(room)
     mine = next((seat for seat in seats if seat.player_key and seat.player_key == player.key), None)
     if mine is None:
         raise ServiceError("spectator", _("You are watching this table: only seated players can play."))
@@ -163,20 +164,18 @@ def _deadline(room: Room, seats: list[Seat], state: dict, now):
 def _commit(room: Room, seats: list[Seat], game: Game, state: dict, records: list[dict], now=None) -> dict:
     """Save the new state with the next version and append the event rows; the message to
     broadcast is built from what was saved."""
+    now = now or timezone.now()
     game.version += 1
     game.state = to_json(state)
-    game.deadline = _deadline(room, seats, state, now or timezone.now())
+    game.deadline = _deadline(room, seats, state, now)
     if state["over"] and not game.over:
-        game.over, game.winner, game.finished = True, state["winner"], timezone.now()
+        game.over, game.winner, game.finished = True, state["winner"], now
         room.status = Room.Status.FINISHED
         room.save(update_fields=["status", "updated"])
     first = game.event_count
-    Event.objects.bulk_create([
-        Event(game=game, seq=first + i, version=game.version, kind=record["type"], data=record)
-        for i, record in enumerate(records)
-    ])
+    rows.append_events(game, first, records, now)
     game.event_count = first + len(records)
-    game.save(update_fields=["version", "state", "deadline", "over", "winner", "finished", "event_count"])
+    rows.save_game(game)
     logged = [{"seq": first + i, **record} for i, record in enumerate(records) if record["type"] != "action"]
     return update_message(room, seats, game, state, logged)
 

@@ -40,11 +40,11 @@
   var countdownTimer = null;
   function startCountdown() {
     if (countdownTimer) { clearInterval(countdownTimer); countdownTimer = null; }
-    var t = table();
-    if (!t || !t.dataset.deadline) return;
-    var deadline = Number(t.dataset.deadline);
-    var offset = Number(t.dataset.now) - Date.now();
-    var total = Number(t.dataset.timer || 0) * 1000;
+    var t = table(), meta = document.getElementById("table-meta");
+    if (!t || !meta || !meta.dataset.deadline) return;
+    var deadline = Number(meta.dataset.deadline);
+    var offset = Number(meta.dataset.now) - Date.now();
+    var total = Number(meta.dataset.timer || 0) * 1000;
     var ring = t.querySelector(".countdown__ring");
     var text = t.querySelector(".countdown__text");
     var box = t.querySelector(".countdown");
@@ -63,7 +63,10 @@
   function openSummary(force) {
     var dialog = document.getElementById("summary");
     if (!dialog || typeof dialog.showModal !== "function" || dialog.open) return;
-    if (force || dialog.hasAttribute("data-autoshow")) dialog.showModal();
+    var meta = document.getElementById("table-meta");
+    var fresh = meta && meta.hasAttribute("data-show-summary");
+    if (fresh) meta.removeAttribute("data-show-summary");  // once per scored round
+    if (force || fresh) dialog.showModal();
   }
 
   function afterRedraw() {

@@ -64,10 +64,10 @@ def play_until(pages: list[Page], done, timeout: float = 60) -> None:
         if page is None:
             time.sleep(0.1)
             continue
-        version = page.locator("#table").get_attribute("data-version")
+        version = page.locator("#table-meta").get_attribute("data-version")
         decide(page)
         deadline = time.time() + 10
-        while page.locator("#table").get_attribute("data-version") == version and time.time() < deadline:
+        while page.locator("#table-meta").get_attribute("data-version") == version and time.time() < deadline:
             time.sleep(0.05)
 
 

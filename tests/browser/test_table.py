@@ -68,13 +68,13 @@ def test_two_friends_play_a_round_live_and_a_spectator_watches(browser, live_url
 
 def test_reload_mid_round_brings_the_player_back_to_their_seat(browser, live_url):
     contexts, ana, ben = two_players(browser, live_url, DESKTOP)
-    play_until([ana, ben], lambda: ben.locator("#table").get_attribute("data-version") not in ("1", None))
-    version = ben.locator("#table").get_attribute("data-version")
+    play_until([ana, ben], lambda: ben.locator("#table-meta").get_attribute("data-version") not in ("1", None))
+    version = ben.locator("#table-meta").get_attribute("data-version")
     ben.reload()
     expect(ben.locator(".seat--you")).to_contain_text("Ben")
-    expect(ben.locator("#table")).to_have_attribute("data-version", version)
+    expect(ben.locator("#table-meta")).to_have_attribute("data-version", version)
     # after the reload Ben still plays: the socket is back and his decisions reach the server
-    play_until([ana, ben], lambda: int(ben.locator("#table").get_attribute("data-version")) >= int(version) + 2)
+    play_until([ana, ben], lambda: int(ben.locator("#table-meta").get_attribute("data-version")) >= int(version) + 2)
     for context in contexts:
         context.close()
 

@@ -24,7 +24,7 @@ from websockets.sync.client import connect
 ROOT = Path(__file__).resolve().parents[2]
 PG = os.environ.get("SEVN_TEST_POSTGRES", "postgresql://postgres@127.0.0.1:5432")
 REDIS = os.environ.get("SEVN_TEST_REDIS", "redis://127.0.0.1:6379/7")
-VERSION = re.compile(r'id="table"[^>]*data-version="(\d+)"')
+VERSION = re.compile(r'id="table-meta"[^>]*data-version="(\d+)"')
 
 
 def free_port() -> int:

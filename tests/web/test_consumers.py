@@ -77,7 +77,9 @@ async def test_a_move_reaches_every_viewer_at_once():
     await sockets[1].send_to(text_data=json.dumps({"kind": "draw", "version": "1"}))
     updates = [await socket.receive_from() for socket in sockets]
     for html in updates:
-        assert "Ben draws 4." in html and 'id="table"' in html
+        assert "Ben draws 4." in html and 'data-version="2"' in html
+        # only what changed is sent, each piece swapped in by its id: Ben's row, not the table
+        assert 'id="table"' not in html and 'hx-swap-oob="true" id="seat-1"' in html and 'aria-label="4"' in html
     assert 'data-key="d"' in updates[0]  # now Ana decides
     assert 'data-key="d"' not in updates[1] and 'data-key="d"' not in updates[2]
     for socket in sockets:

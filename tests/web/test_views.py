@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from django.test import Client
 
@@ -40,6 +42,15 @@ def test_every_form_needs_the_csrf_token():
     client = Client(enforce_csrf_checks=True)
     response = client.post("/en/tables/new/", {"nickname": "Ana", "seat_count": 4, "target": 250, "turn_seconds": 30})
     assert response.status_code == 403 and Room.objects.count() == 0
+
+
+def test_a_friend_joins_with_the_token_of_the_lobby_page_they_opened():
+    room, _ = table(start=False)
+    friend = Client(enforce_csrf_checks=True)
+    page = friend.get(f"/en/t/{room.code}/").content.decode()
+    token = re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', page).group(1)
+    response = friend.post(f"/en/t/{room.code}/join/", {"nickname": "Cleo", "csrfmiddlewaretoken": token})
+    assert response.status_code == 302 and room.seats.filter(nickname="Cleo").exists()
 
 
 def test_invite_link_opens_the_table_in_the_visitors_language(client):

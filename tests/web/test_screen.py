@@ -1,0 +1,74 @@
+"""A socket's screen: the whole table first, then only the pieces that changed, in order."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from game import selectors, services
+from game.render import Screen, game_pieces
+
+from .factories import table
+
+pytestmark = pytest.mark.django_db
+
+SWAPPED = re.compile(r'<\w+ hx-swap-oob="true"[^>]*? id="([\w-]+)"')
+
+
+def snapshot_of(room):
+    room.refresh_from_db()
+    return selectors.snapshot(room)
+
+
+def move(room, player, action):
+    version = selectors.current_game(room).version
+    return services.game_act(code=room.code, player=player, action=action, version=version)
+
+
+def test_the_first_draw_is_the_whole_table_then_only_what_changed():
+    room, (ana, ben) = table(deck=["5", "9", "4", "1", "2", "3"])
+    screen = Screen(ana.key, "en")
+    first = screen.full(snapshot_of(room), [])
+    assert 'id="table"' in first and 'id="log"' in first
+
+    update = move(room, ben, {"kind": "draw"})  # Ben draws the 4
+    html = screen.update(update["snapshot"], update["events"], key=update["id"])
+    assert 'id="table"' not in html
+    swapped = SWAPPED.findall(html)
+    assert "table-meta" in swapped and "seat-1" in swapped and "controls" in swapped  # now Ana decides
+    assert "seat-0" not in swapped and 'data-turn="0"' in html  # Ana's turn: her row is not redrawn for it
+    assert "summary" not in swapped and "standings" not in swapped
+
+    # the same table again: nothing on the screen is redrawn
+    again = screen.update(update["snapshot"], [], key=update["id"])
+    assert again == ""
+
+
+def test_an_older_update_overtaken_by_a_newer_one_is_not_drawn():
+    room, (ana, ben) = table(deck=["5", "9", "4", "1", "2", "3"])
+    screen = Screen(None, "en")
+    screen.full(snapshot_of(room), [])
+    older = move(room, ben, {"kind": "draw"})
+    newer = move(room, ana, {"kind": "draw"})
+    assert screen.update(newer["snapshot"], newer["events"], key=newer["id"])
+    assert screen.update(older["snapshot"], older["events"], key=older["id"]) == ""
+
+
+def test_a_new_arrangement_sends_the_whole_table_again():
+    room, (ana, ben) = table(deck=["5", "9", "4", "1", "2", "3"])
+    screen = Screen(ana.key, "en")
+    screen.full(snapshot_of(room), [])
+    message = services.room_close(code=room.code, reason="spam")
+    html = screen.update(message["snapshot"], message["events"], key=message["id"])
+    assert 'id="table"' in html and "This table was closed by staff." in html
+
+
+def test_every_piece_is_one_element_with_its_id():
+    room, (ana, ben) = table(deck=["5", "9", "4", "1", "2", "3"])
+    frame, pieces = game_pieces(snapshot_of(room), ben.key)
+    assert frame is not None and {"table-meta", "table-bar", "seat-0", "seat-1", "controls"} <= set(pieces)
+    for name, piece in pieces.items():
+        html = piece.draw()
+        if html:
+            assert re.match(rf'<\w+[^>]* id="{name}"', html) and html.count(f'id="{name}"') == 1, name
