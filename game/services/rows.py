@@ -3,67 +3,117 @@
 Django builds and compiles a queryset's SQL anew on every call, and on the path of a move
 (lock the room, read its game and seats, append events, save the game) that cost several
 times what the database itself did. These are the same statements, composed once from the
-models' metadata, so they follow the migrations; reads still come back as model instances
-through the ORM's converters (Model.objects.raw), writes are prepared by each field.
+models' metadata, so they follow the migrations. Reads load the fields a move uses (the rest
+are deferred, loaded if ever touched) into model instances; writes are prepared by each field.
 """
 
 from __future__ import annotations
 
-from datetime import datetime
+from datetime import UTC, datetime
 from functools import cache
 
 from django.db import connection
 
 from ..models import Event, Game, Room, Seat
 
+# What a move reads and writes (the tables' other time stamps stay deferred).
+ROOM_FIELDS = ("id", "code", "host_key", "host_name", "seat_count", "target", "turn_seconds", "bot_delay_ms",
+               "show_odds", "status", "closed_reason")
+GAME_FIELDS = ("id", "room_id", "number", "state", "version", "seed", "players", "event_count", "deadline", "over",
+               "winner", "finished")
+SEAT_FIELDS = ("id", "room_id", "index", "player_key", "nickname", "bot_level", "away", "timeouts_in_row")
+SAVED_FIELDS = ("version", "state", "deadline", "over", "winner", "finished", "event_count")
+EVENT_COLUMNS = ("game_id", "seq", "version", "kind", "data", "created")
+EVENTS_PER_STATEMENT = 500  # well under SQLite's limit of bound parameters per statement
+
 
 def _q(name: str) -> str:
     return connection.ops.quote_name(name)
 
 
+def _columns(model, names) -> str:
+    return ", ".join(_q(model._meta.get_field(name).column) for name in names)
+
+
 @cache
 def _sql(vendor: str) -> dict[str, str]:
     lock = " FOR UPDATE" if connection.features.has_select_for_update else ""  # SQLite: BEGIN IMMEDIATE locks
-    room, game, seat, event = (model._meta.db_table for model in (Room, Game, Seat, Event))
-    saved = ("version", "state", "deadline", "over", "winner", "finished", "event_count")
+    room, game, seat, event = (_q(model._meta.db_table) for model in (Room, Game, Seat, Event))
     return {
-        "room": f"SELECT * FROM {_q(room)} WHERE {_q('code')} = %s{lock}",
-        "game": f"SELECT * FROM {_q(game)} WHERE {_q('room_id')} = %s ORDER BY {_q('number')} DESC LIMIT 1",
-        "seats": f"SELECT * FROM {_q(seat)} WHERE {_q('room_id')} = %s ORDER BY {_q('index')}",
-        "event_columns": f"INSERT INTO {_q(event)} ({', '.join(_q(c) for c in _EVENT_COLUMNS)}) VALUES ",
-        "save_game": f"UPDATE {_q(game)} SET {', '.join(f'{_q(name)} = %s' for name in saved)} "
+        "room": f"SELECT {_columns(Room, ROOM_FIELDS)} FROM {room} WHERE {_q('code')} = %s{lock}",
+        "game": f"SELECT {_columns(Game, GAME_FIELDS)} FROM {game} WHERE {_q('room_id')} = %s "
+                f"ORDER BY {_q('number')} DESC LIMIT 1",
+        "seats": f"SELECT {_columns(Seat, SEAT_FIELDS)} FROM {seat} WHERE {_q('room_id')} = %s ORDER BY {_q('index')}",
+        "events": f"INSERT INTO {event} ({', '.join(_q(c) for c in EVENT_COLUMNS)}) VALUES ",
+        "save_game": f"UPDATE {game} SET {', '.join(f'{_q(name)} = %s' for name in SAVED_FIELDS)} "
                      f"WHERE {_q('id')} = %s",
     }
 
 
-EVENTS_PER_STATEMENT = 500  # well under SQLite's limit of bound parameters per statement
-_EVENT_COLUMNS = ("game_id", "seq", "version", "kind", "data", "created")
-_SAVED_FIELDS = tuple(Game._meta.get_field(name) for name in
-                      ("version", "state", "deadline", "over", "winner", "finished", "event_count"))
+def _aware(value: datetime | str) -> datetime:
+    """Time stamps as the ORM gives them: SQLite keeps them in UTC without a zone."""
+    value = value if isinstance(value, datetime) else datetime.fromisoformat(value)
+    return value if value.tzinfo is not None else value.replace(tzinfo=UTC)
+
+
+def _converted(model, names):
+    """Per field, the conversion from what the database driver returns to the model's value
+    (booleans from SQLite's integers, JSON from its text), or None where there is nothing to do."""
+    converters = []
+    for name in names:
+        field = model._meta.get_field(name)
+        kind = field.get_internal_type()
+        if kind == "BooleanField":
+            converters.append(bool)
+        elif kind == "DateTimeField":
+            converters.append(_aware)
+        elif kind == "JSONField":
+            converters.append(lambda value, field=field: field.from_db_value(value, None, connection))
+        else:
+            converters.append(None)
+    return converters
+
+
+_ROOM, _GAME, _SEAT = (_converted(Room, ROOM_FIELDS), _converted(Game, GAME_FIELDS), _converted(Seat, SEAT_FIELDS))
+
+
+def _instance(model, names, converters, row):
+    values = [value if convert is None or value is None else convert(value)
+              for convert, value in zip(converters, row, strict=True)]
+    return model.from_db(connection.alias, names, values)
 
 
 def locked_room_and_game(code: str) -> tuple[Room | None, Game | None]:
     """The room by its code, locked for this transaction, and its current game (or None)."""
     sql = _sql(connection.vendor)
-    room = next(iter(Room.objects.raw(sql["room"], [code.upper()])), None)
-    if room is None:
-        return None, None
-    game = next(iter(Game.objects.raw(sql["game"], [room.id])), None)
-    if game is not None:
-        game.room = room
+    with connection.cursor() as cursor:
+        cursor.execute(sql["room"], [code.upper()])
+        row = cursor.fetchone()
+        if row is None:
+            return None, None
+        room = _instance(Room, ROOM_FIELDS, _ROOM, row)
+        cursor.execute(sql["game"], [room.id])
+        row = cursor.fetchone()
+    if row is None:
+        return room, None
+    game = _instance(Game, GAME_FIELDS, _GAME, row)
+    game.room = room
     return room, game
 
 
 def seats_of(room: Room) -> list[Seat]:
     """The room's seats in seat order."""
-    seats = list(Seat.objects.raw(_sql(connection.vendor)["seats"], [room.id]))
+    with connection.cursor() as cursor:
+        cursor.execute(_sql(connection.vendor)["seats"], [room.id])
+        rows = cursor.fetchall()
+    seats = [_instance(Seat, SEAT_FIELDS, _SEAT, row) for row in rows]
     for seat in seats:
         seat.room = room
     return seats
 
 
 def append_events(game: Game, first_seq: int, records: list[dict], now: datetime) -> None:
-    """Append a move's log rows (seq first_seq, first_seq + 1, ...) in one statement."""
+    """Append a move's log rows (seq first_seq, first_seq + 1, ...), many rows per statement."""
     if not records:
         return
     data_field, created_field = Event._meta.get_field("data"), Event._meta.get_field("created")
@@ -72,16 +122,17 @@ def append_events(game: Game, first_seq: int, records: list[dict], now: datetime
     for i, record in enumerate(records):
         params += [game.id, first_seq + i, game.version, record["type"],
                    data_field.get_db_prep_save(record, connection), created]
-    row = "(" + ", ".join(["%s"] * len(_EVENT_COLUMNS)) + ")"
-    width = len(_EVENT_COLUMNS)
+    row = "(" + ", ".join(["%s"] * len(EVENT_COLUMNS)) + ")"
+    width = len(EVENT_COLUMNS)
     with connection.cursor() as cursor:
         for start in range(0, len(records), EVENTS_PER_STATEMENT):
             chunk = params[start * width:(start + EVENTS_PER_STATEMENT) * width]
-            cursor.execute(_sql(connection.vendor)["event_columns"] + ", ".join([row] * (len(chunk) // width)), chunk)
+            cursor.execute(_sql(connection.vendor)["events"] + ", ".join([row] * (len(chunk) // width)), chunk)
 
 
 def save_game(game: Game) -> None:
     """Write the fields a move changes (version, state, deadline, end of game, log length)."""
-    params = [field.get_db_prep_save(getattr(game, field.attname), connection) for field in _SAVED_FIELDS]
+    params = [field.get_db_prep_save(getattr(game, field.attname), connection)
+              for field in map(Game._meta.get_field, SAVED_FIELDS)]
     with connection.cursor() as cursor:
         cursor.execute(_sql(connection.vendor)["save_game"], [*params, game.id])

@@ -1,0 +1,22 @@
+"""The service layer and the move's hand-composed SQL on a real PostgreSQL: the same tests the
+embedded default runs on SQLite, run again with DATABASE_URL pointing at PostgreSQL."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+PG = os.environ.get("SEVN_TEST_POSTGRES", "postgresql://postgres@127.0.0.1:5432")
+SUITES = ["tests/web/test_rows.py", "tests/web/test_services.py", "tests/web/test_screen.py"]
+
+
+def test_services_and_rows_pass_on_postgres():
+    env = {**os.environ, "DATABASE_URL": f"{PG}/sevn_services_{os.getpid()}"}
+    result = subprocess.run([sys.executable, "-m", "pytest", "-rA", *SUITES],
+                            cwd=ROOT, env=env, capture_output=True, text=True, timeout=600)
+    assert result.returncode == 0, result.stdout[-4000:] + result.stderr[-2000:]
+    assert " passed" in result.stdout and " skipped" not in result.stdout
+    assert "PASSED tests/web/test_rows.py" in result.stdout
