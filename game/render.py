@@ -107,7 +107,7 @@ def _controls(snapshot: dict, me: int | None, names: list[str]) -> dict | None:
         return None
     pending = view["pending"]
     kind = pending["kind"]
-    controls = {"kind": kind, "version": game["version"]}
+    controls = {"kind": kind, "version": _VERSION}  # filled in per update: the rest repeats (see _decision)
     if kind == "turn":
         controls["can_draw"] = view["deck_count"] + view["discard_count"] > 0
         if snapshot["room"]["show_odds"]:
@@ -314,12 +314,37 @@ class TableDraw:
 
 def _meta(game: dict, deadline_ms: int | None, show_summary: bool, timer: int) -> Piece:
     """The table's version, whose turn it is and its clock (what the page's script and style
-    read), sent with every change."""
+    read), sent with every change. Only numbers go in, so nothing needs escaping."""
     turn = game["view"]["current"] if not game["over"] and game["view"]["current"] is not None else ""
-    return Piece((game["id"], game["version"], turn, deadline_ms, show_summary), lambda: format_html(
-        '<div id="table-meta" hidden data-version="{}" data-turn="{}" data-deadline="{}" data-now="{}" '
-        'data-timer="{}"{}></div>', game["version"], turn, deadline_ms or "", int(time.time() * 1000), timer,
-        mark_safe(" data-show-summary") if show_summary else ""))
+    return Piece((game["id"], game["version"], turn, deadline_ms, show_summary), lambda: (
+        f'<div id="table-meta" hidden data-version="{int(game["version"])}" data-turn="{turn}" '
+        f'data-deadline="{int(deadline_ms) if deadline_ms else ""}" data-now="{int(time.time() * 1000)}" '
+        f'data-timer="{int(timer)}"{" data-show-summary" if show_summary else ""}></div>'))
+
+
+# The decider's controls differ from one update to the next by the table version in their
+# forms only: they are drawn once per choice with this in its place.
+_VERSION = mark_safe("\x00version\x00")
+
+
+def _frozen(value: object) -> Hashable:
+    if isinstance(value, dict):
+        return tuple((key, _frozen(item)) for key, item in value.items())
+    if isinstance(value, list):
+        return tuple(_frozen(item) for item in value)
+    return value
+
+
+def _decision(draw: TableDraw, me: int, controls: dict, is_host: bool) -> Piece:
+    """The deciding viewer's choices: new with every version, drawn once per kind of choice."""
+    version = draw.game["version"]
+
+    def html() -> str:
+        drawn = Parts.get("decision", (_frozen(controls), is_host), lambda: render_to_string(
+            "table/_controls.html", {**draw.shared, "me": me, "controls": controls, "is_host": is_host}))
+        return drawn.replace(_VERSION, str(version))
+
+    return Piece(("decide", draw.game["id"], version), html)
 
 
 def game_pieces(snapshot: dict, viewer_key: str | None, events: list[dict] = (), csrf_token: str = "",
@@ -338,8 +363,7 @@ def game_pieces(snapshot: dict, viewer_key: str | None, events: list[dict] = (),
     is_host = bool(viewer_key) and viewer_key == room["host_key"]
     controls = _controls(snapshot, me, draw.names)
     if controls is not None:
-        controls_piece = Piece(("decide", game["id"], game["version"]), lambda: render_to_string(
-            "table/_controls.html", {**draw.shared, "me": me, "controls": controls, "is_host": is_host}))
+        controls_piece = _decision(draw, me, controls, is_host)
     elif is_host and game["over"]:
         controls_piece = Piece(("rematch", game["id"]), lambda: render_to_string(
             "table/_controls.html", {**draw.shared, "me": me, "controls": None, "is_host": True,
