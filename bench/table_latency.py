@@ -26,7 +26,7 @@ import urllib.request
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-VERSION = re.compile(r'id="table-meta"[^>]*data-version="(\d+)"')
+META = re.compile(r'id="table-meta"[^>]*data-game="(\d+)" data-version="(\d+)"')
 FORM = re.compile(r"<form ws-send[^>]*>(.*?)</form>", re.S)
 HIDDEN = re.compile(r'<input type="hidden" name="(\w+)" value="([^"]*)">')
 SEATS = 4
@@ -140,17 +140,17 @@ class Room:
     def __init__(self, code: str, sessions: list[str], think: float, seed: int) -> None:
         self.code, self.sessions, self.think = code, sessions, think
         self.rng = random.Random(seed)
-        self.seen = [0] * SEATS  # newest version each socket has
-        self.sent_at: dict[int, float] = {}  # version the move answered -> send time
+        self.seen = [(0, 0)] * SEATS  # newest (game number, version) each socket has
+        self.sent_at: dict[tuple[int, int], float] = {}  # (game, version) the move answered -> send time
         self.latencies: list[float] = []
         self.errors = 0
         self.moves = 0
 
-    def arrived(self, player: int, version: int) -> None:
+    def arrived(self, player: int, version: tuple[int, int]) -> None:
         if version <= self.seen[player]:
             return
         self.seen[player] = version
-        answered = version - 1
+        answered = (version[0], version[1] - 1)
         if answered in self.sent_at and min(self.seen) >= version:
             self.latencies.append((time.perf_counter() - self.sent_at.pop(answered)) * 1000)
 
@@ -176,10 +176,10 @@ class Room:
                     break
                 if 'class="toast"' in html:
                     self.errors += 1
-                match = VERSION.search(html)
+                match = META.search(html)
                 if not match:
                     continue
-                version = int(match.group(1))
+                version = (int(match.group(1)), int(match.group(2)))
                 fresh = version > self.seen[index]
                 self.arrived(index, version)
                 if not fresh:

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-from django.utils.translation import get_language, gettext, pgettext
+from django.utils.translation import get_language, gettext, pgettext_lazy
 
 from game.engine.cards import BALLAST, BONUS, KIND, MODIFIER, NUMBER, VALUE
 
@@ -18,20 +18,22 @@ GLYPHS = {
 }
 
 
+CARD_NAMES = {
+    "featherweight": pgettext_lazy("card", "Featherweight"),
+    "heavyweight": pgettext_lazy("card", "Heavyweight"),
+    "ladder": pgettext_lazy("card", "Ladder"),
+    "freeze": pgettext_lazy("card", "Freeze"),
+    "second_chance": pgettext_lazy("card", "Second Chance"),
+    "triple_draw": pgettext_lazy("card", "Triple Draw"),
+    "crossroads": pgettext_lazy("card", "Crossroads"),
+    "storm": pgettext_lazy("card", "Storm"),
+}
+
+
 def card_name(code: str) -> str:
     """The card's name in the active language, as terms.md spells it."""
-    names = {
-        "featherweight": pgettext("card", "Featherweight"),
-        "heavyweight": pgettext("card", "Heavyweight"),
-        "ladder": pgettext("card", "Ladder"),
-        "freeze": pgettext("card", "Freeze"),
-        "second_chance": pgettext("card", "Second Chance"),
-        "triple_draw": pgettext("card", "Triple Draw"),
-        "crossroads": pgettext("card", "Crossroads"),
-        "storm": pgettext("card", "Storm"),
-    }
-    if code in names:
-        return names[code]
+    if code in CARD_NAMES:
+        return str(CARD_NAMES[code])
     if KIND[code] == BALLAST:
         return gettext("Ballast %(value)s") % {"value": display_value(code)}
     if code == "x2":

@@ -11,12 +11,13 @@ import re
 import time
 from collections import OrderedDict
 from collections.abc import Callable, Hashable
+from functools import lru_cache
 from typing import NamedTuple
 
 from django.template.loader import render_to_string
 from django.utils.html import format_html
 from django.utils.safestring import mark_safe
-from django.utils.translation import get_language, override
+from django.utils.translation import get_language, gettext_lazy, override
 from django.utils.translation import gettext as _
 
 from game.engine.cards import SEVN_DISTINCT, VALUE
@@ -33,17 +34,18 @@ STATUS_LABELS = {
 }
 
 
+STEP_LABELS = {
+    "sum": gettext_lazy("Sum of values"),
+    "double": gettext_lazy("Doubled (×2)"),
+    "plus": gettext_lazy("Plus cards"),
+    "sevn": "SEVN",
+    "floor": gettext_lazy("Never below zero"),
+}
+
+
 def step_label(name: str) -> str:
-    return {
-        "sum": _("Sum of values"),
-        "double": _("Doubled (×2)"),
-        "plus": _("Plus cards"),
-        "featherweight": card_name("featherweight"),
-        "heavyweight": card_name("heavyweight"),
-        "ladder": card_name("ladder"),
-        "sevn": "SEVN",
-        "floor": _("Never below zero"),
-    }[name]
+    """A scoring step's name: bonus cards' steps are named after their card."""
+    return str(STEP_LABELS[name]) if name in STEP_LABELS else card_name(name)
 
 
 def _cards(row: list[str], fresh: set[str], bust: bool) -> tuple[list[dict], list[dict]]:
@@ -317,7 +319,8 @@ def _meta(game: dict, deadline_ms: int | None, show_summary: bool, timer: int) -
     read), sent with every change. Only numbers go in, so nothing needs escaping."""
     turn = game["view"]["current"] if not game["over"] and game["view"]["current"] is not None else ""
     return Piece((game["id"], game["version"], turn, deadline_ms, show_summary), lambda: (
-        f'<div id="table-meta" hidden data-version="{int(game["version"])}" data-turn="{turn}" '
+        f'<div id="table-meta" hidden data-game="{int(game["number"])}" data-version="{int(game["version"])}" '
+        f'data-turn="{turn}" '
         f'data-deadline="{int(deadline_ms) if deadline_ms else ""}" data-now="{int(time.time() * 1000)}" '
         f'data-timer="{int(timer)}"{" data-show-summary" if show_summary else ""}></div>'))
 
@@ -444,6 +447,7 @@ def log_entries(snapshot: dict, events: list[dict]) -> list[dict]:
 _OPENING_TAG = re.compile(r"^\s*<[a-z]+")
 
 
+@lru_cache(maxsize=512)  # every screen of a process is sent the same changed pieces
 def _swapped_in(html: str) -> str:
     """A piece sent on its own: htmx swaps it for the element with its id."""
     return _OPENING_TAG.sub(lambda m: m.group(0) + ' hx-swap-oob="true"', html, count=1)

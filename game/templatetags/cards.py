@@ -27,3 +27,10 @@ def card(face: dict, size: str = "md", new: bool = False, busting: bool = False)
         html = _drawn[key] = render_to_string(
             "cards/_card.html", {"card": face, "size": size, "new": new, "busting": busting})
     return mark_safe(html)
+
+
+@register.simple_tag
+def card_row(cards: list[dict], size: str = "md") -> str:
+    """A row of cards, each {"face", "new", "busting"}: one tag for the whole row, as a row is
+    redrawn every time a card joins it."""
+    return mark_safe("".join(card(c["face"], size, c.get("new", False), c.get("busting", False)) for c in cards))
