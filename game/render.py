@@ -75,30 +75,46 @@ def _fresh_cards(events: list[dict], round_number: int) -> dict[int, set[str]]:
     return fresh
 
 
-def _seat_panels(snapshot: dict, events: list[dict]) -> list[dict]:
+class SeatFacts(NamedTuple):
+    """What a seat's panel shows, before anything is drawn: equal facts, equal panels."""
+
+    over: bool
+    index: int
+    nickname: str
+    bot_level: str
+    away: bool
+    is_dealer: bool
+    status: str
+    total: int
+    round_score: int
+    row: tuple[str, ...]
+    winner: bool
+
+
+def _seat_facts(snapshot: dict, index: int) -> SeatFacts:
     game = snapshot["game"]
     view = game["view"]
-    by_index = {seat["index"]: seat for seat in snapshot["seats"]}
-    fresh = _fresh_cards(events, view["round"])
-    busted_now = {e["seat"] for e in events if e["type"] == "bust"}
-    final = view["last_round"] if game["over"] else None  # the game ended: show its last round as it ended
-    panels = []
-    for index, seat_view in enumerate(view["seats"]):
-        seat = by_index.get(index, {"nickname": game["players"][index], "bot_level": "", "away": False})
-        if final:
-            seat_view = dict(seat_view, row=final["rows"][index], status=final["statuses"][index],
-                             round_score=final["scores"][index])
-        status = seat_view["status"]
-        values, extras = _cards(seat_view["row"], fresh.get(index, set()), status == "bust")
-        panels.append({
-            "index": index, "nickname": seat["nickname"], "bot_level": seat["bot_level"], "away": seat["away"],
-            "is_dealer": index == view["dealer"],
-            "status": status, "status_label": STATUS_LABELS[status](), "total": seat_view["total"],
-            "round_score": seat_view["round_score"], "values": values, "extras": extras,
-            "distinct": sum(1 for code in seat_view["row"] if code in VALUE) if status != "bust" else None,
-            "shake": index in busted_now, "winner": game["over"] and index == view["winner"],
-        })
-    return panels
+    seat_view = view["seats"][index]
+    seat = next((s for s in snapshot["seats"] if s["index"] == index),
+                {"nickname": game["players"][index], "bot_level": "", "away": False})
+    row, status, round_score = seat_view["row"], seat_view["status"], seat_view["round_score"]
+    if game["over"] and view["last_round"]:  # the game ended: show its last round as it ended
+        final = view["last_round"]
+        row, status, round_score = final["rows"][index], final["statuses"][index], final["scores"][index]
+    return SeatFacts(game["over"], index, seat["nickname"], seat["bot_level"], seat["away"], index == view["dealer"],
+                     status, seat_view["total"], round_score, tuple(row), game["over"] and index == view["winner"])
+
+
+def _seat_panel(facts: SeatFacts, fresh: set[str], shake: bool) -> dict:
+    """The seat template's context: cards drawn, labels in the viewer's language."""
+    values, extras = _cards(list(facts.row), fresh, facts.status == "bust")
+    return {
+        "index": facts.index, "nickname": facts.nickname, "bot_level": facts.bot_level, "away": facts.away,
+        "is_dealer": facts.is_dealer, "status": facts.status, "status_label": STATUS_LABELS[facts.status](),
+        "total": facts.total, "round_score": facts.round_score, "values": values, "extras": extras,
+        "distinct": sum(1 for code in facts.row if code in VALUE) if facts.status != "bust" else None,
+        "shake": shake, "winner": facts.winner,
+    }
 
 
 def _controls(snapshot: dict, me: int | None, names: list[str]) -> dict | None:
@@ -199,18 +215,13 @@ class Piece(NamedTuple):
 # A seat panel is drawn once and then marked as "you" (or not) for each viewer: these stand in
 # the drawn panel where the mark goes. (Whose turn it is shows through #table-meta, in CSS.)
 _MARKS, _YOU_BADGE = mark_safe("\x00seat-marks\x00"), mark_safe("\x00you-badge\x00")
-_NOT_SHOWN = {"values", "extras", "shake"}  # cards are keyed apart; the rest are marks
 
 
-def _seat_shows(panel: dict, over: bool) -> tuple:
-    cards = tuple((card["face"]["code"], card["busting"]) for card in panel["values"] + panel["extras"])
-    return (over, cards, *(value for name, value in panel.items() if name not in _NOT_SHOWN))
-
-
-def _seat_html(panel: dict, shows: tuple, is_you: bool) -> str:
-    animation = (panel["shake"], tuple(card["new"] for card in panel["values"] + panel["extras"]))
-    html = Parts.get("seat", (shows, animation), lambda: render_to_string("table/_seat.html", {
-        "seat": panel, "sevn_goal": SEVN_DISTINCT, "marks": _MARKS, "you_badge": _YOU_BADGE}))
+def _seat_html(facts: SeatFacts, fresh: set[str], shake: bool, is_you: bool) -> str:
+    animation = (shake, tuple(sorted(fresh)))  # one-off marks: a card flipping in, a bust shaking
+    html = Parts.get("seat", (facts, animation), lambda: render_to_string("table/_seat.html", {
+        "seat": _seat_panel(facts, fresh, shake), "sevn_goal": SEVN_DISTINCT, "marks": _MARKS,
+        "you_badge": _YOU_BADGE}))
     if not is_you:
         return html.replace(_MARKS, "").replace(_YOU_BADGE, "")
     badge = format_html('<span class="badge badge--you">{}</span>', _("you"))
@@ -262,11 +273,14 @@ class TableDraw:
         return Piece(shows, lambda: self._once(name, lambda: Parts.get(name, shows, produce)))
 
     def seat(self, index: int, is_you: bool) -> Piece:
-        panel = self._once("panels", lambda: _seat_panels(self.snapshot, self.events))[index]
-        over = self.game["over"]
-        shows = self._once(f"seat-shows-{index}", lambda: _seat_shows(panel, over))
-        return Piece((shows, is_you), lambda: self._once(f"seat-{index}-{is_you}",
-                                                         lambda: _seat_html(panel, shows, is_you)))
+        facts = self._once(f"seat-facts-{index}", lambda: _seat_facts(self.snapshot, index))
+
+        def html() -> str:
+            fresh = self._once("fresh", lambda: _fresh_cards(self.events, self.view["round"]))
+            shaking = self._once("shaking", lambda: {e["seat"] for e in self.events if e["type"] == "bust"})
+            return _seat_html(facts, fresh.get(index, set()), index in shaking, is_you)
+
+        return Piece((facts, is_you), lambda: self._once(f"seat-{index}-{is_you}", html))
 
     def bar(self, your_turn: bool) -> Piece:
         view, shared = self.view, self.shared
