@@ -179,3 +179,16 @@ async def test_closed_by_staff_reaches_every_viewer():
     await broadcast.send_async(room.code, message)
     assert "This table was closed by staff." in await socket.receive_from()
     await socket.disconnect()
+
+
+@pytest.mark.parametrize("path", ["echo", "echo-lean"])
+async def test_the_benchmark_echo_floors_reach_every_socket_of_their_group(path):
+    sockets = []
+    for _ in range(3):
+        socket = WebsocketCommunicator(application, f"/ws/{path}/test/", headers=[ORIGIN])
+        assert (await socket.connect())[0]
+        sockets.append(socket)
+    await sockets[0].send_to(text_data="ping")
+    assert [await socket.receive_from() for socket in sockets] == ["ping"] * 3
+    for socket in sockets:
+        await socket.disconnect()
