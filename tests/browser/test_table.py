@@ -126,3 +126,42 @@ def test_a_nickname_being_typed_survives_live_updates(browser, live_url):
     expect(ben.locator("#join-nickname")).to_have_value("Ben")
     for context in (ana_ctx, ben_ctx, cleo_ctx):
         context.close()
+
+
+TURN_LIGHT = """() => {
+  const turn = document.getElementById("table-meta").dataset.turn;
+  return [...document.querySelectorAll(".seat[data-seat]")].map(
+    (seat) => [seat.dataset.seat === turn, getComputedStyle(seat).boxShadow !== "none"]);
+}"""
+
+
+def test_the_turn_light_follows_the_decider_and_a_summary_stays_open_while_play_goes_on(browser, live_url):
+    contexts, ana, ben = two_players(browser, live_url, DESKTOP)
+    for _ in range(3):  # only what changed is sent: the light moves without redrawing the seats
+        for page in (ana, ben):
+            lights = page.evaluate(TURN_LIGHT)
+            assert len(lights) == 2 and all(is_turn == lit for is_turn, lit in lights), lights
+        page = deciding([ana, ben])
+        if page is None:
+            ana.wait_for_timeout(100)
+            continue
+        version = page.locator("#table-meta").get_attribute("data-version")
+        decide(page)
+        expect(page.locator("#table-meta")).not_to_have_attribute("data-version", version)
+
+    play_until([ana, ben], lambda: "Round 1 scored" in log_text(ana) and "Round 1 scored" in log_text(ben))
+    expect(ana.locator("dialog#summary")).to_be_visible()
+    expect(ben.locator("dialog#summary")).to_be_visible()
+    for _ in range(100):
+        mover = deciding([ana, ben])
+        if mover is not None:
+            break
+        ana.wait_for_timeout(100)
+    assert mover is not None
+    reader = ben if mover is ana else ana
+    version = reader.locator("#table-meta").get_attribute("data-version")
+    decide(mover)
+    expect(reader.locator("#table-meta")).not_to_have_attribute("data-version", version)
+    expect(reader.locator("dialog#summary")).to_be_visible()  # the next move does not close it
+    for context in contexts:
+        context.close()
