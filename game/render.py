@@ -289,13 +289,18 @@ class TableDraw:
         return self._piece(f"bar-{your_turn}", shows, lambda: render_to_string(
             "table/_bar.html", {**shared, "controls": your_turn or None}))
 
+    def piles(self) -> Piece:
+        view = self.view
+        return self._piece("piles", (view["deck_count"], view["discard_count"]), lambda: render_to_string(
+            "table/_piles.html", {"view": view}))
+
     def center(self) -> Piece:
         view, names = self.view, self.names
         held = view["pending"]["card"] if view["pending"] and "card" in view["pending"] else None
-        shows = (view["deck_count"], view["discard_count"], tuple(view["revealed"]), view["active"],
-                 tuple(view["queue"]), tuple(names[seat] for seat in view["queue_seats"]), held, self.current_name)
+        shows = (tuple(view["revealed"]), view["active"], tuple(view["queue"]),
+                 tuple(names[seat] for seat in view["queue_seats"]), held, self.current_name if held else None)
         return self._piece("center", shows, lambda: render_to_string("table/_center.html", {
-            "view": view, "current_name": self.current_name,
+            "current_name": self.current_name,
             "revealed": [face(code) for code in view["revealed"]],
             "held": face(held) if held else None,
             "active": face(view["active"]) if view["active"] else None,
@@ -394,6 +399,7 @@ def game_pieces(snapshot: dict, viewer_key: str | None, events: list[dict] = (),
         "table-bar": draw.bar(controls is not None),
         **{f"seat-{index}": draw.seat(index, False) for index in order},
         **({f"seat-{me}": draw.seat(me, True)} if me is not None else {}),
+        "table-piles": draw.piles(),
         "table-center": draw.center(),
         "controls": controls_piece,
         "standings": draw.standings(),
@@ -434,7 +440,8 @@ def table_context(snapshot: dict, viewer_key: str | None, events: list[dict] = (
     me = frame[2]
     context.update({
         "me": me, "paused": frame[4], "pieces": pieces, "frame": frame,
-        "meta": drawn["table-meta"], "bar": drawn["table-bar"], "center": drawn["table-center"],
+        "meta": drawn["table-meta"], "bar": drawn["table-bar"], "piles": drawn["table-piles"],
+        "center": drawn["table-center"],
         "others": mark_safe("".join(drawn[f"seat-{index}"] for index in frame[3])),
         "you": drawn[f"seat-{me}"] if me is not None else "",
         "controls": drawn["controls"], "standings": drawn["standings"], "summary_html": drawn["summary"],
