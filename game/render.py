@@ -378,12 +378,18 @@ def game_pieces(snapshot: dict, viewer_key: str | None, events: list[dict] = (),
     if snapshot["game"] is None or room["status"] in ("lobby", "closed"):
         return None, {}
     draw = TableDraw.of(snapshot, events, key)
-    game, view = draw.game, draw.view
     mine = _viewer(snapshot, viewer_key)
-    n = len(view["seats"])
-    me = mine["index"] if mine is not None and mine["index"] < n else None
+    me = mine["index"] if mine is not None and mine["index"] < len(draw.view["seats"]) else None
     is_host = bool(viewer_key) and viewer_key == room["host_key"]
-    controls = _controls(snapshot, me, draw.names)
+    # viewers in the same place (every spectator, say) share one set of pieces per update
+    return draw._once(("pieces", me, is_host, csrf_token if is_host else ""),
+                      lambda: _pieces(draw, me, is_host, csrf_token))
+
+
+def _pieces(draw: TableDraw, me: int | None, is_host: bool, csrf_token: str) -> tuple[tuple, dict[str, Piece]]:
+    room, game, view = draw.room, draw.game, draw.view
+    n = len(view["seats"])
+    controls = _controls(draw.snapshot, me, draw.names)
     if controls is not None:
         controls_piece = _decision(draw, me, controls, is_host)
     elif is_host and game["over"]:
@@ -406,7 +412,7 @@ def game_pieces(snapshot: dict, viewer_key: str | None, events: list[dict] = (),
         "summary": draw.summary(),
     }
     paused = not game["over"] and room["status"] == "playing" and all(
-        s["bot_level"] or s["away"] for s in snapshot["seats"])
+        s["bot_level"] or s["away"] for s in draw.snapshot["seats"])
     frame = (room["status"], game["id"], me, order, paused, game["over"], draw.shared["summary"])
     return frame, pieces
 

@@ -72,3 +72,16 @@ def test_every_piece_is_one_element_with_its_id():
         html = piece.draw()
         if html:
             assert re.match(rf'<\w+[^>]* id="{name}"', html) and html.count(f'id="{name}"') == 1, name
+
+
+def test_spectators_share_one_set_of_pieces_and_see_the_same_update():
+    room, (ana, ben) = table(deck=["5", "9", "4", "1", "2", "3"])
+    watchers = [Screen(None, "en") for _ in range(3)]
+    for screen in watchers:
+        screen.full(snapshot_of(room), [])
+    update = move(room, ben, {"kind": "draw"})
+    drawn = [screen.update(update["snapshot"], update["events"], key=update["id"]) for screen in watchers]
+    clockless = {re.sub(r'data-now="\d+"', "", html) for html in drawn}
+    assert len(clockless) == 1 and "seat-1" in SWAPPED.findall(drawn[0])
+    assert game_pieces(update["snapshot"], None, update["events"], key=update["id"])[1] is \
+        game_pieces(update["snapshot"], "guest:somebody-else", update["events"], key=update["id"])[1]
