@@ -217,11 +217,19 @@ class Piece(NamedTuple):
 _MARKS, _YOU_BADGE = mark_safe("\x00seat-marks\x00"), mark_safe("\x00you-badge\x00")
 
 
+def _seat_drawn(panel: dict) -> str:
+    """A seat's panel; its head (name, badges, total) changes only between rounds, its row with
+    every card, so the head is drawn apart and reused."""
+    head = Parts.get("seat-head", (panel["nickname"], panel["bot_level"], panel["away"], panel["is_dealer"],
+                                   panel["total"]), lambda: render_to_string("table/_seat_head.html", {
+                                       "seat": panel, "you_badge": _YOU_BADGE}))
+    return render_to_string("table/_seat.html", {"seat": panel, "head": mark_safe(head), "sevn_goal": SEVN_DISTINCT,
+                                                 "marks": _MARKS})
+
+
 def _seat_html(facts: SeatFacts, fresh: set[str], shake: bool, is_you: bool) -> str:
     animation = (shake, tuple(sorted(fresh)))  # one-off marks: a card flipping in, a bust shaking
-    html = Parts.get("seat", (facts, animation), lambda: render_to_string("table/_seat.html", {
-        "seat": _seat_panel(facts, fresh, shake), "sevn_goal": SEVN_DISTINCT, "marks": _MARKS,
-        "you_badge": _YOU_BADGE}))
+    html = Parts.get("seat", (facts, animation), lambda: _seat_drawn(_seat_panel(facts, fresh, shake)))
     if not is_you:
         return html.replace(_MARKS, "").replace(_YOU_BADGE, "")
     badge = format_html('<span class="badge badge--you">{}</span>', _("you"))
