@@ -18,6 +18,7 @@ import json
 import os
 import random
 import re
+import shutil
 import socket
 import statistics
 import subprocess
@@ -279,6 +280,7 @@ def main() -> None:
     finally:
         server.terminate()
         server.wait(timeout=10)
+        shutil.rmtree(workdir, ignore_errors=True)
     result = {"echo_p50_ms": round(echo["p50_ms"], 2), "echo_lean_p50_ms": round(echo_lean["p50_ms"], 2),
               "rooms_1": one, "rooms_50": fifty}
     print(f"1 room p50 / echo p50 = {one['p50_ms'] / echo['p50_ms']:.2f}x (target <= 3x), "

@@ -255,7 +255,9 @@ class TableDraw:
         if draw is None:
             draw = cls._recent[index] = cls(snapshot, events)
             if len(cls._recent) > cls.KEPT:
-                cls._recent.popitem(last=False)
+                # its pieces' closures point back at it: clear them, or only a full pass of the
+                # garbage collector (a pause for every table) frees an old draw
+                cls._recent.popitem(last=False)[1]._memo.clear()
         return draw
 
     def __init__(self, snapshot: dict, events: list[dict]) -> None:
@@ -389,6 +391,8 @@ def game_pieces(snapshot: dict, viewer_key: str | None, events: list[dict] = (),
     mine = _viewer(snapshot, viewer_key)
     me = mine["index"] if mine is not None and mine["index"] < len(draw.view["seats"]) else None
     is_host = bool(viewer_key) and viewer_key == room["host_key"]
+    if key is None:  # a draw of its own (a whole table on connect): nobody to share with
+        return _pieces(draw, me, is_host, csrf_token)
     # viewers in the same place (every spectator, say) share one set of pieces per update
     return draw._once(("pieces", me, is_host, csrf_token if is_host else ""),
                       lambda: _pieces(draw, me, is_host, csrf_token))

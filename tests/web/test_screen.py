@@ -85,3 +85,24 @@ def test_spectators_share_one_set_of_pieces_and_see_the_same_update():
     assert len(clockless) == 1 and "seat-1" in SWAPPED.findall(drawn[0])
     assert game_pieces(update["snapshot"], None, update["events"], key=update["id"])[1] is \
         game_pieces(update["snapshot"], "guest:somebody-else", update["events"], key=update["id"])[1]
+
+
+def test_an_old_draw_is_freed_without_waiting_for_the_garbage_collector():
+    """Pieces point back at their draw; a draw pushed out of the recent ones must not linger as
+    a reference cycle (only a full collection would free it: a pause for every table)."""
+    import gc
+    import weakref
+
+    from game.render import TableDraw
+
+    room, (ana, ben) = table(deck=["5", "9", "4", "1", "2", "3"])
+    update = move(room, ben, {"kind": "draw"})
+    gc.disable()
+    try:
+        game_pieces(update["snapshot"], ana.key, update["events"], key="first")
+        first = weakref.ref(TableDraw.of(update["snapshot"], update["events"], "first"))
+        for n in range(TableDraw.KEPT):
+            game_pieces(update["snapshot"], ana.key, update["events"], key=f"later-{n}")
+        assert first() is None
+    finally:
+        gc.enable()
