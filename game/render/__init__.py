@@ -1,0 +1,13 @@
+"""Per-viewer HTML of a table, drawn from a snapshot (selectors.snapshot) and the new events.
+
+The same snapshot is drawn differently for each viewer: your own seat at the bottom, controls
+only for the seat that must decide, none for spectators. Player keys are used to find "you"
+and never reach the HTML.
+"""
+
+from .panels import log_entries, step_label
+from .pieces import Piece, TableDraw, game_pieces
+from .screen import Screen, render_error, render_table, table_context
+
+__all__ = ["Piece", "Screen", "TableDraw", "game_pieces", "log_entries", "render_error", "render_table",
+           "step_label", "table_context"]

@@ -1,0 +1,178 @@
+"""What each part of a table shows, as plain data drawn from a snapshot: seats, the decider's
+choices, the round summary, the standings, the log in words, in the viewer's language."""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+from django.utils.safestring import mark_safe
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+
+from game.engine.cards import VALUE
+
+from .. import log
+from ..bots.odds import bust_chance, crossroads_busts
+from ..cards_ui import card_name, face
+
+STATUS_LABELS = {
+    "in": lambda: _("In round"),
+    "passed": lambda: _("Passed"),
+    "frozen": lambda: _("Frozen"),
+    "bust": lambda: _("Bust"),
+}
+
+
+STEP_LABELS = {
+    "sum": gettext_lazy("Sum of values"),
+    "double": gettext_lazy("Doubled (×2)"),
+    "plus": gettext_lazy("Plus cards"),
+    "sevn": "SEVN",
+    "floor": gettext_lazy("Never below zero"),
+}
+
+
+def step_label(name: str) -> str:
+    """A scoring step's name: bonus cards' steps are named after their card."""
+    return str(STEP_LABELS[name]) if name in STEP_LABELS else card_name(name)
+
+
+def _cards(row: list[str], fresh: set[str], bust: bool) -> tuple[list[dict], list[dict]]:
+    """A row split into scoring values and the rest, each in the order the cards joined."""
+    values, extras = [], []
+    last_position = {code: position for position, code in enumerate(row)}
+    for position, code in enumerate(row):
+        card = {
+            "face": face(code),
+            "new": code in fresh and last_position[code] == position,
+            "busting": bust and position == len(row) - 1,  # the duplicate that busted the row
+        }
+        (values if code in VALUE else extras).append(card)
+    return values, extras
+
+
+def fresh_cards(events: list[dict], round_number: int) -> dict[int, set[str]]:
+    """Cards that joined a row in this update (they flip in), per seat, this round only."""
+    fresh: dict[int, set[str]] = {}
+    current_round = None
+    for event in events:
+        if event["type"] == "round_started":
+            current_round = event["round"]
+            fresh = {}
+        elif event["type"] in ("joined", "bust") and current_round in (None, round_number):
+            fresh.setdefault(event["seat"], set()).add(event["card"])
+    return fresh
+
+
+class SeatFacts(NamedTuple):
+    """What a seat's panel shows, before anything is drawn: equal facts, equal panels."""
+
+    over: bool
+    index: int
+    nickname: str
+    bot_level: str
+    away: bool
+    is_dealer: bool
+    status: str
+    total: int
+    round_score: int
+    row: tuple[str, ...]
+    winner: bool
+
+
+def seat_facts(snapshot: dict, index: int) -> SeatFacts:
+    game = snapshot["game"]
+    view = game["view"]
+    seat_view = view["seats"][index]
+    seat = next((s for s in snapshot["seats"] if s["index"] == index),
+                {"nickname": game["players"][index], "bot_level": "", "away": False})
+    row, status, round_score = seat_view["row"], seat_view["status"], seat_view["round_score"]
+    if game["over"] and view["last_round"]:  # the game ended: show its last round as it ended
+        final = view["last_round"]
+        row, status, round_score = final["rows"][index], final["statuses"][index], final["scores"][index]
+    return SeatFacts(game["over"], index, seat["nickname"], seat["bot_level"], seat["away"], index == view["dealer"],
+                     status, seat_view["total"], round_score, tuple(row), game["over"] and index == view["winner"])
+
+
+def seat_panel(facts: SeatFacts, fresh: set[str], shake: bool) -> dict:
+    """The seat template's context: cards drawn, labels in the viewer's language."""
+    values, extras = _cards(list(facts.row), fresh, facts.status == "bust")
+    return {
+        "index": facts.index, "nickname": facts.nickname, "bot_level": facts.bot_level, "away": facts.away,
+        "is_dealer": facts.is_dealer, "status": facts.status, "status_label": STATUS_LABELS[facts.status](),
+        "total": facts.total, "round_score": facts.round_score, "values": values, "extras": extras,
+        "distinct": sum(1 for code in facts.row if code in VALUE) if facts.status != "bust" else None,
+        "shake": shake, "winner": facts.winner,
+    }
+
+
+# The decider's controls differ from one update to the next by the table version in their
+# forms only: they are drawn once per choice with this in its place (pieces._decision).
+VERSION_MARK = mark_safe("\x00version\x00")
+
+
+def choices(snapshot: dict, me: int | None, names: list[str]) -> dict | None:
+    """What the deciding viewer may choose, with the odds the room shows."""
+    game = snapshot["game"]
+    view = game["view"]
+    if me is None or game["over"] or view["current"] != me or snapshot["room"]["status"] != "playing":
+        return None
+    pending = view["pending"]
+    kind = pending["kind"]
+    controls = {"kind": kind, "version": VERSION_MARK}
+    if kind == "turn":
+        controls["can_draw"] = view["deck_count"] + view["discard_count"] > 0
+        if snapshot["room"]["show_odds"]:
+            controls["bust_chance"] = round(100 * bust_chance(view, me))
+    elif kind in ("freeze", "triple_draw", "gift"):
+        controls["options"] = [
+            {"seat": seat, "name": names[seat], "round_score": view["seats"][seat]["round_score"],
+             "is_you": seat == me}
+            for seat in pending["options"]
+        ]
+    elif kind == "ballast":
+        controls["card"] = face(pending["card"])
+    elif kind == "crossroads":
+        busts = crossroads_busts(view, me)
+        controls["picks"] = [
+            {"pick": i, "face": face(code), "busts": busts[i]} for i, code in enumerate(pending["cards"])
+        ]
+    return controls
+
+
+def round_summary(view: dict, names: list[str]) -> dict | None:
+    last = view.get("last_round")
+    if not last:
+        return None
+    seats = []
+    for index, steps in enumerate(last["steps"]):
+        seats.append({
+            "name": names[index], "score": last["scores"][index], "status": last["statuses"][index],
+            "sevn": last["sevn"] == index,
+            "cards": [{"face": face(code), "busting": last["statuses"][index] == "bust" and i == len(row) - 1}
+                      for row in [last["rows"][index]] for i, code in enumerate(row)],
+            "steps": [{"label": step_label(s["step"]), **s} for s in steps] if steps else None,
+            "total": view["seats"][index]["total"],
+        })
+    return {"round": last["round"], "seats": seats}
+
+
+def viewer_seat(snapshot: dict, viewer_key: str | None) -> dict | None:
+    return next((s for s in snapshot["seats"] if viewer_key and s["player_key"] == viewer_key), None)
+
+
+def seat_names(snapshot: dict) -> list[str]:
+    names = list(snapshot["game"]["players"])
+    for seat in snapshot["seats"]:
+        if seat["index"] < len(names):
+            names[seat["index"]] = seat["nickname"]
+    return names
+
+
+def standings_rows(view: dict, names: list[str]) -> list[dict]:
+    rows = [{"name": names[i], "total": s["total"], "winner": i == view["winner"]} for i, s in enumerate(view["seats"])]
+    return sorted(rows, key=lambda row: -row["total"])
+
+
+def log_entries(snapshot: dict, events: list[dict]) -> list[dict]:
+    return log.lines(events, seat_names(snapshot)) if snapshot["game"] is not None else []

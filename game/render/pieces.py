@@ -1,0 +1,290 @@
+"""A table as pieces: one element each (a seat, the bar, the centre, the controls, ...), with
+what it shows and how to draw it. Drawing is cached by what a piece shows, so every viewer of
+an update, and every later update that shows the same, reuses what was drawn once."""
+
+from __future__ import annotations
+
+import time
+from collections import OrderedDict
+from collections.abc import Callable, Hashable
+from typing import NamedTuple
+
+from django.template.loader import render_to_string
+from django.utils.html import format_html
+from django.utils.safestring import mark_safe
+from django.utils.translation import get_language
+from django.utils.translation import gettext as _
+
+from game.engine.cards import SEVN_DISTINCT
+
+from ..cards_ui import face
+from .panels import (
+    VERSION_MARK,
+    SeatFacts,
+    choices,
+    fresh_cards,
+    log_entries,
+    round_summary,
+    seat_facts,
+    seat_names,
+    seat_panel,
+    standings_rows,
+    viewer_seat,
+)
+
+
+class Parts:
+    """Pieces of the table, rendered once and reused while what they show is unchanged.
+
+    Every socket of a room receives the same update, and most of the table does not change
+    from one move to the next. A piece is cached under its language, its name and the exact
+    data it shows, so the first socket to draw a changed piece renders it and every other
+    viewer (and every later update that shows the same) reuses it.
+    """
+
+    _cache: OrderedDict = OrderedDict()
+    SIZE = 2048
+
+    @classmethod
+    def get(cls, name: str, content: object, produce) -> str:
+        key = (get_language(), name, content)
+        html = cls._cache.get(key)
+        if html is None:
+            html = cls._cache[key] = produce()
+            if len(cls._cache) > cls.SIZE:
+                cls._cache.popitem(last=False)
+        else:
+            cls._cache.move_to_end(key)
+        return html
+
+
+class Piece(NamedTuple):
+    """One element of the table: what it shows, and how to draw it (only when needed).
+
+    Two pieces that show the same draw the same element, give or take a one-off animation
+    mark (a card flipping in, a bust shaking), so a screen that shows it already is not sent
+    it again, and nothing is drawn for it.
+    """
+
+    shows: Hashable
+    draw: Callable[[], str]
+
+
+# A seat panel is drawn once and then marked as "you" (or not) for each viewer: these stand in
+# the drawn panel where the mark goes. (Whose turn it is shows through #table-meta, in CSS.)
+_MARKS, _YOU_BADGE = mark_safe("\x00seat-marks\x00"), mark_safe("\x00you-badge\x00")
+
+
+def _seat_drawn(panel: dict) -> str:
+    """A seat's panel; its head (name, badges, total) changes only between rounds, its row with
+    every card, so the head is drawn apart and reused."""
+    head = Parts.get("seat-head", (panel["nickname"], panel["bot_level"], panel["away"], panel["is_dealer"],
+                                   panel["total"]), lambda: render_to_string("table/_seat_head.html", {
+                                       "seat": panel, "you_badge": _YOU_BADGE}))
+    return render_to_string("table/_seat.html", {"seat": panel, "head": mark_safe(head), "sevn_goal": SEVN_DISTINCT,
+                                                 "marks": _MARKS})
+
+
+def _seat_html(facts: SeatFacts, fresh: set[str], shake: bool, is_you: bool) -> str:
+    animation = (shake, tuple(sorted(fresh)))  # one-off marks: a card flipping in, a bust shaking
+    html = Parts.get("seat", (facts, animation), lambda: _seat_drawn(seat_panel(facts, fresh, shake)))
+    if not is_you:
+        return html.replace(_MARKS, "").replace(_YOU_BADGE, "")
+    badge = format_html('<span class="badge badge--you">{}</span>', _("you"))
+    return html.replace(_MARKS, " seat--you").replace(_YOU_BADGE, badge)
+
+
+class TableDraw:
+    """One update's table, as pieces: what every viewer shares is drawn at most once.
+
+    The sockets of a process that receive the same update (its id, in one language) share
+    one TableDraw; each asks only for its own arrangement and, if it decides, its controls.
+    """
+
+    _recent: OrderedDict = OrderedDict()
+    KEPT = 64
+
+    @classmethod
+    def of(cls, snapshot: dict, events: list[dict], key: str | None) -> TableDraw:
+        if key is None:
+            return cls(snapshot, events)
+        index = (key, get_language())
+        draw = cls._recent.get(index)
+        if draw is None:
+            draw = cls._recent[index] = cls(snapshot, events)
+            if len(cls._recent) > cls.KEPT:
+                # its pieces' closures point back at it: clear them, or only a full pass of the
+                # garbage collector (a pause for every table) frees an old draw
+                cls._recent.popitem(last=False)[1]._memo.clear()
+        return draw
+
+    def __init__(self, snapshot: dict, events: list[dict]) -> None:
+        self.snapshot, self.events = snapshot, list(events)
+        self.room, self.game = snapshot["room"], snapshot["game"]
+        self.view = self.game["view"]
+        self.names = seat_names(snapshot)
+        self.current_name = self.names[self.view["current"]] if self.view["current"] is not None else None
+        self.shared = {
+            "room": self.room, "game": self.game, "view": self.view, "current_name": self.current_name,
+            "deadline_ms": int(self.game["deadline"] * 1000) if self.game["deadline"] else None,
+            "summary": bool(self.view.get("last_round")),
+            "show_summary": any(e["type"] == "round_scored" for e in self.events),
+        }
+        self._memo: dict = {}
+
+    def _once(self, name: str, produce) -> object:
+        if name not in self._memo:
+            self._memo[name] = produce()
+        return self._memo[name]
+
+    def _piece(self, name: str, shows: Hashable, produce) -> Piece:
+        return Piece(shows, lambda: self._once(name, lambda: Parts.get(name, shows, produce)))
+
+    def seat(self, index: int, is_you: bool) -> Piece:
+        facts = self._once(f"seat-facts-{index}", lambda: seat_facts(self.snapshot, index))
+
+        def html() -> str:
+            fresh = self._once("fresh", lambda: fresh_cards(self.events, self.view["round"]))
+            shaking = self._once("shaking", lambda: {e["seat"] for e in self.events if e["type"] == "bust"})
+            return _seat_html(facts, fresh.get(index, set()), index in shaking, is_you)
+
+        return Piece((facts, is_you), lambda: self._once(f"seat-{index}-{is_you}", html))
+
+    def bar(self, your_turn: bool) -> Piece:
+        view, shared = self.view, self.shared
+        shows = (self.room["code"], view["round"], view["target"], self.current_name, shared["deadline_ms"],
+                 shared["summary"], self.game["over"], your_turn)
+        return self._piece(f"bar-{your_turn}", shows, lambda: render_to_string(
+            "table/_bar.html", {**shared, "controls": your_turn or None}))
+
+    def piles(self) -> Piece:
+        view = self.view
+        return self._piece("piles", (view["deck_count"], view["discard_count"]), lambda: render_to_string(
+            "table/_piles.html", {"view": view}))
+
+    def center(self) -> Piece:
+        view, names = self.view, self.names
+        held = view["pending"]["card"] if view["pending"] and "card" in view["pending"] else None
+        shows = (tuple(view["revealed"]), view["active"], tuple(view["queue"]),
+                 tuple(names[seat] for seat in view["queue_seats"]), held, self.current_name if held else None)
+        return self._piece("center", shows, lambda: render_to_string("table/_center.html", {
+            "current_name": self.current_name,
+            "revealed": [face(code) for code in view["revealed"]],
+            "held": face(held) if held else None,
+            "active": face(view["active"]) if view["active"] else None,
+            "queue": [{"face": face(code), "owner": names[owner]}
+                      for code, owner in zip(view["queue"], view["queue_seats"], strict=True)],
+        }))
+
+    def waiting(self, seated: bool) -> Piece:
+        shows = (seated, self.current_name, self.game["over"])
+        return self._piece(f"waiting-{seated}", shows, lambda: render_to_string("table/_controls.html", {
+            **self.shared, "me": 0 if seated else None, "controls": None, "is_host": False}))
+
+    def standings(self) -> Piece:
+        view, names = self.view, self.names
+        if not self.game["over"]:
+            return Piece(None, str)
+        shows = (tuple(names), tuple(seat["total"] for seat in view["seats"]), view["winner"])
+        return self._piece("standings", shows, lambda: render_to_string(
+            "table/_standings.html", {"standings": standings_rows(view, names)}))
+
+    def summary(self) -> Piece:
+        view, names, shared = self.view, self.names, self.shared
+        if not shared["summary"]:
+            return Piece(None, str)
+        shows = (self.game["id"], len(view["history"]), self.game["over"])  # a new summary per scored round
+        return self._piece("summary", shows, lambda: render_to_string(
+            "table/_summary.html", {**shared, "summary": round_summary(view, names)}))
+
+    def log(self) -> str:
+        return self._once("log", lambda: log_update(self.snapshot, self.events) if self.events else "")
+
+
+def _meta(game: dict, deadline_ms: int | None, show_summary: bool, timer: int) -> Piece:
+    """The table's version, whose turn it is and its clock (what the page's script and style
+    read), sent with every change. Only numbers go in, so nothing needs escaping."""
+    turn = game["view"]["current"] if not game["over"] and game["view"]["current"] is not None else ""
+    return Piece((game["id"], game["version"], turn, deadline_ms, show_summary), lambda: (
+        f'<div id="table-meta" hidden data-game="{int(game["number"])}" data-version="{int(game["version"])}" '
+        f'data-turn="{turn}" '
+        f'data-deadline="{int(deadline_ms) if deadline_ms else ""}" data-now="{int(time.time() * 1000)}" '
+        f'data-timer="{int(timer)}"{" data-show-summary" if show_summary else ""}></div>'))
+
+
+def _frozen(value: object) -> Hashable:
+    if isinstance(value, dict):
+        return tuple((key, _frozen(item)) for key, item in value.items())
+    if isinstance(value, list):
+        return tuple(_frozen(item) for item in value)
+    return value
+
+
+def _decision(draw: TableDraw, me: int, controls: dict, is_host: bool) -> Piece:
+    """The deciding viewer's choices: new with every version, drawn once per kind of choice."""
+    version = draw.game["version"]
+
+    def html() -> str:
+        drawn = Parts.get("decision", (_frozen(controls), is_host), lambda: render_to_string(
+            "table/_controls.html", {**draw.shared, "me": me, "controls": controls, "is_host": is_host}))
+        return drawn.replace(VERSION_MARK, str(version))
+
+    return Piece(("decide", draw.game["id"], version), html)
+
+
+def game_pieces(snapshot: dict, viewer_key: str | None, events: list[dict] = (), csrf_token: str = "",
+                key: str | None = None) -> tuple[tuple | None, dict[str, Piece]]:
+    """One viewer's table as pieces (element id -> Piece, in page order) and its frame: what the
+    arrangement around the pieces depends on. A lobby or closed table has no pieces (frame None):
+    it is always drawn whole."""
+    room = snapshot["room"]
+    if snapshot["game"] is None or room["status"] in ("lobby", "closed"):
+        return None, {}
+    draw = TableDraw.of(snapshot, events, key)
+    mine = viewer_seat(snapshot, viewer_key)
+    me = mine["index"] if mine is not None and mine["index"] < len(draw.view["seats"]) else None
+    is_host = bool(viewer_key) and viewer_key == room["host_key"]
+    if key is None:  # a draw of its own (a whole table on connect): nobody to share with
+        return _pieces(draw, me, is_host, csrf_token)
+    # viewers in the same place (every spectator, say) share one set of pieces per update
+    return draw._once(("pieces", me, is_host, csrf_token if is_host else ""),
+                      lambda: _pieces(draw, me, is_host, csrf_token))
+
+
+def _pieces(draw: TableDraw, me: int | None, is_host: bool, csrf_token: str) -> tuple[tuple, dict[str, Piece]]:
+    room, game, view = draw.room, draw.game, draw.view
+    n = len(view["seats"])
+    controls = choices(draw.snapshot, me, draw.names)
+    if controls is not None:
+        controls_piece = _decision(draw, me, controls, is_host)
+    elif is_host and game["over"]:
+        controls_piece = Piece(("rematch", game["id"]), lambda: render_to_string(
+            "table/_controls.html", {**draw.shared, "me": me, "controls": None, "is_host": True,
+                                     "csrf_token": csrf_token}))
+    else:
+        controls_piece = draw.waiting(me is not None)
+    start = 0 if me is None else me + 1  # your seat at the bottom, the others clockwise after you
+    order = tuple((start + i) % n for i in range(n) if (start + i) % n != me)
+    pieces = {
+        "table-meta": _meta(game, draw.shared["deadline_ms"], draw.shared["show_summary"], room["turn_seconds"]),
+        "table-bar": draw.bar(controls is not None),
+        **{f"seat-{index}": draw.seat(index, False) for index in order},
+        **({f"seat-{me}": draw.seat(me, True)} if me is not None else {}),
+        "table-piles": draw.piles(),
+        "table-center": draw.center(),
+        "controls": controls_piece,
+        "standings": draw.standings(),
+        "summary": draw.summary(),
+    }
+    paused = not game["over"] and room["status"] == "playing" and all(
+        s["bot_level"] or s["away"] for s in draw.snapshot["seats"])
+    frame = (room["status"], game["id"], me, order, paused, game["over"], draw.shared["summary"])
+    return frame, pieces
+
+
+def log_update(snapshot: dict, events: list[dict]) -> str:
+    entries = log_entries(snapshot, events)
+    if not entries:
+        return ""
+    return render_to_string("table/_log_append.html", {"entries": entries}) + render_to_string(
+        "table/_announce.html", {"entries": entries[-4:]})

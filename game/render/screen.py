@@ -1,0 +1,131 @@
+"""A viewer's table as HTML: the whole of it (a page, a socket that just opened) or, for a
+socket, only what changed since it last drew (Screen)."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Hashable
+from functools import lru_cache
+
+from django.template.loader import render_to_string
+from django.utils.safestring import mark_safe
+from django.utils.translation import override
+
+from .panels import log_entries, viewer_seat
+from .pieces import TableDraw, game_pieces
+
+
+def table_context(snapshot: dict, viewer_key: str | None, events: list[dict] = (), csrf_token: str = "",
+                  key: str | None = None) -> dict:
+    """Everything the table template needs for one viewer, its pieces drawn."""
+    room = snapshot["room"]
+    seats = snapshot["seats"]
+    mine = viewer_seat(snapshot, viewer_key)
+    context = {
+        "room": room, "is_host": bool(viewer_key) and viewer_key == room["host_key"],
+        "my_seat": mine and mine["index"], "seated": mine is not None,
+        "seats_taken": len(seats), "game": None,
+    }
+    if csrf_token:  # a socket's own token; a page request has the context processor's
+        context["csrf_token"] = csrf_token
+    if snapshot["game"] is None or room["status"] == "lobby":
+        by_index = {seat["index"]: seat for seat in seats}
+        context["lobby"] = [
+            {"index": i, "seat": by_index.get(i), "is_you": by_index.get(i) is not None and by_index[i] is mine}
+            for i in range(room["seat_count"])
+        ]
+        context["can_start"] = len(seats) >= 2
+        return context
+    frame, pieces = game_pieces(snapshot, viewer_key, events, csrf_token, key)
+    context.update(TableDraw.of(snapshot, events, key).shared)
+    if frame is None:  # closed: the banner only
+        return context
+    drawn = {name: mark_safe(piece.draw()) for name, piece in pieces.items()}
+    me = frame[2]
+    context.update({
+        "me": me, "paused": frame[4], "pieces": pieces, "frame": frame,
+        "meta": drawn["table-meta"], "bar": drawn["table-bar"], "piles": drawn["table-piles"],
+        "center": drawn["table-center"],
+        "others": mark_safe("".join(drawn[f"seat-{index}"] for index in frame[3])),
+        "you": drawn[f"seat-{me}"] if me is not None else "",
+        "controls": drawn["controls"], "standings": drawn["standings"], "summary_html": drawn["summary"],
+    })
+    return context
+
+
+def render_table(snapshot: dict, viewer_key: str | None, events: list[dict] = (), oob: bool = False,
+                 csrf_token: str = "", key: str | None = None) -> str:
+    context = table_context(snapshot, viewer_key, events, csrf_token, key)
+    context.update(oob=oob)
+    return render_to_string("table/_table.html", context)
+
+
+_OPENING_TAG = re.compile(r"^\s*<[a-z]+")
+
+
+@lru_cache(maxsize=512)  # every screen of a process is sent the same changed pieces
+def _swapped_in(html: str) -> str:
+    """A piece sent on its own: htmx swaps it for the element with its id."""
+    return _OPENING_TAG.sub(lambda m: m.group(0) + ' hx-swap-oob="true"', html, count=1)
+
+
+class Screen:
+    """What one socket's viewer has on screen, so that an update sends only what changed.
+
+    A whole table is sent when the socket opens and whenever the arrangement changes (the
+    game, the seats' order, the standings or the round summary appearing); otherwise only the
+    pieces that show something new, each swapped in by its id, and nothing is drawn for the
+    rest. The screen is the socket's own: it lives as long as the connection, no game state.
+    """
+
+    def __init__(self, viewer_key: str | None, language: str, csrf_token: str = "") -> None:
+        self.viewer_key, self.language, self.csrf_token = viewer_key, language, csrf_token
+        self.frame: tuple | None = None
+        self.shown: dict[str, Hashable] = {}
+        self.version: tuple[int, int] | None = None
+
+    def full(self, snapshot: dict, log_events: list[dict]) -> str:
+        """The whole table and the whole log (on connect, and after a refused move)."""
+        with override(self.language):
+            html = self._table(snapshot, [], None)
+            return html + render_to_string("table/_log.html", {
+                "entries": log_entries(snapshot, log_events), "oob": True})
+
+    def update(self, snapshot: dict, events: list[dict], key: str | None = None) -> str:
+        """What changed since this screen was last drawn, and the new log lines ("" if nothing)."""
+        game = snapshot["game"]
+        if game is not None and self.version is not None and self.version[0] == game["id"] \
+                and game["version"] < self.version[1]:
+            return ""  # an older update overtaken by a newer one (several servers): already shown
+        with override(self.language):
+            frame, pieces = game_pieces(snapshot, self.viewer_key, events, self.csrf_token, key)
+            if frame is None or frame != self.frame:
+                html = self._table(snapshot, events, key)
+            else:
+                sent = []
+                for name, piece in pieces.items():
+                    if self.shown.get(name) != piece.shows:
+                        self.shown[name] = piece.shows
+                        sent.append(_swapped_in(piece.draw()))
+                self._remember(game)
+                html = "".join(sent)
+            if events and game is not None:
+                html += TableDraw.of(snapshot, events, key).log()
+            return html
+
+    def _table(self, snapshot: dict, events: list[dict], key: str | None) -> str:
+        context = table_context(snapshot, self.viewer_key, events, self.csrf_token, key)
+        pieces = context.get("pieces", {})
+        self.frame = context.get("frame")
+        self.shown = {name: piece.shows for name, piece in pieces.items()}
+        self._remember(snapshot["game"])
+        context.update(oob=True)
+        return render_to_string("table/_table.html", context)
+
+    def _remember(self, game: dict | None) -> None:
+        self.version = (game["id"], game["version"]) if game is not None else None
+
+
+def render_error(message: str, language: str) -> str:
+    with override(language):
+        return render_to_string("table/_toast.html", {"message": message})
