@@ -69,6 +69,14 @@
     if (force || fresh) dialog.showModal();
   }
 
+  // The round summary stays open while play goes on: it says so when the next decision is yours.
+  function markYourTurn() {
+    var meta = document.getElementById("table-meta");
+    var mine = document.querySelector(".seat--you");
+    var yours = !!(meta && mine && meta.dataset.turn !== "" && meta.dataset.turn === mine.dataset.seat);
+    document.querySelectorAll("[data-your-turn]").forEach(function (mark) { mark.hidden = !yours; });
+  }
+
   function afterRedraw() {
     // A message that did not redraw the table (an error for this player) gives the
     // choices back; a redraw brings new controls anyway.
@@ -82,6 +90,7 @@
     }
     startCountdown();
     openSummary(false);
+    markYourTurn();
     var log = document.getElementById("log-list");
     if (log) log.scrollTop = log.scrollHeight;
   }

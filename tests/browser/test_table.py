@@ -163,5 +163,11 @@ def test_the_turn_light_follows_the_decider_and_a_summary_stays_open_while_play_
     decide(mover)
     expect(reader.locator("#table-meta")).not_to_have_attribute("data-version", version)
     expect(reader.locator("dialog#summary")).to_be_visible()  # the next move does not close it
+    # and it says when the next decision is the reader's
+    your_turn = reader.locator("dialog#summary [data-your-turn]")
+    if reader.locator("#controls.controls--active").count():
+        expect(your_turn).to_be_visible()
+    else:
+        expect(your_turn).to_be_hidden()
     for context in contexts:
         context.close()
