@@ -31,18 +31,21 @@ def _q(name: str) -> str:
     return connection.ops.quote_name(name)
 
 
-def _columns(model, names) -> str:
-    return ", ".join(_q(model._meta.get_field(name).column) for name in names)
+def _columns(model, names, alias: str = "") -> str:
+    prefix = f"{alias}." if alias else ""
+    return ", ".join(prefix + _q(model._meta.get_field(name).column) for name in names)
 
 
 @cache
 def _sql(vendor: str) -> dict[str, str]:
-    lock = " FOR UPDATE" if connection.features.has_select_for_update else ""  # SQLite: BEGIN IMMEDIATE locks
+    # the room row is locked (SQLite has no FOR UPDATE: its BEGIN IMMEDIATE locks the database)
+    lock = " FOR UPDATE OF r" if connection.features.has_select_for_update else ""
     room, game, seat, event = (_q(model._meta.db_table) for model in (Room, Game, Seat, Event))
+    current = f"SELECT {_q('id')} FROM {game} WHERE {_q('room_id')} = r.{_q('id')} ORDER BY {_q('number')} DESC LIMIT 1"
     return {
-        "room": f"SELECT {_columns(Room, ROOM_FIELDS)} FROM {room} WHERE {_q('code')} = %s{lock}",
-        "game": f"SELECT {_columns(Game, GAME_FIELDS)} FROM {game} WHERE {_q('room_id')} = %s "
-                f"ORDER BY {_q('number')} DESC LIMIT 1",
+        "room_and_game": f"SELECT {_columns(Room, ROOM_FIELDS, 'r')}, {_columns(Game, GAME_FIELDS, 'g')} "
+                         f"FROM {room} r LEFT JOIN {game} g ON g.{_q('id')} = ({current}) "
+                         f"WHERE r.{_q('code')} = %s{lock}",
         "seats": f"SELECT {_columns(Seat, SEAT_FIELDS)} FROM {seat} WHERE {_q('room_id')} = %s ORDER BY {_q('index')}",
         "events": f"INSERT INTO {event} ({', '.join(_q(c) for c in EVENT_COLUMNS)}) VALUES ",
         "save_game": f"UPDATE {game} SET {', '.join(f'{_q(name)} = %s' for name in SAVED_FIELDS)} "
@@ -85,18 +88,15 @@ def _instance(model, names, converters, row):
 
 def locked_room_and_game(code: str) -> tuple[Room | None, Game | None]:
     """The room by its code, locked for this transaction, and its current game (or None)."""
-    sql = _sql(connection.vendor)
     with connection.cursor() as cursor:
-        cursor.execute(sql["room"], [code.upper()])
-        row = cursor.fetchone()
-        if row is None:
-            return None, None
-        room = _instance(Room, ROOM_FIELDS, _ROOM, row)
-        cursor.execute(sql["game"], [room.id])
+        cursor.execute(_sql(connection.vendor)["room_and_game"], [code.upper()])
         row = cursor.fetchone()
     if row is None:
+        return None, None
+    room = _instance(Room, ROOM_FIELDS, _ROOM, row[:len(ROOM_FIELDS)])
+    if row[len(ROOM_FIELDS)] is None:  # no game yet
         return room, None
-    game = _instance(Game, GAME_FIELDS, _GAME, row)
+    game = _instance(Game, GAME_FIELDS, _GAME, row[len(ROOM_FIELDS):])
     game.room = room
     return room, game
 

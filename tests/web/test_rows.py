@@ -63,3 +63,13 @@ def test_events_and_the_saved_game_are_what_the_orm_then_reads():
     logged = list(Event.objects.filter(game=saved, seq__gte=first).order_by("seq"))
     assert [event.data for event in logged] == records and {event.version for event in logged} == {game.version}
     assert logged[-1].seq == first + len(records) - 1 and logged[0].kind == "note"
+
+
+def test_the_current_game_is_the_newest_of_the_room():
+    room, _ = table()
+    first = game_of(room)
+    Game.objects.create(room=room, number=first.number + 1, state=first.state, version=7, seed=1,
+                        players=first.players)
+    with transaction.atomic():
+        _room, current = rows.locked_room_and_game(room.code)
+    assert (current.number, current.version) == (first.number + 1, 7)
