@@ -4,6 +4,7 @@ an update, and every later update that shows the same, reuses what was drawn onc
 
 from __future__ import annotations
 
+import functools
 import time
 from collections import OrderedDict
 from collections.abc import Callable, Hashable
@@ -94,6 +95,16 @@ def _seat_html(facts: SeatFacts, fresh: set[str], shake: bool, is_you: bool) -> 
     return html.replace(_MARKS, " seat--you").replace(_YOU_BADGE, badge)
 
 
+def _shared(method):
+    """A TableDraw method whose piece every viewer of the update shares: made once."""
+
+    @functools.wraps(method)
+    def shared(self, *args):
+        return self._once((method.__name__, *args), lambda: method(self, *args))
+
+    return shared
+
+
 class TableDraw:
     """One update's table, as pieces: what every viewer shares is drawn at most once.
 
@@ -140,6 +151,7 @@ class TableDraw:
     def _piece(self, name: str, shows: Hashable, produce) -> Piece:
         return Piece(shows, lambda: self._once(name, lambda: Parts.get(name, shows, produce)))
 
+    @_shared
     def seat(self, index: int, is_you: bool) -> Piece:
         facts = self._once(f"seat-facts-{index}", lambda: seat_facts(self.snapshot, index))
 
@@ -150,6 +162,7 @@ class TableDraw:
 
         return Piece((facts, is_you), lambda: self._once(f"seat-{index}-{is_you}", html))
 
+    @_shared
     def bar(self, your_turn: bool) -> Piece:
         view, shared = self.view, self.shared
         shows = (self.room["code"], view["round"], view["target"], self.current_name, shared["deadline_ms"],
@@ -157,11 +170,13 @@ class TableDraw:
         return self._piece(f"bar-{your_turn}", shows, lambda: render_to_string(
             "table/_bar.html", {**shared, "controls": your_turn or None}))
 
+    @_shared
     def piles(self) -> Piece:
         view = self.view
         return self._piece("piles", (view["deck_count"], view["discard_count"]), lambda: render_to_string(
             "table/_piles.html", {"view": view}))
 
+    @_shared
     def center(self) -> Piece:
         view, names = self.view, self.names
         held = view["pending"]["card"] if view["pending"] and "card" in view["pending"] else None
@@ -176,11 +191,13 @@ class TableDraw:
                       for code, owner in zip(view["queue"], view["queue_seats"], strict=True)],
         }))
 
+    @_shared
     def waiting(self, seated: bool) -> Piece:
         shows = (seated, self.current_name, self.game["over"])
         return self._piece(f"waiting-{seated}", shows, lambda: render_to_string("table/_controls.html", {
             **self.shared, "me": 0 if seated else None, "controls": None, "is_host": False}))
 
+    @_shared
     def standings(self) -> Piece:
         view, names = self.view, self.names
         if not self.game["over"]:
@@ -189,6 +206,7 @@ class TableDraw:
         return self._piece("standings", shows, lambda: render_to_string(
             "table/_standings.html", {"standings": standings_rows(view, names)}))
 
+    @_shared
     def summary(self) -> Piece:
         view, names, shared = self.view, self.names, self.shared
         if not shared["summary"]:
