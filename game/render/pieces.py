@@ -143,7 +143,7 @@ class TableDraw:
         }
         self._memo: dict = {}
 
-    def _once(self, name: str, produce) -> object:
+    def _once(self, name: Hashable, produce) -> object:
         if name not in self._memo:
             self._memo[name] = produce()
         return self._memo[name]
