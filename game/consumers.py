@@ -128,6 +128,9 @@ class TableConsumer(QuickDispatch, AsyncWebsocketConsumer):
         """Redraw what changed on this viewer's table, from the broadcast snapshot (no database query)."""
         update = unpack(message)
         html = self.screen.update(update["snapshot"], update["events"], key=message["id"])
+        if html is None:  # overtaken by a newer update: the whole table and log, as they are now
+            snapshot, log = await self._snapshot_and_log()
+            html = self.screen.full(snapshot, log) if snapshot is not None else ""
         if html:
             await self.send(html)
 

@@ -91,12 +91,16 @@ class Screen:
             return html + render_to_string("table/_log.html", {
                 "entries": log_entries(snapshot, log_events), "oob": True})
 
-    def update(self, snapshot: dict, events: list[dict], key: str | None = None) -> str:
-        """What changed since this screen was last drawn, and the new log lines ("" if nothing)."""
+    def update(self, snapshot: dict, events: list[dict], key: str | None = None) -> str | None:
+        """What changed since this screen was last drawn, and the new log lines ("" if nothing).
+
+        None when an update with log lines arrives after a newer one (two servers broadcast
+        moments apart): its table is already shown but its lines would be missing or out of
+        order, so the caller draws the whole table and log again from the database."""
         game = snapshot["game"]
         if game is not None and self.version is not None and self.version[0] == game["id"] \
                 and game["version"] < self.version[1]:
-            return ""  # an older update overtaken by a newer one (several servers): already shown
+            return None if events else ""
         with override(self.language):
             frame, pieces = game_pieces(snapshot, self.viewer_key, events, self.csrf_token, key)
             if frame is None or frame != self.frame:

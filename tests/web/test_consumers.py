@@ -192,3 +192,23 @@ async def test_the_benchmark_echo_floors_reach_every_socket_of_their_group(path)
     assert [await socket.receive_from() for socket in sockets] == ["ping"] * 3
     for socket in sockets:
         await socket.disconnect()
+
+
+async def test_an_update_overtaken_by_a_newer_one_brings_the_whole_log_again():
+    """Two servers may broadcast two moves moments apart in the wrong order: the socket shows
+    the newer table and, for the older update's log lines, re-reads table and log."""
+    from game import broadcast, services
+
+    room, (ana, ben) = await started_table(deck=["5", "9", "4", "1", "2", "3"])
+    socket = await connect(room.code, ana.key)
+    await drain(socket)
+    act = database_sync_to_async(services.game_act)
+    older = await act(code=room.code, player=ben, action={"kind": "draw"}, version="1")
+    newer = await act(code=room.code, player=ana, action={"kind": "draw"}, version="2")
+    await broadcast.send_async(room.code, newer)
+    assert 'data-version="3"' in await socket.receive_from()
+    await broadcast.send_async(room.code, older)
+    again = await socket.receive_from()
+    assert 'id="log"' in again and "Ben draws 4." in again and "Ana draws 1." in again
+    assert again.index("Ben draws 4.") < again.index("Ana draws 1.") and 'data-version="3"' in again
+    await socket.disconnect()
