@@ -48,7 +48,7 @@ def _sql(vendor: str) -> dict[str, str]:
                          f"WHERE r.{_q('code')} = %s{lock}",
         "seats": f"SELECT {_columns(Seat, SEAT_FIELDS)} FROM {seat} WHERE {_q('room_id')} = %s ORDER BY {_q('index')}",
         "events": f"INSERT INTO {event} ({', '.join(_q(c) for c in EVENT_COLUMNS)}) VALUES ",
-        "save_game": f"UPDATE {game} SET {', '.join(f'{_q(name)} = %s' for name in SAVED_FIELDS)} "
+        "save_game": f"UPDATE {game} SET {', '.join(f'{_columns(Game, [name])} = %s' for name in SAVED_FIELDS)} "
                      f"WHERE {_q('id')} = %s",
     }
 
