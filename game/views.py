@@ -79,7 +79,7 @@ def table(request: HttpRequest, code: str) -> HttpResponse:
     game = selectors.current_game(room)
     context.update({
         "ws_url": f"/ws/t/{room.code}/?lang={get_language()}",
-        "entries": table_render.log_entries(snapshot, selectors.log_events(game)),
+        "lines": table_render.log_lines(table_render.log_entries(snapshot, selectors.log_events(game))),
         "nickname_hint": request.session.get(NICKNAME_KEY, "") or (player.username if player.is_user else ""),
     })
     return render(request, "game/table_page.html", context)

@@ -77,13 +77,17 @@ _MARKS, _YOU_BADGE = mark_safe("\x00seat-marks\x00"), mark_safe("\x00you-badge\x
 
 
 def _seat_drawn(panel: dict) -> str:
-    """A seat's panel; its head (name, badges, total) changes only between rounds, its row with
-    every card, so the head is drawn apart and reused."""
+    """A seat's panel. Its head (name, badges, total) changes only between rounds and its status
+    line takes few values, so both are drawn apart and reused; only the row is new each time."""
     head = Parts.get("seat-head", (panel["nickname"], panel["bot_level"], panel["away"], panel["is_dealer"],
                                    panel["total"]), lambda: render_to_string("table/_seat_head.html", {
                                        "seat": panel, "you_badge": _YOU_BADGE}))
-    return render_to_string("table/_seat.html", {"seat": panel, "head": mark_safe(head), "sevn_goal": SEVN_DISTINCT,
-                                                 "marks": _MARKS})
+    status = Parts.get("seat-status", (panel["status"], panel["distinct"], panel["round_score"]),
+                       lambda: render_to_string("table/_seat_status.html", {"seat": panel, "sevn_goal": SEVN_DISTINCT}))
+    points = _("%(total)s points") % {"total": panel["total"]}
+    label = f"{panel['nickname']}: {panel['status_label']}, {points}"
+    return render_to_string("table/_seat.html", {"seat": panel, "head": mark_safe(head), "status": mark_safe(status),
+                                                 "label": label, "marks": _MARKS})
 
 
 def _seat_html(facts: SeatFacts, fresh: set[str], shake: bool, is_you: bool) -> str:
@@ -163,18 +167,27 @@ class TableDraw:
         return Piece((facts, is_you), lambda: self._once(f"seat-{index}-{is_you}", html))
 
     @_shared
-    def bar(self, your_turn: bool) -> Piece:
+    def bar(self) -> Piece:
+        """The table's code, round, target and the last round's button: new once per round."""
         view, shared = self.view, self.shared
-        shows = (self.room["code"], view["round"], view["target"], self.current_name, shared["deadline_ms"],
-                 shared["summary"], self.game["over"], your_turn)
-        return self._piece(f"bar-{your_turn}", shows, lambda: render_to_string(
-            "table/_bar.html", {**shared, "controls": your_turn or None}))
+        shows = (self.room["code"], view["round"], view["target"], shared["summary"])
+        return self._piece("bar", shows, lambda: render_to_string("table/_bar.html", shared))
 
     @_shared
-    def piles(self) -> Piece:
-        view = self.view
-        return self._piece("piles", (view["deck_count"], view["discard_count"]), lambda: render_to_string(
-            "table/_piles.html", {"view": view}))
+    def turn(self, your_turn: bool) -> Piece:
+        """Who decides, with a clock if the table has one (its time comes from #table-meta):
+        a handful of looks per game, each drawn once."""
+        over = self.game["over"]
+        shows = (None if over else self.current_name, your_turn, bool(self.shared["deadline_ms"]))
+        return self._piece(f"turn-{your_turn}", shows, lambda: render_to_string("table/_turn.html", {
+            "current_name": shows[0], "over": over, "controls": your_turn, "clock": shows[2]}))
+
+    @_shared
+    def pile(self, kind: str) -> Piece:
+        """The deck or the discard pile, by its count alone (the same counts recur all game)."""
+        count = self.view[f"{kind}_count"]
+        return self._piece(f"pile-{kind}", count, lambda: render_to_string(
+            "table/_pile.html", {"kind": kind, "count": count}))
 
     @_shared
     def center(self) -> Piece:
@@ -214,6 +227,24 @@ class TableDraw:
         shows = (self.game["id"], len(view["history"]), self.game["over"])  # a new summary per scored round
         return self._piece("summary", shows, lambda: render_to_string(
             "table/_summary.html", {**shared, "summary": round_summary(view, names)}))
+
+    def common(self) -> tuple[dict[str, Piece], bool]:
+        """The pieces every viewer of this update shares (each seat as someone else's), and
+        whether the game waits for a person to come back."""
+        return self._once("common", self._common)
+
+    def _common(self) -> tuple[dict[str, Piece], bool]:
+        game, room = self.game, self.room
+        common = {
+            "table-meta": _meta(game, self.shared["deadline_ms"], self.shared["show_summary"], room["turn_seconds"]),
+            "table-bar": self.bar(),
+            **{f"seat-{index}": self.seat(index, False) for index in range(len(self.view["seats"]))},
+            "pile-deck": self.pile("deck"), "pile-discard": self.pile("discard"), "table-center": self.center(),
+            "standings": self.standings(), "summary": self.summary(),
+        }
+        paused = not game["over"] and room["status"] == "playing" and all(
+            s["bot_level"] or s["away"] for s in self.snapshot["seats"])
+        return common, paused
 
     def log(self) -> str:
         return self._once("log", lambda: log_update(self.snapshot, self.events) if self.events else "")
@@ -283,26 +314,31 @@ def _pieces(draw: TableDraw, me: int | None, is_host: bool, csrf_token: str) -> 
         controls_piece = draw.waiting(me is not None)
     start = 0 if me is None else me + 1  # your seat at the bottom, the others clockwise after you
     order = tuple((start + i) % n for i in range(n) if (start + i) % n != me)
-    pieces = {
-        "table-meta": _meta(game, draw.shared["deadline_ms"], draw.shared["show_summary"], room["turn_seconds"]),
-        "table-bar": draw.bar(controls is not None),
-        **{f"seat-{index}": draw.seat(index, False) for index in order},
-        **({f"seat-{me}": draw.seat(me, True)} if me is not None else {}),
-        "table-piles": draw.piles(),
-        "table-center": draw.center(),
-        "controls": controls_piece,
-        "standings": draw.standings(),
-        "summary": draw.summary(),
-    }
-    paused = not game["over"] and room["status"] == "playing" and all(
-        s["bot_level"] or s["away"] for s in draw.snapshot["seats"])
+    common, paused = draw.common()
+    pieces = {name: common[name] for name in ("table-meta", "table-bar")}
+    pieces["table-turn"] = draw.turn(controls is not None)
+    for index in order:
+        pieces[f"seat-{index}"] = common[f"seat-{index}"]
+    if me is not None:
+        pieces[f"seat-{me}"] = draw.seat(me, True)
+    for name in ("pile-deck", "pile-discard", "table-center"):
+        pieces[name] = common[name]
+    pieces["controls"] = controls_piece
+    pieces["standings"], pieces["summary"] = common["standings"], common["summary"]
     frame = (room["status"], game["id"], me, order, paused, game["over"], draw.shared["summary"])
     return frame, pieces
 
 
+def log_lines(entries: list[dict]) -> str:
+    """Log entries as list items; the same sentence recurs often, so each is drawn once."""
+    return mark_safe("".join(Parts.get("log-line", (entry["kind"], entry["text"]), lambda entry=entry: render_to_string(
+        "table/_log_line.html", {"entry": entry})) for entry in entries))
+
+
 def log_update(snapshot: dict, events: list[dict]) -> str:
+    """New log lines appended to the log, and the latest read out by screen readers."""
     entries = log_entries(snapshot, events)
     if not entries:
         return ""
-    return render_to_string("table/_log_append.html", {"entries": entries}) + render_to_string(
-        "table/_announce.html", {"entries": entries[-4:]})
+    return render_to_string("table/_log_append.html", {
+        "lines": log_lines(entries), "announce": " ".join(entry["text"] for entry in entries[-4:])})

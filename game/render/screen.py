@@ -5,14 +5,20 @@ from __future__ import annotations
 
 import re
 from collections.abc import Hashable
+from contextlib import nullcontext
 from functools import lru_cache
 
 from django.template.loader import render_to_string
 from django.utils.safestring import mark_safe
-from django.utils.translation import override
+from django.utils.translation import get_language, override
 
 from .panels import log_entries, viewer_seat
-from .pieces import TableDraw, game_pieces
+from .pieces import TableDraw, game_pieces, log_lines
+
+
+def speaking(language: str):
+    """The viewer's language for what is drawn next (nothing to switch if it is already on)."""
+    return nullcontext() if get_language() == language else override(language)
 
 
 def table_context(snapshot: dict, viewer_key: str | None, events: list[dict] = (), csrf_token: str = "",
@@ -44,7 +50,8 @@ def table_context(snapshot: dict, viewer_key: str | None, events: list[dict] = (
     me = frame[2]
     context.update({
         "me": me, "paused": frame[4], "pieces": pieces, "frame": frame,
-        "meta": drawn["table-meta"], "bar": drawn["table-bar"], "piles": drawn["table-piles"],
+        "meta": drawn["table-meta"], "bar": drawn["table-bar"], "turn": drawn["table-turn"],
+        "deck": drawn["pile-deck"], "discard": drawn["pile-discard"],
         "center": drawn["table-center"],
         "others": mark_safe("".join(drawn[f"seat-{index}"] for index in frame[3])),
         "you": drawn[f"seat-{me}"] if me is not None else "",
@@ -86,10 +93,10 @@ class Screen:
 
     def full(self, snapshot: dict, log_events: list[dict]) -> str:
         """The whole table and the whole log (on connect, and after a refused move)."""
-        with override(self.language):
+        with speaking(self.language):
             html = self._table(snapshot, [], None)
             return html + render_to_string("table/_log.html", {
-                "entries": log_entries(snapshot, log_events), "oob": True})
+                "lines": log_lines(log_entries(snapshot, log_events)), "oob": True})
 
     def update(self, snapshot: dict, events: list[dict], key: str | None = None) -> str | None:
         """What changed since this screen was last drawn, and the new log lines ("" if nothing).
@@ -101,7 +108,7 @@ class Screen:
         if game is not None and self.version is not None and self.version[0] == game["id"] \
                 and game["version"] < self.version[1]:
             return None if events else ""
-        with override(self.language):
+        with speaking(self.language):
             frame, pieces = game_pieces(snapshot, self.viewer_key, events, self.csrf_token, key)
             if frame is None or frame != self.frame:
                 html = self._table(snapshot, events, key)
