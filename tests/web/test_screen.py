@@ -45,6 +45,22 @@ def test_the_first_draw_is_the_whole_table_then_only_what_changed():
     assert again == ""
 
 
+def test_with_a_clock_running_a_move_redraws_the_turn_and_the_deck_not_the_bar():
+    """The clock's time travels on #table-meta: the bar (table, round, target) stays as it is,
+    the turn is new when the decider changes, and only the pile whose count moved is redrawn."""
+    room, (ana, ben) = table(deck=["5", "9", "4", "1", "2", "3"], turn_seconds=30)
+    screen = Screen(ana.key, "en")
+    first = screen.full(snapshot_of(room), [])
+    assert 'class="countdown"' in first and "Ben decides" in first
+    for player, now_deciding in ((ben, "Your turn"), (ana, "Ben decides")):
+        update = move(room, player, {"kind": "draw"})
+        html = screen.update(update["snapshot"], update["events"], key=update["id"])
+        swapped = SWAPPED.findall(html)
+        assert {"table-meta", "table-turn", "pile-deck"} <= set(swapped)
+        assert "table-bar" not in swapped and "pile-discard" not in swapped
+        assert now_deciding in html and 'class="countdown"' in html
+
+
 def test_an_older_update_overtaken_by_a_newer_one_is_not_drawn():
     room, (ana, ben) = table(deck=["5", "9", "4", "1", "2", "3"])
     screen = Screen(None, "en")
