@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 from .cards import PLUS, SEVN_POINTS, VALUE
 
 FEATHERWEIGHT_POINTS = 15
@@ -75,4 +77,9 @@ def score_steps(row: list[str], sevn: bool = False) -> list[dict]:
 
 def row_score(row: list[str], sevn: bool = False) -> int:
     """The round score of a row that is not bust."""
-    return score_steps(row, sevn)[-1]["total"]
+    return _row_score(tuple(row), sevn)
+
+
+@lru_cache(maxsize=4096)  # every view of a table scores each row again; most rows did not change
+def _row_score(row: tuple[str, ...], sevn: bool) -> int:
+    return score_steps(list(row), sevn)[-1]["total"]
