@@ -23,7 +23,7 @@ GAME_FIELDS = ("id", "room_id", "number", "state", "version", "seed", "players",
                "winner", "finished")
 SEAT_FIELDS = ("id", "room_id", "index", "player_key", "nickname", "bot_level", "away", "timeouts_in_row")
 SAVED_FIELDS = ("version", "state", "deadline", "over", "winner", "finished", "event_count")
-EVENT_COLUMNS = ("game_id", "seq", "version", "kind", "data", "created")
+EVENT_FIELDS = ("game", "seq", "version", "kind", "data", "created")
 EVENTS_PER_STATEMENT = 500  # well under SQLite's limit of bound parameters per statement
 
 
@@ -47,7 +47,7 @@ def _sql(vendor: str) -> dict[str, str]:
                          f"FROM {room} r LEFT JOIN {game} g ON g.{_q('id')} = ({current}) "
                          f"WHERE r.{_q('code')} = %s{lock}",
         "seats": f"SELECT {_columns(Seat, SEAT_FIELDS)} FROM {seat} WHERE {_q('room_id')} = %s ORDER BY {_q('index')}",
-        "events": f"INSERT INTO {event} ({', '.join(_q(c) for c in EVENT_COLUMNS)}) VALUES ",
+        "events": f"INSERT INTO {event} ({_columns(Event, EVENT_FIELDS)}) VALUES ",
         "save_game": f"UPDATE {game} SET {', '.join(f'{_columns(Game, [name])} = %s' for name in SAVED_FIELDS)} "
                      f"WHERE {_q('id')} = %s",
     }
@@ -112,18 +112,40 @@ def seats_of(room: Room) -> list[Seat]:
     return seats
 
 
+@cache
+def _kinds(model, names: tuple[str, ...]) -> tuple[tuple[str | None, object], ...]:
+    """Per field, what its value needs before it goes to the database driver: datetimes and
+    JSON are adapted for this database; numbers, text and booleans go as they are."""
+    kinds = []
+    for name in names:
+        field = model._meta.get_field(name)
+        kind = {"DateTimeField": "datetime", "JSONField": "json"}.get(field.get_internal_type())
+        kinds.append((kind, getattr(field, "encoder", None)))
+    return tuple(kinds)
+
+
+def _prepared(model, names: tuple[str, ...], values) -> list:
+    """Values as each field's own preparation would give them, without its cost on every move."""
+    ops, prepared = connection.ops, []
+    for (kind, encoder), value in zip(_kinds(model, names), values, strict=True):
+        if kind is None or value is None:
+            prepared.append(value)
+        elif kind == "datetime":
+            prepared.append(ops.adapt_datetimefield_value(value))
+        else:
+            prepared.append(ops.adapt_json_value(value, encoder))
+    return prepared
+
+
 def append_events(game: Game, first_seq: int, records: list[dict], now: datetime) -> None:
     """Append a move's log rows (seq first_seq, first_seq + 1, ...), many rows per statement."""
     if not records:
         return
-    data_field, created_field = Event._meta.get_field("data"), Event._meta.get_field("created")
-    created = created_field.get_db_prep_save(now, connection)
     params: list = []
     for i, record in enumerate(records):
-        params += [game.id, first_seq + i, game.version, record["type"],
-                   data_field.get_db_prep_save(record, connection), created]
-    row = "(" + ", ".join(["%s"] * len(EVENT_COLUMNS)) + ")"
-    width = len(EVENT_COLUMNS)
+        params += _prepared(Event, EVENT_FIELDS, (game.id, first_seq + i, game.version, record["type"], record, now))
+    row = "(" + ", ".join(["%s"] * len(EVENT_FIELDS)) + ")"
+    width = len(EVENT_FIELDS)
     with connection.cursor() as cursor:
         for start in range(0, len(records), EVENTS_PER_STATEMENT):
             chunk = params[start * width:(start + EVENTS_PER_STATEMENT) * width]
@@ -132,7 +154,6 @@ def append_events(game: Game, first_seq: int, records: list[dict], now: datetime
 
 def save_game(game: Game) -> None:
     """Write the fields a move changes (version, state, deadline, end of game, log length)."""
-    params = [field.get_db_prep_save(getattr(game, field.attname), connection)
-              for field in map(Game._meta.get_field, SAVED_FIELDS)]
+    params = _prepared(Game, SAVED_FIELDS, [getattr(game, name) for name in SAVED_FIELDS])
     with connection.cursor() as cursor:
         cursor.execute(_sql(connection.vendor)["save_game"], [*params, game.id])
