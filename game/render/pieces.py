@@ -44,7 +44,7 @@ class Parts:
     """
 
     _cache: OrderedDict = OrderedDict()
-    SIZE = 2048
+    SIZE = 8192  # about 5 MB; fifty busy tables (their names, rows, log lines) fit without churning
 
     @classmethod
     def get(cls, name: str, content: object, produce) -> str:
