@@ -4,10 +4,10 @@ Starts the real server (Daphne, embedded default: SQLite + in-memory channel lay
 fresh database, then plays real games over WebSockets: N rooms x 4 players, each player
 reading its own HTML and answering the decision on its screen with a legal move. For every
 move it measures the time from sending it to the moment all four sockets of the room have
-the new table, and the server's CPU time per move. In the same run, before and after the
-one-room games, it measures a bare echo consumer (group_send to 4 sockets) as the floor, and
-beside it a lean echo without Channels' database hop per dispatched message (the table's
-consumer skips that hop too). The last line is one JSON object of the figures.
+the new table, and the server's CPU time per move. In the same run, in blocks taking turns
+with parts of the one-room games, it measures a bare echo consumer (group_send to 4 sockets)
+as the floor, and beside it a lean echo without Channels' database hop per dispatched message
+(the table's consumer skips that hop too). The last line is one JSON object of the figures.
 """
 
 from __future__ import annotations
@@ -161,6 +161,7 @@ class Room:
         self.latencies: list[float] = []
         self.errors = 0
         self.moves = 0
+        self.elapsed = self.cpu = 0.0  # seconds played, and the server's CPU seconds meanwhile
 
     def arrived(self, player: int, version: tuple[int, int]) -> None:
         if version <= self.seen[player]:
@@ -221,22 +222,33 @@ def cpu_seconds(pid: int) -> float:
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
-async def measure_rooms(base: str, origin: str, tables: list[list[str]], seconds: float, think: float,
-                        server_pid: int) -> dict:
-    rooms = [Room(code, sessions, think, seed=i) for i, (code, *sessions) in enumerate(tables)]
+async def play_rooms(base: str, origin: str, rooms: list[Room], seconds: float, server_pid: int) -> None:
+    """The rooms' players play for this long (their sockets open, then close again); each
+    room's played time and the server's CPU time are added up."""
+    for room in rooms:
+        room.seen = [(0, 0)] * SEATS  # the sockets open afresh: each first shows the whole table
     started, cpu_before = time.perf_counter(), cpu_seconds(server_pid)
     until = started + seconds
     await asyncio.gather(*(room.play(base, origin, until) for room in rooms))
     elapsed, cpu = time.perf_counter() - started, cpu_seconds(server_pid) - cpu_before
+    for room in rooms:
+        # the move sent as time ran out may go unanswered on a closed socket: one per room at most
+        room.errors += max(0, len(room.sent_at) - 1)
+        room.sent_at.clear()
+        room.elapsed += elapsed  # every room played all along
+        room.cpu += cpu / len(rooms)
+
+
+def summary(rooms: list[Room]) -> dict:
     latencies = [value for room in rooms for value in room.latencies]
-    unanswered = sum(len(room.sent_at) for room in rooms)
+    elapsed = sum(room.elapsed for room in rooms) / len(rooms)
     return {
         "p50_ms": round(statistics.median(latencies), 2) if latencies else None,
         "p95_ms": round(percentile(latencies, 95), 2),
         "p99_ms": round(percentile(latencies, 99), 2),
         "actions_per_s": round(len(latencies) / elapsed, 1),
-        "errors": sum(room.errors for room in rooms) + max(0, unanswered - len(rooms)),
-        "server_cpu_ms_per_action": round(1000 * cpu / max(1, len(latencies)), 3),
+        "errors": sum(room.errors for room in rooms),
+        "server_cpu_ms_per_action": round(1000 * sum(room.cpu for room in rooms) / max(1, len(latencies)), 3),
     }
 
 
@@ -245,7 +257,9 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=20, help="play time per scenario")
     parser.add_argument("--think", type=float, default=1.0,
                         help="mean seconds a player of the 50-room scenario thinks before a move")
-    parser.add_argument("--echo", type=int, default=2000, help="echo messages for each floor (half before, half after)")
+    parser.add_argument("--echo", type=int, default=2000, help="echo messages for each floor")
+    parser.add_argument("--segments", type=int, default=5,
+                        help="the one-room games are played in this many parts, each after an echo block")
     parser.add_argument("--only-one", action="store_true", help="skip the 50-room scenario (profiling)")
     args = parser.parse_args()
 
@@ -260,10 +274,16 @@ def main() -> None:
     server = start_server(env, port)
     base, origin = f"ws://127.0.0.1:{port}", f"http://127.0.0.1:{port}"
     try:
-        bare, lean = asyncio.run(echo_floors(base, origin, args.echo // 2))
-        one = asyncio.run(measure_rooms(base, origin, tables[:1], args.seconds, think=0, server_pid=server.pid))
-        after = asyncio.run(echo_floors(base, origin, args.echo // 2))  # before and after: the same moment
-        bare, lean = bare + after[0], lean + after[1]
+        # The floors and the one-room games take turns, so that all of them see the same moments of
+        # a machine whose speed drifts: an echo block, a part of the games, ..., an echo block.
+        bare, lean = [], []
+        one_room = [Room(tables[0][0], tables[0][1:], think=0, seed=0)]
+        for part in range(args.segments + 1):
+            floors = asyncio.run(echo_floors(base, origin, args.echo // (args.segments + 1) // 10 * 10))
+            bare, lean = bare + floors[0], lean + floors[1]
+            if part < args.segments:
+                asyncio.run(play_rooms(base, origin, one_room, args.seconds / args.segments, server.pid))
+        one = summary(one_room)
         echo = {"p50_ms": statistics.median(bare), "p99_ms": percentile(bare, 99)}
         echo_lean = {"p50_ms": statistics.median(lean), "p99_ms": percentile(lean, 99)}
         print(f"echo floor (group_send to {SEATS} sockets, {len(bare)} messages): "
@@ -274,8 +294,9 @@ def main() -> None:
             print(f"1 room p50 / echo p50 = {one['p50_ms'] / echo['p50_ms']:.2f}x, "
                   f"/ lean echo p50 = {one['p50_ms'] / echo_lean['p50_ms']:.2f}x")
             return
-        fifty = asyncio.run(measure_rooms(base, origin, tables[1:51], args.seconds, think=args.think,
-                                             server_pid=server.pid))
+        rooms = [Room(code, sessions, think=args.think, seed=i) for i, (code, *sessions) in enumerate(tables[1:51])]
+        asyncio.run(play_rooms(base, origin, rooms, args.seconds, server.pid))
+        fifty = summary(rooms)
         print(f"50 rooms x {SEATS} players ({50 * SEATS} sockets), think ~{args.think}s: {fifty}")
     finally:
         server.terminate()
