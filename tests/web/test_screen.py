@@ -124,3 +124,12 @@ def test_an_old_draw_is_freed_without_waiting_for_the_garbage_collector():
         assert first() is None
     finally:
         gc.enable()
+
+
+def test_a_seat_is_read_out_with_its_name_status_and_points_in_the_viewers_language():
+    room, (ana, ben) = table(names=('Ana "<b>"', "Ben"), deck=["5", "9", "4", "1", "2", "3"])
+    english = Screen(ben.key, "en").full(snapshot_of(room), [])
+    assert 'aria-label="Ana &quot;&lt;b&gt;&quot;: In round, 0 points"' in english
+    german = Screen(ben.key, "de").full(snapshot_of(room), [])
+    assert 'aria-label="Ana &quot;&lt;b&gt;&quot;: Noch in der Runde, 0 Punkte"' in german
+    assert "<b>" not in english.split('id="log"')[0]
