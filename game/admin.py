@@ -3,12 +3,34 @@
 from __future__ import annotations
 
 from django.contrib import admin, messages
+from django.db.models.constants import LOOKUP_SEP
 from django.db.models import Count
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 
 from . import broadcast, services
 from .models import Event, Game, Presence, Room, Seat
+
+
+class FiltersOnly(admin.ModelAdmin):
+    """Lookups in the list's URL only through the list's own filters and date hierarchy.
+
+    Django's admin takes any lookup on the model's own fields from the query string, so
+    `?seed=…` or `?state__contains=…` would let anyone who may view games test guesses about a
+    running game's seed and deck order one URL at a time, although neither field is shown."""
+
+    def lookup_allowed(self, lookup: str, value, request=None) -> bool:
+        allowed = set()
+        for item in (*self.list_filter, self.date_hierarchy):
+            name = item if isinstance(item, str) else (item[0] if isinstance(item, tuple) else None)
+            if name:
+                allowed.add(name)
+        field = lookup.split(LOOKUP_SEP)
+        return any(lookup == name or lookup.startswith(name + LOOKUP_SEP) for name in allowed) \
+            and not set(field) & SECRET_FIELDS
+
+
+SECRET_FIELDS = {"state", "seed", "player_key", "host_key"}
 
 
 class SeatInline(admin.TabularInline):
@@ -30,7 +52,7 @@ class GameInline(admin.TabularInline):
 
 
 @admin.register(Room)
-class RoomAdmin(admin.ModelAdmin):
+class RoomAdmin(FiltersOnly):
     list_display = ("code", "status", "host_name", "players", "seat_count", "target", "turn_seconds", "created")
     list_filter = ("status", "created", "turn_seconds")
     search_fields = ("code", "host_name", "seats__nickname")
@@ -57,7 +79,7 @@ class RoomAdmin(admin.ModelAdmin):
 
 
 @admin.register(Seat)
-class SeatAdmin(admin.ModelAdmin):
+class SeatAdmin(FiltersOnly):
     list_display = ("nickname", "room", "index", "bot_level", "away", "user", "last_seen")
     list_filter = ("bot_level", "away", "room__status")
     search_fields = ("nickname", "room__code", "user__username")
@@ -85,7 +107,7 @@ class EventInline(admin.TabularInline):
 
 
 @admin.register(Game)
-class GameAdmin(admin.ModelAdmin):
+class GameAdmin(FiltersOnly):
     list_display = ("room", "number", "version", "over", "winner_name", "created", "finished")
     list_filter = ("over", "created")
     search_fields = ("room__code", "players")
@@ -103,7 +125,7 @@ class GameAdmin(admin.ModelAdmin):
 
 
 @admin.register(Event)
-class EventAdmin(admin.ModelAdmin):
+class EventAdmin(FiltersOnly):
     list_display = ("game", "seq", "version", "kind", "created")
     list_filter = ("kind",)
     search_fields = ("game__room__code", "kind")
@@ -119,4 +141,8 @@ class EventAdmin(admin.ModelAdmin):
         return False
 
 
-admin.site.register(Presence)
+@admin.register(Presence)
+class PresenceAdmin(FiltersOnly):
+    list_display = ("room", "seen")
+    fields = ("room", "seen")
+    readonly_fields = fields

@@ -16,47 +16,78 @@ from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
 from django.utils.translation import gettext_lazy as _
 
-from . import presence, render, selectors, services
+from . import limits, presence, render, selectors, services, watch
 from .broadcast import group_name, send_async, unpack
-from .errors import ServiceError
+from .errors import ENGINE_MESSAGES, ServiceError
 from .identity import known_player
 
 logger = logging.getLogger(__name__)
 
 MAX_MESSAGE_BYTES = 2048
 LANGUAGES = {code for code, _name in settings.LANGUAGES}
+TARGETED = ("freeze", "triple_draw", "gift")
+NOT_UNDERSTOOD = _("That move was not understood.")
+CLOSE_FLOODING, CLOSE_TOO_MANY_SOCKETS, CLOSE_NO_TABLE = 4429, 4430, 4404
 
 
-def parse_move(text: str) -> tuple[dict, str | None]:
-    """A move from a submitted form: {"kind", "version", one field} into an engine action.
+def _refuse_constant(name: str):
+    raise ValueError(name)  # NaN, Infinity, -Infinity are not JSON numbers a form can send
 
-    Form values arrive as strings; each kind's one field is converted to its engine type.
-    Anything else is refused with a ServiceError, before it reaches the service.
+
+def _small_int(value: object) -> int:
+    """A seat, a pick or a version: a whole number as JSON gives it (not a bool, not 1.9) or as a
+    form gives it (a string of digits)."""
+    if type(value) is int and 0 <= value < 10**9:
+        return value
+    if isinstance(value, str) and (value.isdigit() and value.isascii() and len(value) <= 9):
+        return int(value)
+    raise ValueError(value)
+
+
+def _flag(value: object) -> bool:
+    """Ballast's keep: a JSON bool, or the form's "true"/"false"."""
+    if isinstance(value, bool):
+        return value
+    if value in ("true", "false"):
+        return value == "true"
+    raise ValueError(value)
+
+
+def parse_move(text: str) -> tuple[dict, int]:
+    """A move from a submitted form: {"kind", "version", one field} into an engine action and
+    the table version it was made on (required: a move without it could be applied twice).
+
+    Form values arrive as strings; each kind's one field is converted to its engine type. Anything
+    else (other types, huge or non-finite numbers, deep nesting) is refused with a ServiceError
+    before it reaches the service.
     """
-    if len(text.encode()) > MAX_MESSAGE_BYTES:
+    if len(text) > MAX_MESSAGE_BYTES or len(text.encode()) > MAX_MESSAGE_BYTES:
         raise ServiceError("too_big", _("That message is too large."))
     try:
-        data = json.loads(text)
-    except (TypeError, ValueError):
-        raise ServiceError("malformed", _("That move was not understood.")) from None
+        data = json.loads(text, parse_constant=_refuse_constant)
+    except (TypeError, ValueError, RecursionError):
+        raise ServiceError("malformed", NOT_UNDERSTOOD) from None
     if not isinstance(data, dict) or not isinstance(data.get("kind"), str):
-        raise ServiceError("malformed", _("That move was not understood."))
+        raise ServiceError("malformed", NOT_UNDERSTOOD)
     kind = data["kind"]
-    version = data.get("version")
     action: dict = {"kind": kind}
     try:
-        if kind in ("freeze", "triple_draw", "gift"):
-            action["seat"] = int(data["seat"])
+        if kind in TARGETED:
+            action["seat"] = _small_int(data["seat"])
         elif kind == "crossroads":
-            action["pick"] = int(data["pick"])
+            action["pick"] = _small_int(data["pick"])
         elif kind == "ballast":
-            keep = data["keep"]
-            action["keep"] = keep if isinstance(keep, bool) else {"true": True, "false": False}[str(keep)]
+            action["keep"] = _flag(data["keep"])
         elif kind not in ("draw", "pass"):
             raise KeyError(kind)
     except (KeyError, TypeError, ValueError):
-        raise ServiceError("malformed", _("That move was not understood.")) from None
-    return action, None if version in (None, "") else str(version)
+        raise ServiceError("malformed", NOT_UNDERSTOOD) from None
+    try:
+        version = _small_int(data.get("version"))
+    except ValueError:
+        raise ServiceError("no_version", _("That move did not say which table it was made on: reload the page."))\
+            from None
+    return action, version
 
 
 class QuickDispatch:
@@ -73,6 +104,19 @@ class QuickDispatch:
 
 
 class TableConsumer(QuickDispatch, AsyncWebsocketConsumer):
+    """One viewer's socket. Whatever happens to it (a clean close, a crash in a handler, the
+    server shutting down), `__call__`'s cleanup stops its heartbeat and forgets it."""
+
+    heartbeat: asyncio.Task | None = None
+    code: str | None = None
+    address: str | None = None
+
+    async def __call__(self, scope, receive, send) -> None:
+        try:
+            await super().__call__(scope, receive, send)
+        finally:
+            await self._cleanup()
+
     async def connect(self) -> None:
         self.code = self.scope["url_route"]["kwargs"]["code"].upper()
         query = dict(part.split("=", 1) for part in self.scope.get("query_string", b"").decode().split("&")
@@ -82,61 +126,176 @@ class TableConsumer(QuickDispatch, AsyncWebsocketConsumer):
         self.viewer_key = self.player.key if self.player else None
         self.csrf_token = self.scope.get("cookies", {}).get(settings.CSRF_COOKIE_NAME, "")
         self.screen = render.Screen(self.viewer_key, self.language, self.csrf_token)
+        self.budget = limits.message_budget()
+        self.behind_since: object = None
+        self.resyncing = False
+        address = limits.client_address(self.scope)
+        if not limits.socket_opened(address):
+            await self.accept()
+            await self._close_with(str(_("Too many open tables from your address: close some tabs.")),
+                                   CLOSE_TOO_MANY_SOCKETS)
+            return
+        self.address = address
         snapshot, log = await self._snapshot_and_log()
         await self.accept()
         if snapshot is None:
-            await self.send(render.render_error(str(_("There is no table with that code.")), self.language))
-            await self.close(code=4404)
+            await self._close_with(str(_("There is no table with that code.")), CLOSE_NO_TABLE)
             return
         await self.channel_layer.group_add(group_name(self.code), self.channel_name)
+        watch.add(self.code, self)
         await self.send(self.screen.full(snapshot, log))
         if self.viewer_key:
             message = await database_sync_to_async(presence.arrived)(code=self.code, player_key=self.viewer_key,
                                                                      channel=self.channel_name)
             self.heartbeat = asyncio.create_task(self._beat())
             if message:
-                await send_async(self.code, message)
+                await self._broadcast(message)
 
     async def disconnect(self, close_code: int) -> None:
-        if not hasattr(self, "code"):
+        await self._cleanup()
+
+    async def _cleanup(self) -> None:
+        """Stop the heartbeat first (it must never outlive the socket), then forget the socket
+        here, in its group and in presence; each step on its own, so one failing skips none."""
+        heartbeat, self.heartbeat = self.heartbeat, None
+        if heartbeat is not None:
+            heartbeat.cancel()
+        if self.address is not None:
+            limits.socket_closed(self.address)
+            self.address = None
+        if self.code is None:
             return
-        await self.channel_layer.group_discard(group_name(self.code), self.channel_name)
-        if getattr(self, "heartbeat", None):
-            self.heartbeat.cancel()
-            await database_sync_to_async(presence.left)(channel=self.channel_name)
+        code, self.code = self.code, None
+        watch.remove(code, self)
+        try:
+            await self.channel_layer.group_discard(group_name(code), self.channel_name)
+        except Exception:  # Redis away: the membership expires on its own
+            logger.warning("group_discard failed for %s", code, exc_info=True)
+        if heartbeat is not None:
+            try:
+                await database_sync_to_async(presence.left)(channel=self.channel_name)
+            except Exception:  # the database away: the presence row goes stale and is removed
+                logger.warning("presence.left failed for %s", code, exc_info=True)
 
     async def _beat(self) -> None:
+        """Presence, and the group membership renewed (Redis may have restarted and forgotten it)."""
         while True:
             await asyncio.sleep(presence.HEARTBEAT.total_seconds())
-            await database_sync_to_async(presence.heartbeat)(channel=self.channel_name)
+            try:
+                await database_sync_to_async(presence.heartbeat)(channel=self.channel_name)
+                await self.channel_layer.group_add(group_name(self.code), self.channel_name)
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                logger.warning("heartbeat failed", exc_info=True)
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
+        if self.code is None:
+            return
+        if not self.budget.take():
+            await self._over_budget()
+            return
         try:
             if text_data is None:
-                raise ServiceError("malformed", _("That move was not understood."))
+                raise ServiceError("malformed", NOT_UNDERSTOOD)
             if self.player is None:
                 raise ServiceError("spectator", _("You are watching this table: only seated players can play."))
             action, version = parse_move(text_data)
+            self._precheck(version)
             message = await database_sync_to_async(services.game_act)(
                 code=self.code, player=self.player, action=action, version=version)
         except ServiceError as error:
             await self._refuse(error)
             return
-        await send_async(self.code, message)
+        except Exception:  # the database restarting, or a bug: this socket hears it, nothing closes
+            logger.exception("move failed at table %s", self.code)
+            await self.send(render.render_error(str(_("Something went wrong: try again.")), self.language))
+            return
+        await self._broadcast(message)
+
+    def _precheck(self, version: int) -> None:
+        """Refuse without the database what this screen already knows to be wrong: a move on a
+        version older than the one shown, or when the table shown waits for someone else."""
+        shown = self.screen.version
+        if shown is None:
+            return
+        if not self.screen.seated(self.viewer_key):
+            raise ServiceError("spectator", _("You are watching this table: only seated players can play."))
+        if version < shown[1]:
+            raise ServiceError("stale", _("The table changed before your move arrived. Here it is again."))
+        if version == shown[1] and not self.screen.decides(self.viewer_key):
+            raise ServiceError("not_your_turn", ENGINE_MESSAGES["not_your_turn"])
+
+    async def _over_budget(self) -> None:
+        if self.budget.flooding:
+            await self._close_with(str(_("This connection sent too many messages and was closed.")),
+                                   CLOSE_FLOODING)
+        elif self.budget.notice_due():
+            await self.send(render.render_error(str(_("Slow down: you are sending too many messages.")),
+                                                self.language))
+
+    async def _close_with(self, message: str, code: int) -> None:
+        await self.send(render.render_error(message, self.language))
+        await self.close(code=code, reason=message[:120])
+        await self._cleanup()
+
+    async def _broadcast(self, message: dict) -> None:
+        """Tell every screen; if the layer fails, this process's screens read the table at once
+        and the others find out from their own check (game.watch)."""
+        try:
+            await send_async(self.code, message)
+        except Exception:
+            logger.warning("broadcast failed for %s; local screens read again", self.code, exc_info=True)
+            await watch.resync_table(self.code)
 
     async def table_update(self, message: dict) -> None:
         """Redraw what changed on this viewer's table, from the broadcast snapshot (no database query)."""
-        update = unpack(message)
-        html = self.screen.update(update["snapshot"], update["events"], key=message["id"])
+        try:
+            update = unpack(message)
+            html = self.screen.update(update["snapshot"], update["events"], key=message["id"])
+        except Exception:
+            logger.exception("drawing an update failed at table %s", self.code)
+            html = None
         if html is None:  # overtaken by a newer update: the whole table and log, as they are now
-            snapshot, log = await self._snapshot_and_log()
-            html = self.screen.full(snapshot, log) if snapshot is not None else ""
+            await self.resync()
+            return
+        self.behind_since = None
         if html:
             await self.send(html)
 
+    def behind(self, held: object) -> bool:
+        """True if this screen shows another table than the database holds, and did so at the
+        last check too (an update may be on its way: give it one check's time)."""
+        if held is None or held == self.screen.fingerprint:
+            self.behind_since = None
+            return False
+        if self.behind_since == held:
+            return True
+        self.behind_since = held
+        return False
+
+    async def resync(self) -> None:
+        """The whole table and log again, read from the database, and the group rejoined."""
+        if self.resyncing or self.code is None:
+            return
+        self.resyncing = True
+        try:
+            snapshot, log = await self._snapshot_and_log()
+            await self.channel_layer.group_add(group_name(self.code), self.channel_name)
+            self.behind_since = None
+            if snapshot is not None:
+                await self.send(self.screen.full(snapshot, log))
+        except Exception:
+            logger.warning("resync failed at table %s", self.code, exc_info=True)
+        finally:
+            self.resyncing = False
+
     async def _refuse(self, error: ServiceError) -> None:
+        """The reason, to this socket only. A redraw only when this screen is behind the table
+        (the refusal says so); anything else it shows is already the table as it is."""
         html = render.render_error(str(error.message), self.language)
-        if error.code in ("stale", "not_your_turn", "game_over", "closed"):
+        if error.code == "closed" or (error.code == "stale" and error.version is not None
+                                      and (self.screen.version is None or self.screen.version[1] < error.version)):
             snapshot, log = await self._snapshot_and_log()
             if snapshot is not None:
                 html += self.screen.full(snapshot, log)

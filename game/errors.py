@@ -20,10 +20,11 @@ ENGINE_MESSAGES = {
 class ServiceError(Exception):
     """A request refused for a reason the person who made it should read; nothing changed."""
 
-    def __init__(self, code: str, message: str) -> None:
+    def __init__(self, code: str, message: str, version: int | None = None) -> None:
         super().__init__(str(message))
         self.code = code
         self.message = message
+        self.version = version  # the table's version, when the refusal is that the move was stale
 
     @classmethod
     def from_engine(cls, error: IllegalAction) -> ServiceError:

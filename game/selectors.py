@@ -73,3 +73,29 @@ def rooms_of(player_key: str) -> QuerySet[Room]:
     return (Room.objects.exclude(status=Room.Status.CLOSED)
             .filter(id__in=seated) | Room.objects.exclude(status=Room.Status.CLOSED)
             .filter(host_key=player_key)).distinct().order_by("-created")
+
+
+def fingerprint(snapshot: dict | None) -> tuple | None:
+    """What identifies the state of a table a screen shows: status, game, version, seats."""
+    if snapshot is None:
+        return None
+    game = snapshot["game"]
+    return (snapshot["room"]["status"], game and game["id"], game and game["version"],
+            tuple((s["index"], s["nickname"], s["bot_level"], s["away"]) for s in snapshot["seats"]))
+
+
+def fingerprints(codes: list[str]) -> dict[str, tuple]:
+    """The fingerprint of each table, read from the database in three queries for all of them."""
+    found = list(Room.objects.filter(code__in=codes).values_list("id", "code", "status"))
+    rooms = {room_id: code for room_id, code, _status in found}
+    statuses = {room_id: status for room_id, _code, status in found}
+    games: dict[int, tuple[int, int]] = {}
+    for room_id, game_id, version in (Game.objects.filter(room_id__in=rooms).order_by("room_id", "number")
+                                      .values_list("room_id", "id", "version")):
+        games[room_id] = (game_id, version)  # the last one, by number, is the current game
+    seats: dict[int, list] = {room_id: [] for room_id in rooms}
+    for room_id, *seat in (Seat.objects.filter(room_id__in=rooms).order_by("room_id", "index")
+                           .values_list("room_id", "index", "nickname", "bot_level", "away")):
+        seats[room_id].append(tuple(seat))
+    return {code: (statuses[room_id], *games.get(room_id, (None, None)), tuple(seats[room_id]))
+            for room_id, code in rooms.items()}

@@ -14,7 +14,7 @@ import sys
 from channels.db import database_sync_to_async
 from django.utils import timezone
 
-from . import presence, services
+from . import presence, services, watch
 from .broadcast import send_async
 from .models import Game
 
@@ -47,8 +47,15 @@ def fire_due(now=None, check_absent: bool = True) -> list[dict]:
 
 
 async def broadcast_all(messages: list[dict]) -> None:
+    """Each committed change to every screen; one the layer fails to carry reaches this process's
+    screens at once and the others' through their own check (game.watch)."""
     for message in messages:
-        await send_async(message["snapshot"]["room"]["code"], message)
+        code = message["snapshot"]["room"]["code"]
+        try:
+            await send_async(code, message)
+        except Exception:
+            logger.warning("broadcast failed for %s; local screens read again", code, exc_info=True)
+            await watch.resync_table(code)
 
 
 async def run_forever() -> None:
@@ -65,10 +72,21 @@ async def run_forever() -> None:
         await asyncio.sleep(POLL_SECONDS)
 
 
-def start_with_server() -> None:
-    """Run the timer loop inside Daphne's event loop once the server runs (Daphne has no
-    lifespan events; its Twisted reactor is already installed when the app is imported)."""
+_running: set[asyncio.Task] = set()
+
+
+def start_with_server(deadlines: bool = True) -> None:
+    """Run the deadline loop (unless this process leaves it to others) and the screens' check
+    inside Daphne's event loop once the server runs (Daphne has no lifespan events; its Twisted
+    reactor is already installed when the app is imported)."""
     reactor = sys.modules.get("twisted.internet.reactor")
     if reactor is None:
         return
-    reactor.callWhenRunning(lambda: asyncio.ensure_future(run_forever()))
+
+    def start() -> None:
+        loops = [run_forever(), watch.run_forever()] if deadlines else [watch.run_forever()]
+        for loop in loops:
+            task = asyncio.ensure_future(loop)
+            _running.add(task)  # a reference, or the collector may take a running task
+
+    reactor.callWhenRunning(start)

@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import logging
+
 from django.conf import settings
 from django.contrib import messages
+from django.contrib.auth import views as auth_views
 from django.http import Http404, HttpRequest, HttpResponse
 from django.middleware.csrf import get_token
 from django.shortcuts import redirect, render
@@ -16,21 +19,25 @@ from . import render as table_render
 from .cards_ui import face
 from .errors import ServiceError
 from .forms import CreateTableForm
-from .identity import NICKNAME_KEY, player_for
+from .identity import NICKNAME_KEY, known_player, player_for
+from .limits import client_address, is_limited, over_limit
+
+logger = logging.getLogger(__name__)
 
 HERO_CARDS = ("7", "second_chance", "13", "x2", "storm")
 
 
 def _home(request: HttpRequest, player, form: CreateTableForm, status: int = 200) -> HttpResponse:
     return render(request, "game/home.html", {
-        "form": form, "tables": selectors.rooms_of(player.key)[:20], "is_user": player.is_user,
+        "form": form, "tables": selectors.rooms_of(player.key)[:20] if player else [],
+        "is_user": bool(player and player.is_user),
         "hero_cards": [face(code) for code in HERO_CARDS],
     }, status=status)
 
 
 @require_GET
 def home(request: HttpRequest) -> HttpResponse:
-    player = player_for(request.session, request.user)
+    player = known_player(request.session, request.user)  # looking creates no session
     form = CreateTableForm(initial={"nickname": request.session.get(NICKNAME_KEY, "")})
     return _home(request, player, form)
 
@@ -53,10 +60,26 @@ def table_create(request: HttpRequest) -> HttpResponse:
     return redirect("table", code=room.code)
 
 
+def _lookups_exhausted(request: HttpRequest) -> HttpResponse | None:
+    """Table codes are the only key to a table: guessing them is throttled per address."""
+    if is_limited("lookup", client_address(request.META), settings.SEVN_LOOKUPS_PER_MINUTE, 60):
+        response = HttpResponse(gettext("Too many tables looked up: wait a minute and try again."), status=429)
+        response["Retry-After"] = "60"
+        return response
+    return None
+
+
+def _lookup_missed(request: HttpRequest) -> None:
+    over_limit("lookup", client_address(request.META), settings.SEVN_LOOKUPS_PER_MINUTE, 60)
+
+
 @require_GET
 def table_find(request: HttpRequest) -> HttpResponse:
+    if (refused := _lookups_exhausted(request)) is not None:
+        return refused
     code = "".join(request.GET.get("code", "").split()).upper()
     if selectors.room_by_code(code) is None:
+        _lookup_missed(request)
         messages.error(request, gettext("There is no table with that code."))
         return redirect("home")
     return redirect("table", code=code)
@@ -70,23 +93,27 @@ def table_invite(request: HttpRequest, code: str) -> HttpResponse:
 
 @require_GET
 def table(request: HttpRequest, code: str) -> HttpResponse:
+    if (refused := _lookups_exhausted(request)) is not None:
+        return refused
     room = selectors.room_by_code(code)
     if room is None:
+        _lookup_missed(request)
         raise Http404(gettext("There is no table with that code."))
-    player = player_for(request.session, request.user)
+    player = known_player(request.session, request.user)  # watching creates no session
     snapshot = selectors.snapshot(room)
-    context = table_render.table_context(snapshot, player.key)
+    context = table_render.table_context(snapshot, player and player.key)
     game = selectors.current_game(room)
     context.update({
         "ws_url": f"/ws/t/{room.code}/?lang={get_language()}",
         "lines": table_render.log_lines(table_render.log_entries(snapshot, selectors.log_events(game))),
-        "nickname_hint": request.session.get(NICKNAME_KEY, "") or (player.username if player.is_user else ""),
+        "nickname_hint": request.session.get(NICKNAME_KEY, "") or (player.username if player and player.is_user else ""),
     })
     return render(request, "game/table_page.html", context)
 
 
-def _lobby_post(request: HttpRequest, code: str, service, **kwargs) -> HttpResponse:
-    """Run a lobby service for this visitor, broadcast, and answer htmx or a plain form."""
+def _lobby_post(request: HttpRequest, code: str, service, reload_page: bool = False, **kwargs) -> HttpResponse:
+    """Run a lobby service for this visitor, broadcast, and answer htmx or a plain form
+    (`reload_page`: the whole page again, for a visitor whose socket predates their session)."""
     player = player_for(request.session, request.user)
     try:
         message = service(code=code, player=player, **kwargs)
@@ -95,7 +122,12 @@ def _lobby_post(request: HttpRequest, code: str, service, **kwargs) -> HttpRespo
             return HttpResponse(table_render.render_error(error.message, get_language()))
         messages.error(request, error.message)
         return redirect("table", code=code.upper())
-    broadcast.send(code.upper(), message)
+    try:
+        broadcast.send(code.upper(), message)
+    except Exception:  # the layer away: every screen finds out from its own check (game.watch)
+        logger.warning("broadcast failed for %s", code, exc_info=True)
+    if request.htmx and reload_page:
+        return HttpResponse(status=204, headers={"HX-Refresh": "true"})
     if request.htmx:
         if message["snapshot"]["room"]["status"] != "lobby":
             # A game table reaches this page through its socket (which sends only what changed
@@ -108,9 +140,28 @@ def _lobby_post(request: HttpRequest, code: str, service, **kwargs) -> HttpRespo
 
 @require_POST
 def table_join(request: HttpRequest, code: str) -> HttpResponse:
+    # A visitor's first seat gives them a session; their socket, opened before it as a
+    # spectator's, must open again to know who sits there: the page loads again.
+    newcomer = known_player(request.session, request.user) is None
     nickname = request.POST.get("nickname", "")
     request.session[NICKNAME_KEY] = nickname[:20]
-    return _lobby_post(request, code, services.seat_take, nickname=nickname, index=request.POST.get("index"))
+    return _lobby_post(request, code, services.seat_take, reload_page=newcomer, nickname=nickname,
+                       index=request.POST.get("index"))
+
+
+class LoginView(auth_views.LoginView):
+    """Django's login, with failed attempts counted per address: past the limit, wait a minute."""
+
+    def post(self, request, *args, **kwargs):
+        if is_limited("login", client_address(request.META), settings.SEVN_LOGINS_PER_MINUTE, 60):
+            response = HttpResponse(gettext("Too many failed logins: wait a minute and try again."), status=429)
+            response["Retry-After"] = "60"
+            return response
+        return super().post(request, *args, **kwargs)
+
+    def form_invalid(self, form):
+        over_limit("login", client_address(self.request.META), settings.SEVN_LOGINS_PER_MINUTE, 60)
+        return super().form_invalid(form)
 
 
 @require_POST

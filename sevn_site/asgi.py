@@ -10,18 +10,17 @@ django_asgi_app = get_asgi_application()
 
 from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
-from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
 
 from game import timers  # noqa: E402
+from game.origins import SameOriginValidator  # noqa: E402
 from game.routing import websocket_urlpatterns  # noqa: E402
 
 application = ProtocolTypeRouter({
     "http": django_asgi_app,
-    "websocket": AllowedHostsOriginValidator(AuthMiddlewareStack(URLRouter(websocket_urlpatterns))),
+    "websocket": SameOriginValidator(AuthMiddlewareStack(URLRouter(websocket_urlpatterns))),
 })
 
-if os.environ.get("SEVN_TIMERS", "on") != "off":
-    timers.start_with_server()
+timers.start_with_server(deadlines=os.environ.get("SEVN_TIMERS", "on") != "off")
 
 # Everything loaded so far (Django, templates, translations) lives as long as the process: keep
 # it out of the collector's full passes, which otherwise pause every table at once (a full

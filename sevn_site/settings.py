@@ -1,9 +1,11 @@
 """Settings: the embedded default (SQLite + in-memory channel layer) unless the environment
-names PostgreSQL (DATABASE_URL) and Redis (REDIS_URL) for scale-out."""
+names PostgreSQL (DATABASE_URL) and Redis (REDIS_URL) for scale-out. Every setting an operator
+may need is an environment variable; the README's table lists them."""
 
 from __future__ import annotations
 
 import os
+import secrets
 from pathlib import Path
 
 import dj_database_url
@@ -16,12 +18,55 @@ def _env_bool(name: str, default: bool) -> bool:
     return os.environ.get(name, str(default)).strip().lower() in ("1", "true", "yes", "on")
 
 
+def _env_int(name: str, default: int) -> int:
+    return int(os.environ.get(name, str(default)))
+
+
+def _secret_key() -> str:
+    """SECRET_KEY from the environment, or one made for this installation and kept in a file
+    only the server reads (never a key anybody else knows; all processes of one checkout share it)."""
+    key = os.environ.get("SECRET_KEY", "").strip()
+    if key:
+        return key
+    path = Path(os.environ.get("SECRET_KEY_FILE", BASE_DIR / ".secret_key"))
+    try:
+        return path.read_text().strip()
+    except FileNotFoundError:
+        key = secrets.token_urlsafe(50)
+        try:
+            with open(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600), "w") as file:
+                file.write(key)
+        except FileExistsError:  # another process made it first
+            return path.read_text().strip()
+        return key
+
+
 DEBUG = _env_bool("DEBUG", False)
-SECRET_KEY = os.environ.get("SECRET_KEY", "sevn-local-development-key-not-for-production")
+SECRET_KEY = _secret_key()
 ALLOWED_HOSTS = [h.strip() for h in os.environ.get("ALLOWED_HOSTS", "127.0.0.1,localhost").split(",") if h.strip()]
-CSRF_TRUSTED_ORIGINS = [
-    origin for host in ALLOWED_HOSTS if host != "*" for origin in (f"http://{host}", f"https://{host}")
-]
+# The origins pages and sockets may come from. By default each allowed host on the port it is
+# served on (a socket must come from the page's own origin: game.origins checks host and port).
+CSRF_TRUSTED_ORIGINS = [o.strip() for o in os.environ.get("TRUSTED_ORIGINS", "").split(",") if o.strip()]
+
+# HTTPS (behind the proxy, which terminates TLS): secure cookies, HSTS, redirect.
+HTTPS = _env_bool("HTTPS", False)
+SESSION_COOKIE_SECURE = CSRF_COOKIE_SECURE = HTTPS
+SECURE_SSL_REDIRECT = HTTPS and _env_bool("SECURE_SSL_REDIRECT", True)
+SECURE_HSTS_SECONDS = _env_int("SECURE_HSTS_SECONDS", 0)
+SECURE_HSTS_INCLUDE_SUBDOMAINS = _env_bool("SECURE_HSTS_INCLUDE_SUBDOMAINS", False)
+SECURE_HSTS_PRELOAD = _env_bool("SECURE_HSTS_PRELOAD", False)
+if _env_bool("BEHIND_PROXY", HTTPS):  # the proxy says which scheme the browser used
+    SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+SECURE_REFERRER_POLICY = "same-origin"
+SECURE_CROSS_ORIGIN_OPENER_POLICY = "same-origin"
+SESSION_COOKIE_HTTPONLY = True
+SESSION_COOKIE_SAMESITE = CSRF_COOKIE_SAMESITE = "Lax"
+X_FRAME_OPTIONS = "DENY"
+# Everything is served from this site (vendored htmx, no CDN), so the policy can be strict.
+CONTENT_SECURITY_POLICY = (
+    "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; font-src 'self'; "
+    "connect-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'self'; object-src 'none'"
+)
 
 INSTALLED_APPS = [
     "daphne",
@@ -39,7 +84,9 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    "game.middleware.HealthCheckMiddleware",
     "django.middleware.security.SecurityMiddleware",
+    "game.middleware.ContentSecurityPolicyMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
@@ -70,11 +117,19 @@ TEMPLATES = [
     },
 ]
 
-DATABASES = {
-    "default": dj_database_url.config(
-        default=f"sqlite:///{BASE_DIR / 'db.sqlite3'}", conn_max_age=int(os.environ.get("DB_CONN_MAX_AGE", "600"))
-    )
-}
+DATABASES = {"default": dj_database_url.config(default=f"sqlite:///{BASE_DIR / 'db.sqlite3'}")}
+if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
+    # A bounded pool per process (psycopg 3's, through Django): at most DB_POOL_SIZE connections
+    # whatever the number of threads Daphne runs requests and sockets in; a request waits up to
+    # DB_POOL_TIMEOUT seconds for one. Processes x DB_POOL_SIZE must stay under PostgreSQL's
+    # max_connections (100 by default), with room for migrations and psql.
+    DATABASES["default"]["CONN_MAX_AGE"] = 0  # the pool keeps connections; Django must not
+    DATABASES["default"].setdefault("OPTIONS", {})["pool"] = {
+        "min_size": _env_int("DB_POOL_MIN", 2), "max_size": _env_int("DB_POOL_SIZE", 20),
+        "timeout": _env_int("DB_POOL_TIMEOUT", 10), "max_idle": 300,
+    }
+else:
+    DATABASES["default"]["CONN_MAX_AGE"] = _env_int("DB_CONN_MAX_AGE", 600)
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # A file, not memory, for tests too: the browser tests' forked server shares it.
     DATABASES["default"]["TEST"] = {"NAME": str(BASE_DIR / "test-db.sqlite3")}
@@ -86,11 +141,15 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
 
 REDIS_URL = os.environ.get("REDIS_URL", "")
 if REDIS_URL:
-    CHANNEL_LAYERS = {
-        "default": {"BACKEND": "channels_redis.core.RedisChannelLayer", "CONFIG": {"hosts": [REDIS_URL]}}
-    }
+    CHANNEL_LAYERS = {"default": {"BACKEND": "game.channel_layer.ServiceRedisChannelLayer", "CONFIG": {
+        "hosts": [REDIS_URL], "pool_size": _env_int("REDIS_POOL_SIZE", 50), "capacity": 200,
+    }}}
+    # Counters every process shares (rate limits on lookups and logins).
+    CACHES = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS_URL,
+                          "OPTIONS": {"socket_timeout": 5, "socket_connect_timeout": 5}}}
 else:
     CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
+    CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
 
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
@@ -125,6 +184,16 @@ LOGOUT_REDIRECT_URL = "home"
 
 # How long bots "think" before they move, in ms (a room setting; tests use 0).
 SEVN_BOT_DELAY_MS = int(os.environ.get("SEVN_BOT_DELAY_MS", "900"))
+
+# What one client may ask (game.limits): a socket's messages per second and burst (then dropped;
+# closed after SEVN_SOCKET_CLOSE_AFTER dropped in a row), sockets per address per process,
+# table-code lookups that find nothing and failed logins per address per minute.
+SEVN_SOCKET_RATE = float(os.environ.get("SEVN_SOCKET_RATE", "10"))
+SEVN_SOCKET_BURST = _env_int("SEVN_SOCKET_BURST", 20)
+SEVN_SOCKET_CLOSE_AFTER = _env_int("SEVN_SOCKET_CLOSE_AFTER", 200)
+SEVN_MAX_SOCKETS_PER_ADDRESS = _env_int("SEVN_MAX_SOCKETS_PER_ADDRESS", 64)
+SEVN_LOOKUPS_PER_MINUTE = _env_int("SEVN_LOOKUPS_PER_MINUTE", 30)
+SEVN_LOGINS_PER_MINUTE = _env_int("SEVN_LOGINS_PER_MINUTE", 10)
 
 LOGGING = {
     "version": 1,

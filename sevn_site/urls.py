@@ -21,7 +21,7 @@ urlpatterns += i18n_patterns(
     path("t/<str:code>/bot/", views.table_bot, name="table_bot"),
     path("t/<str:code>/start/", views.table_start, name="table_start"),
     path("rules/", include("rules.urls")),
-    path("accounts/login/", auth_views.LoginView.as_view(), name="login"),
+    path("accounts/login/", views.LoginView.as_view(), name="login"),
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
     prefix_default_language=True,
 )

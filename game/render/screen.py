@@ -12,6 +12,7 @@ from django.template.loader import render_to_string
 from django.utils.safestring import mark_safe
 from django.utils.translation import get_language, override
 
+from ..selectors import fingerprint
 from .panels import log_entries, viewer_seat
 from .pieces import TableDraw, game_pieces, log_lines
 
@@ -90,6 +91,23 @@ class Screen:
         self.frame: tuple | None = None
         self.shown: dict[str, Hashable] = {}
         self.version: tuple[int, int] | None = None
+        self.snapshot: dict | None = None  # the last one drawn (shared with every other screen: read only)
+
+    @property
+    def fingerprint(self) -> tuple | None:
+        """Which state of the table this screen shows (compared with the database's by game.watch)."""
+        return fingerprint(self.snapshot)
+
+    def seated(self, viewer_key: str | None) -> bool:
+        return self.snapshot is not None and viewer_seat(self.snapshot, viewer_key) is not None
+
+    def decides(self, viewer_key: str | None) -> bool:
+        """Whether the table shown waits for this viewer's decision."""
+        game = self.snapshot and self.snapshot["game"]
+        if not game or game["over"] or game["view"]["current"] is None:
+            return False
+        mine = viewer_seat(self.snapshot, viewer_key)
+        return mine is not None and mine["index"] == game["view"]["current"]
 
     def full(self, snapshot: dict, log_events: list[dict]) -> str:
         """The whole table and the whole log (on connect, and after a refused move)."""
@@ -108,6 +126,7 @@ class Screen:
         if game is not None and self.version is not None and self.version[0] == game["id"] \
                 and game["version"] < self.version[1]:
             return None if events else ""
+        self.snapshot = snapshot
         with speaking(self.language):
             frame, pieces = game_pieces(snapshot, self.viewer_key, events, self.csrf_token, key)
             if frame is None or frame != self.frame:
@@ -125,6 +144,7 @@ class Screen:
             return html
 
     def _table(self, snapshot: dict, events: list[dict], key: str | None) -> str:
+        self.snapshot = snapshot
         context = table_context(snapshot, self.viewer_key, events, self.csrf_token, key)
         pieces = context.get("pieces", {})
         self.frame = context.get("frame")

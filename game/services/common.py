@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import re
 import secrets
+import unicodedata
 
 from django.utils.translation import gettext_lazy as _
 
@@ -44,11 +46,27 @@ def require_lobby(room: Room) -> None:
         raise ServiceError("started", _("The game has already started."))
 
 
+# Characters that print as nothing although Unicode calls them letters or symbols (fillers,
+# the blank braille pattern) or that change other characters unseen (joiners, marks, selectors).
+INVISIBLE = {"\u115f", "\u1160", "\u3164", "\uffa0", "\u2800", "\u180e", "\u034f", "\u17b4", "\u17b5"}
+INVISIBLE_CATEGORIES = {"Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp"}
+RESERVED = re.compile(r"^\W*(bot|computer|cpu|admin|staff|moderator)\b", re.IGNORECASE)
+
+
+def _visible(ch: str) -> bool:
+    return ch not in INVISIBLE and unicodedata.category(ch) not in INVISIBLE_CATEGORIES
+
+
 def clean_nickname(raw: object) -> str:
-    words = str(raw or "").split()  # any run of white space (tabs, newlines) becomes one space
-    name = " ".join("".join(ch for ch in word if ch.isprintable()) for word in words).strip()
-    if not 1 <= len(name) <= NICKNAME_MAX:
+    """A name people can read and tell apart: printable, with something visible in it (no
+    Hangul filler or blank braille posing as a name), and not posing as a bot or as staff."""
+    text = unicodedata.normalize("NFKC", str(raw or ""))
+    words = text.split()  # any run of white space (tabs, newlines) becomes one space
+    name = " ".join(w for w in ("".join(ch for ch in word if _visible(ch)) for word in words) if w)
+    if not 1 <= len(name) <= NICKNAME_MAX or not any(unicodedata.category(ch)[0] in "LNS" for ch in name):
         raise ServiceError("bad_nickname", _("A nickname has 1 to 20 characters."))
+    if RESERVED.match(name):
+        raise ServiceError("reserved_nickname", _("That nickname is kept for computer players and staff."))
     return name
 
 

@@ -62,8 +62,9 @@ def game_start(*, code: str, player: Player) -> dict:
 
 
 @transaction.atomic
-def game_act(*, code: str, player: Player, action: object, version: object = None) -> dict:
-    """A seated player's move, checked against whose decision it is and the table version."""
+def game_act(*, code: str, player: Player, action: object, version: int) -> dict:
+    """A seated player's move, checked against whose decision it is and the table version it was
+    made on: of two identical moves sent on that version, exactly one is applied."""
     room, game = rows.locked_room_and_game(str(code))
     if room is None:
         raise ServiceError("unknown_room", _("There is no table with that code."))
@@ -77,8 +78,9 @@ def game_act(*, code: str, player: Player, action: object, version: object = Non
     mine = next((seat for seat in seats if seat.player_key and seat.player_key == player.key), None)
     if mine is None:
         raise ServiceError("spectator", _("You are watching this table: only seated players can play."))
-    if version is not None and str(version) != str(game.version):
-        raise ServiceError("stale", _("The table changed before your move arrived. Here it is again."))
+    if str(version) != str(game.version):
+        raise ServiceError("stale", _("The table changed before your move arrived. Here it is again."),
+                           version=game.version)
     state = from_json(game.state)
     try:
         events = apply(state, action, actor=mine.index)

@@ -46,3 +46,8 @@ def state_of(room: Room) -> dict:
 
 def deciding(room: Room, players: list[Player]) -> Player:
     return players[state_of(room)["pending"]["seat"]]
+
+
+def act(room: Room, player: Player, action: object) -> dict:
+    """A move on the table's current version, as a screen showing it would send it."""
+    return services.game_act(code=room.code, player=player, action=action, version=game_of(room).version)

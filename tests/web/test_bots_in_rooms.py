@@ -11,7 +11,7 @@ from django.utils import timezone
 from game import presence, render, selectors, services, timers
 from game.models import Presence, Room, Seat
 
-from .factories import game_of, people, state_of, table
+from .factories import act, game_of, people, state_of, table
 
 pytestmark = pytest.mark.django_db
 
@@ -78,7 +78,7 @@ def test_bots_wait_their_pause_then_the_timer_moves_them():
     game = game_of(room)
     state = state_of(room)
     if state["pending"]["seat"] == 0:  # make it the bot's turn first
-        services.game_act(code=room.code, player=ana, action={"kind": "pass"} if state["pending"]["kind"] == "turn"
+        act(room, ana, {"kind": "pass"} if state["pending"]["kind"] == "turn"
                           else services_default(state))
         game = game_of(room)
     assert state_of(room)["pending"]["seat"] == 1
@@ -140,7 +140,7 @@ def test_the_deciding_player_sees_their_bust_chance():
 
 def test_crossroads_marks_the_card_that_would_bust():
     room, (ana, ben) = table(deck=["5", "9", "crossroads", "5", "7", "1"])
-    services.game_act(code=room.code, player=ben, action={"kind": "draw"})
+    act(room, ben, {"kind": "draw"})
     html = render.render_table(selectors.snapshot(room), ben.key)
     assert html.count("button--danger") == 1 and "would bust you" in html
 
@@ -150,7 +150,7 @@ def test_game_over_shows_the_last_round_as_it_ended():
     from .factories import stack
 
     stack(room, ["12", "13", "1", "2"], target=10)
-    services.game_act(code=room.code, player=ben, action={"kind": "pass"})
-    services.game_act(code=room.code, player=ana, action={"kind": "pass"})
+    act(room, ben, {"kind": "pass"})
+    act(room, ana, {"kind": "pass"})
     html = render.render_table(selectors.snapshot(room), ana.key)
     assert "Ana wins!" in html and 'aria-label="13"' in html and 'aria-label="12"' in html

@@ -16,6 +16,7 @@ from .factories import game_of, state_of, table
 
 pytestmark = pytest.mark.django_db(transaction=True)
 ORIGIN = (b"origin", b"http://127.0.0.1:8000")
+HOST = (b"host", b"127.0.0.1:8000")
 
 
 @database_sync_to_async
@@ -28,7 +29,7 @@ def session_for(key: str | None) -> str:
 
 
 async def connect(code: str, key: str | None, lang: str = "en") -> WebsocketCommunicator:
-    headers = [ORIGIN, (b"cookie", f"sessionid={await session_for(key)}".encode())]
+    headers = [ORIGIN, HOST, (b"cookie", f"sessionid={await session_for(key)}".encode())]
     socket = WebsocketCommunicator(application, f"/ws/t/{code}/?lang={lang}", headers=headers)
     connected, _ = await socket.connect()
     assert connected
@@ -185,7 +186,7 @@ async def test_closed_by_staff_reaches_every_viewer():
 async def test_the_benchmark_echo_floors_reach_every_socket_of_their_group(path):
     sockets = []
     for _ in range(3):
-        socket = WebsocketCommunicator(application, f"/ws/{path}/test/", headers=[ORIGIN])
+        socket = WebsocketCommunicator(application, f"/ws/{path}/test/", headers=[ORIGIN, HOST])
         assert (await socket.connect())[0]
         sockets.append(socket)
     await sockets[0].send_to(text_data="ping")

@@ -12,7 +12,7 @@ from game.errors import ServiceError
 from game.identity import Player
 from game.models import Event, Room
 
-from .factories import deciding, game_of, people, stack, state_of, table
+from .factories import act, deciding, game_of, people, stack, state_of, table
 
 pytestmark = pytest.mark.django_db
 
@@ -130,7 +130,8 @@ def test_move_out_of_turn_changes_nothing():
     room, players = table()
     game, before = game_of(room), game_of(room).state
     idle = players[1 - state_of(room)["pending"]["seat"]]
-    error = refused("not_your_turn", services.game_act, code=room.code, player=idle, action={"kind": "pass"})
+    error = refused("not_your_turn", services.game_act, code=room.code, player=idle, action={"kind": "pass"},
+                    version=1)
     assert str(error.message) == "It is not your turn."
     game.refresh_from_db()
     assert game.state == before and game.version == 1
@@ -139,7 +140,7 @@ def test_move_out_of_turn_changes_nothing():
 def test_spectators_cannot_move():
     room, _ = table()
     refused("spectator", services.game_act, code=room.code, player=Player(key="guest:watcher"),
-            action={"kind": "draw"})
+            action={"kind": "draw"}, version=1)
 
 
 def test_stale_version_is_refused():
@@ -154,7 +155,7 @@ def test_illegal_moves_change_nothing(action):
     room, players = table()
     before = game_of(room).state
     with pytest.raises(ServiceError):
-        services.game_act(code=room.code, player=deciding(room, players), action=action)
+        act(room, deciding(room, players), action)
     assert game_of(room).state == before
 
 
@@ -169,16 +170,17 @@ def test_double_click_applies_once():
 def test_closed_room_refuses_moves():
     room, players = table()
     services.room_close(code=room.code, reason="spam")
-    error = refused("closed", services.game_act, code=room.code, player=players[0], action={"kind": "pass"})
+    error = refused("closed", services.game_act, code=room.code, player=players[0], action={"kind": "pass"},
+                    version=1)
     assert str(error.message) == "This table was closed by staff."
 
 
 def test_state_survives_a_restart_and_play_continues():
     """Nothing lives in process memory: a fresh read of the database is the whole game."""
     room, players = table(deck=["5", "9", "4", "1", "2", "3"])
-    services.game_act(code=room.code, player=players[1], action={"kind": "draw"})
+    act(room, players[1], {"kind": "draw"})
     saved = game_of(Room.objects.get(code=room.code)).state
-    services.game_act(code=room.code, player=players[0], action={"kind": "draw"})
+    act(room, players[0], {"kind": "draw"})
     assert state_of(room)["seats"][0]["row"] == ["9", "1"] and saved != game_of(room).state
 
 
@@ -205,8 +207,8 @@ def test_a_whole_game_to_game_over_through_the_services():
 def test_rematch_starts_a_new_game_with_the_same_seats():
     room, players = table()
     stack(room, ["12", "13", "1", "2", "3", "4"], target=10)
-    services.game_act(code=room.code, player=players[1], action={"kind": "pass"})
-    services.game_act(code=room.code, player=players[0], action={"kind": "pass"})
+    act(room, players[1], {"kind": "pass"})
+    act(room, players[0], {"kind": "pass"})
     room.refresh_from_db()
     assert room.status == Room.Status.FINISHED
     refused("not_host", services.game_start, code=room.code, player=players[1])

@@ -1,0 +1,100 @@
+"""Limits on what one client may ask of the server, so that nobody can slow other tables.
+
+- A socket's messages: a token bucket (a steady rate with a short burst). Messages over it are
+  dropped unread, with one "slow down" notice; a socket that keeps flooding is closed.
+- A client's sockets: at most so many at once per address, per process.
+- Lookups and logins over HTTP: a count per address in a window, kept in the shared cache so
+  that every process counts together.
+"""
+
+from __future__ import annotations
+
+import time
+from collections import Counter
+
+from django.conf import settings
+from django.core.cache import cache
+
+
+class MessageBudget:
+    """One socket's allowance: `rate` messages a second, up to `burst` at once."""
+
+    def __init__(self, rate: float, burst: int, close_after: int, clock=time.monotonic) -> None:
+        self.rate, self.burst, self.close_after, self.clock = rate, burst, close_after, clock
+        self.tokens = float(burst)
+        self.stamp = clock()
+        self.dropped = 0  # since the socket last kept to its allowance
+        self.noticed = -1.0
+
+    def take(self) -> bool:
+        """True if this message may be handled; False if it is over the allowance (dropped)."""
+        now = self.clock()
+        self.tokens = min(self.burst, self.tokens + (now - self.stamp) * self.rate)
+        self.stamp = now
+        if self.tokens >= 1:
+            self.tokens -= 1
+            self.dropped = 0
+            return True
+        self.dropped += 1
+        return False
+
+    @property
+    def flooding(self) -> bool:
+        """Dropped so many in a row that the socket is closed."""
+        return self.dropped >= self.close_after
+
+    def notice_due(self) -> bool:
+        """At most one "slow down" notice a second."""
+        now = self.clock()
+        if now - self.noticed >= 1.0:
+            self.noticed = now
+            return True
+        return False
+
+
+def message_budget() -> MessageBudget:
+    return MessageBudget(settings.SEVN_SOCKET_RATE, settings.SEVN_SOCKET_BURST, settings.SEVN_SOCKET_CLOSE_AFTER)
+
+
+_sockets_by_address: Counter[str] = Counter()
+
+
+def socket_opened(address: str) -> bool:
+    """Count a new socket from `address`; False (and not counted) if it has too many already."""
+    if _sockets_by_address[address] >= settings.SEVN_MAX_SOCKETS_PER_ADDRESS:
+        return False
+    _sockets_by_address[address] += 1
+    return True
+
+
+def socket_closed(address: str) -> None:
+    _sockets_by_address[address] -= 1
+    if _sockets_by_address[address] <= 0:
+        del _sockets_by_address[address]
+
+
+def client_address(scope_or_meta: dict) -> str:
+    """The client's address: Daphne puts the proxy's X-Forwarded-For there with --proxy-headers."""
+    client = scope_or_meta.get("client")
+    if client:
+        return str(client[0])
+    return str(scope_or_meta.get("REMOTE_ADDR", ""))
+
+
+def over_limit(kind: str, address: str, limit: int, window: int) -> bool:
+    """Count one `kind` request from `address`; True once more than `limit` came in `window` s."""
+    key = f"sevn:limit:{kind}:{address}:{int(time.time()) // window}"
+    if cache.add(key, 1, timeout=window + 1):
+        return False
+    try:
+        count = cache.incr(key)
+    except ValueError:  # expired between add and incr
+        cache.add(key, 1, timeout=window + 1)
+        return False
+    return count > limit
+
+
+def is_limited(kind: str, address: str, limit: int, window: int) -> bool:
+    """True if `address` already made more than `limit` `kind` requests in this window (no count)."""
+    key = f"sevn:limit:{kind}:{address}:{int(time.time()) // window}"
+    return (cache.get(key) or 0) > limit

@@ -1,0 +1,82 @@
+"""Request middleware that is about running the service, not the game: the health check the
+proxy asks, and the Content-Security-Policy header on every page."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import time
+
+from asgiref.sync import async_to_sync
+from channels.layers import get_channel_layer
+from django.conf import settings
+from django.db import connection
+from django.http import HttpResponse
+
+logger = logging.getLogger(__name__)
+
+HEALTH_PATH = "/healthz"
+LAYER_TIMEOUT = 2.0
+
+
+def database_ok() -> bool:
+    try:
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT 1")
+            return cursor.fetchone() == (1,)
+    except Exception:
+        logger.warning("health: database unreachable", exc_info=True)
+        return False
+    finally:
+        connection.close()  # back to the pool (or closed): a health check holds nothing
+
+
+async def _layer_round_trip() -> bool:
+    layer = get_channel_layer()
+    channel = await layer.new_channel("health.")
+    await layer.send(channel, {"type": "health.ping"})
+    message = await asyncio.wait_for(layer.receive(channel), LAYER_TIMEOUT)
+    return message.get("type") == "health.ping"
+
+
+def channel_layer_ok() -> bool:
+    try:
+        return async_to_sync(_layer_round_trip)()
+    except Exception:
+        logger.warning("health: channel layer unreachable", exc_info=True)
+        return False
+
+
+class HealthCheckMiddleware:
+    """GET /healthz: 200 when this process reaches its database and its channel layer, else 503.
+    First in the chain: no host check, session, redirect or language prefix gets in its way."""
+
+    def __init__(self, get_response) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request):
+        if request.path != HEALTH_PATH:
+            return self.get_response(request)
+        started = time.monotonic()
+        checks = {"database": database_ok(), "channel_layer": channel_layer_ok()}
+        healthy = all(checks.values())
+        body = {"status": "ok" if healthy else "unavailable", **checks,
+                "ms": round((time.monotonic() - started) * 1000, 1)}
+        response = HttpResponse(json.dumps(body), content_type="application/json", status=200 if healthy else 503)
+        response["Cache-Control"] = "no-store"
+        return response
+
+
+class ContentSecurityPolicyMiddleware:
+    """Pages may load scripts, styles and sockets from this site only (settings.CONTENT_SECURITY_POLICY)."""
+
+    def __init__(self, get_response) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request):
+        response = self.get_response(request)
+        policy = getattr(settings, "CONTENT_SECURITY_POLICY", "")
+        if policy and "Content-Security-Policy" not in response:
+            response["Content-Security-Policy"] = policy
+        return response
