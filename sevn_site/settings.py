@@ -128,6 +128,9 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
         "min_size": _env_int("DB_POOL_MIN", 2), "max_size": _env_int("DB_POOL_SIZE", 20),
         "timeout": _env_int("DB_POOL_TIMEOUT", 10), "max_idle": 300,
     }
+    # A pooled connection is checked before it is handed out (psycopg's check_connection): after
+    # a PostgreSQL restart every idle one is dead, and none of them may fail a player's move.
+    DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
 else:
     DATABASES["default"]["CONN_MAX_AGE"] = _env_int("DB_CONN_MAX_AGE", 600)
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
@@ -171,7 +174,7 @@ USE_I18N = True
 USE_TZ = True
 
 STATIC_URL = "/static/"
-STATIC_ROOT = BASE_DIR / "staticfiles"
+STATIC_ROOT = Path(os.environ.get("STATIC_ROOT", BASE_DIR / "staticfiles"))
 STATICFILES_DIRS = [BASE_DIR / "static"]
 WHITENOISE_USE_FINDERS = True
 WHITENOISE_AUTOREFRESH = DEBUG

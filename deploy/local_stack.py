@@ -1,0 +1,280 @@
+"""The README's scale-out stack on this machine, for the scale-out tests and the load benchmark:
+a PostgreSQL and a Redis of its own (so that they can be stopped and restarted without touching
+anything else), two Daphne processes, and nginx in front running deploy/nginx/sevn.conf.
+
+    with Stack() as stack:          # everything started, migrated, static files collected
+        stack.url                   # http://127.0.0.1:PORT/ through nginx
+        stack.servers[0].kill()     # SIGKILL one Daphne
+        stack.redis.restart(down=10)
+        stack.postgres.restart()
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+NGINX_SITE = ROOT / "deploy" / "nginx" / "sevn.conf"
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def wait_for_port(port: int, timeout: float = 30, process: subprocess.Popen | None = None) -> None:
+    deadline = time.time() + timeout
+    while time.time() < deadline:
+        if process is not None and process.poll() is not None:
+            raise RuntimeError(f"process on port {port} exited with {process.returncode}")
+        try:
+            with socket.create_connection(("127.0.0.1", port), timeout=0.5):
+                return
+        except OSError:
+            time.sleep(0.05)
+    raise RuntimeError(f"nothing listens on port {port}")
+
+
+def _as_postgres(command: list[str]) -> list[str]:
+    """PostgreSQL refuses to run as root: run its tools as the postgres user then."""
+    return ["runuser", "-u", "postgres", "--", *command] if os.geteuid() == 0 else command
+
+
+def _pg_bin(name: str) -> str:
+    found = sorted(Path("/usr/lib/postgresql").glob(f"*/bin/{name}"))
+    if not found:
+        raise RuntimeError(f"PostgreSQL's {name} is not installed (apt-get install postgresql)")
+    return str(found[-1])
+
+
+class Postgres:
+    """A PostgreSQL cluster in a temporary folder, on its own port, with trust auth."""
+
+    def __init__(self, folder: Path, max_connections: int = 100) -> None:
+        self.folder = folder / "pg"
+        self.folder.mkdir()
+        if os.geteuid() == 0:
+            shutil.chown(folder, "postgres")
+            shutil.chown(self.folder, "postgres")
+        self.port = free_port()
+        subprocess.run(_as_postgres([_pg_bin("initdb"), "-D", str(self.folder), "-A", "trust", "-U", "postgres",
+                                     "--no-sync", "-E", "UTF8"]), check=True, stdout=subprocess.DEVNULL)
+        with open(self.folder / "postgresql.conf", "a") as conf:
+            conf.write(f"\nport = {self.port}\nlisten_addresses = '127.0.0.1'\nunix_socket_directories = '{self.folder}'\n"
+                       f"max_connections = {max_connections}\nfsync = off\nsynchronous_commit = off\n"
+                       "full_page_writes = off\nshared_buffers = 64MB\n")
+        self.start()
+        subprocess.run(_as_postgres([_pg_bin("createdb"), "-h", "127.0.0.1", "-p", str(self.port), "-U", "postgres",
+                                     "sevn"]), check=True)
+
+    @property
+    def url(self) -> str:
+        return f"postgresql://postgres@127.0.0.1:{self.port}/sevn"
+
+    def _ctl(self, *args: str) -> None:
+        subprocess.run(_as_postgres([_pg_bin("pg_ctl"), "-D", str(self.folder), "-l", str(self.folder / "log"),
+                                     "-w", "-t", "60", *args]), check=True, stdout=subprocess.DEVNULL)
+
+    def start(self) -> None:
+        self._ctl("start")
+
+    def stop(self) -> None:
+        self._ctl("stop", "-m", "fast")
+
+    def restart(self, down: float = 0) -> None:
+        """Stop (every connection dies), stay down `down` seconds, start again."""
+        self.stop()
+        time.sleep(down)
+        self.start()
+
+    def connections(self) -> int:
+        """Client connections to the game's database right now."""
+        out = subprocess.run(["psql", "-h", "127.0.0.1", "-p", str(self.port), "-U", "postgres", "-d", "postgres",
+                              "-Atc", "SELECT count(*) FROM pg_stat_activity WHERE datname = 'sevn'"],
+                             capture_output=True, text=True, check=True).stdout
+        return int(out.strip())
+
+    def sql(self, query: str) -> list[tuple]:
+        import psycopg
+
+        with psycopg.connect(self.url, autocommit=True) as conn:
+            cursor = conn.execute(query)
+            return cursor.fetchall() if cursor.description else []
+
+
+class Redis:
+    """A Redis server of its own that keeps nothing on disk (as a restart loses everything)."""
+
+    def __init__(self, folder: Path) -> None:
+        self.folder = folder
+        self.port = free_port()
+        self.process: subprocess.Popen | None = None
+        self.start()
+
+    @property
+    def url(self) -> str:
+        return f"redis://127.0.0.1:{self.port}/0"
+
+    def start(self) -> None:
+        self.process = subprocess.Popen(
+            ["redis-server", "--port", str(self.port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no",
+             "--dir", str(self.folder), "--maxclients", "10000"], stdout=subprocess.DEVNULL)
+        wait_for_port(self.port, process=self.process)
+
+    def stop(self) -> None:
+        if self.process is not None:
+            self.process.terminate()
+            self.process.wait(timeout=10)
+            self.process = None
+
+    def restart(self, down: float = 0) -> None:
+        self.stop()
+        time.sleep(down)
+        self.start()
+
+
+class Daphne:
+    """One server process, started as the README says (behind the proxy: --proxy-headers)."""
+
+    def __init__(self, env: dict, log: Path) -> None:
+        self.env, self.log = env, log
+        self.port = free_port()
+        self.process: subprocess.Popen | None = None
+        self.start()
+
+    def start(self) -> None:
+        with open(self.log, "ab") as log:
+            self.process = subprocess.Popen(
+                [sys.executable, "-m", "daphne", "--proxy-headers", "-b", "127.0.0.1", "-p", str(self.port),
+                 "sevn_site.asgi:application"], cwd=ROOT, env=self.env, stdout=log, stderr=subprocess.STDOUT)
+        wait_for_port(self.port, process=self.process)
+
+    def kill(self) -> None:
+        """SIGKILL: no shutdown, no cleanup, as a crash or the OOM killer would."""
+        if self.process is not None:
+            self.process.send_signal(signal.SIGKILL)
+            self.process.wait(timeout=10)
+            self.process = None
+
+    def stop(self) -> None:
+        if self.process is not None:
+            self.process.terminate()
+            try:
+                self.process.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                self.kill()
+            self.process = None
+
+    def cpu_seconds(self) -> float:
+        """User + system CPU time this process has used."""
+        if self.process is None:
+            return 0.0
+        fields = Path(f"/proc/{self.process.pid}/stat").read_text().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+class Nginx:
+    """nginx running deploy/nginx/sevn.conf, its upstream ports and paths replaced."""
+
+    def __init__(self, folder: Path, backends: list[int], static_root: Path, replace: dict | None = None) -> None:
+        self.folder = folder / "nginx"
+        self.folder.mkdir()
+        for sub in ("body", "proxy", "fastcgi", "uwsgi", "scgi"):
+            (self.folder / sub).mkdir()
+            (self.folder / sub).chmod(0o777)  # nginx's workers run as nobody when started as root
+        self.port = free_port()
+        site = NGINX_SITE.read_text()
+        upstreams = "".join(f"    server 127.0.0.1:{port} max_fails=1 fail_timeout=5s;\n" for port in backends)
+        site = site.replace("    server 127.0.0.1:8001 max_fails=1 fail_timeout=5s;\n"
+                            "    server 127.0.0.1:8002 max_fails=1 fail_timeout=5s;\n", upstreams)
+        site = site.replace("listen 80;", f"listen 127.0.0.1:{self.port};").replace("listen [::]:80;\n", "")
+        site = site.replace("server_name sevn.example.org;", "server_name 127.0.0.1;")
+        site = site.replace("/srv/sevn/staticfiles/", f"{static_root}/")
+        for old, new in (replace or {}).items():
+            site = site.replace(old, new)
+        (self.folder / "sevn.conf").write_text(site)
+        (self.folder / "nginx.conf").write_text(f"""
+daemon off;
+worker_processes 1;
+worker_rlimit_nofile 16384;
+pid {self.folder}/nginx.pid;
+error_log {self.folder}/error.log warn;
+events {{ worker_connections 8192; }}
+http {{
+    include /etc/nginx/mime.types;
+    access_log off;
+    client_body_temp_path {self.folder}/body;
+    proxy_temp_path {self.folder}/proxy;
+    fastcgi_temp_path {self.folder}/fastcgi;
+    uwsgi_temp_path {self.folder}/uwsgi;
+    scgi_temp_path {self.folder}/scgi;
+    include {self.folder}/sevn.conf;
+}}
+""")
+        subprocess.run(["nginx", "-t", "-q", "-c", str(self.folder / "nginx.conf"), "-p", str(self.folder)],
+                       check=True)
+        self.process = subprocess.Popen(["nginx", "-c", str(self.folder / "nginx.conf"), "-p", str(self.folder)],
+                                        stderr=subprocess.DEVNULL)
+        wait_for_port(self.port, process=self.process)
+
+    def stop(self) -> None:
+        self.process.terminate()
+        self.process.wait(timeout=10)
+
+
+class Stack:
+    """Everything, started in order; stopped (and its folder removed) on exit."""
+
+    def __init__(self, servers: int = 2, env: dict | None = None, nginx_replace: dict | None = None,
+                 pg_max_connections: int = 100) -> None:
+        self.extra_env, self.server_count = env or {}, servers
+        self.nginx_replace, self.pg_max_connections = nginx_replace, pg_max_connections
+
+    def __enter__(self) -> Stack:
+        self.folder = Path(tempfile.mkdtemp(prefix="sevn-stack-"))
+        self.folder.chmod(0o755)
+        self.postgres = Postgres(self.folder, self.pg_max_connections)
+        self.redis = Redis(self.folder)
+        self.static_root = self.folder / "static"
+        self.env = {
+            **os.environ, "DJANGO_SETTINGS_MODULE": "sevn_site.settings", "DATABASE_URL": self.postgres.url,
+            "REDIS_URL": self.redis.url, "ALLOWED_HOSTS": "127.0.0.1,localhost", "STATIC_ROOT": str(self.static_root),
+            "SECRET_KEY": "scale-out-test-" + "k" * 40, **self.extra_env,
+        }
+        self.env.pop("DJANGO_ALLOW_ASYNC_UNSAFE", None)
+        for command in (["migrate", "-v0"], ["collectstatic", "--noinput", "-v0"]):
+            subprocess.run([sys.executable, "manage.py", *command], cwd=ROOT, env=self.env, check=True)
+        self.static_root.chmod(0o755)
+        self.servers = [Daphne(self.env, self.folder / f"daphne-{i}.log") for i in range(self.server_count)]
+        self.nginx = Nginx(self.folder, [server.port for server in self.servers], self.static_root,
+                           self.nginx_replace)
+        return self
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.nginx.port}"
+
+    @property
+    def ws(self) -> str:
+        return f"ws://127.0.0.1:{self.nginx.port}"
+
+    def logs(self) -> str:
+        return "".join(path.read_text(errors="replace") for path in sorted(self.folder.glob("daphne-*.log")))
+
+    def __exit__(self, *exc) -> None:
+        for stop in [self.nginx.stop, *(server.stop for server in self.servers), self.redis.stop,
+                     self.postgres.stop]:
+            try:
+                stop()
+            except Exception:  # noqa: BLE001 - stop the rest whatever one did
+                pass
+        shutil.rmtree(self.folder, ignore_errors=True)

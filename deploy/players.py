@@ -1,0 +1,220 @@
+"""People at tables, as the scale-out tests and the load benchmark play them: a browser's cookies
+and forms over HTTP, and a table socket that reads its own screen, answers the decision shown
+on it with a legal move, and reconnects as htmx's WebSocket extension does when it drops.
+
+Each person may come from an address of their own on the loopback range (127.x.y.z), so the
+server's per-address limits see households, not one crowd on 127.0.0.1.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import http.client
+import json
+import random
+import re
+import time
+import urllib.parse
+from http.cookies import SimpleCookie
+
+META = re.compile(r'id="table-meta"[^>]*data-game="(\d+)" data-version="(\d+)"')
+FORM = re.compile(r"<form ws-send[^>]*>(.*?)</form>", re.S)
+HIDDEN = re.compile(r'<input type="hidden" name="(\w+)" value="([^"]*)">')
+CSRF_INPUT = re.compile(r'name="csrfmiddlewaretoken" value="([^"]+)"')
+
+
+def address_of(n: int) -> str:
+    """The n-th loopback address after 127.0.0.1 (127.0.0.2, …, 127.0.1.0, …)."""
+    n += 2
+    return f"127.{(n >> 16) & 255}.{(n >> 8) & 255}.{n & 255}"
+
+
+class Browser:
+    """Cookies and forms over HTTP, from one address."""
+
+    def __init__(self, port: int, address: str = "127.0.0.1") -> None:
+        self.port, self.address = port, address
+        self.cookies: dict[str, str] = {}
+
+    @property
+    def origin(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    def request(self, method: str, path: str, body: dict | None = None, headers: dict | None = None,
+                follow: bool = True) -> tuple[int, dict, str]:
+        for _ in range(5):
+            connection = http.client.HTTPConnection("127.0.0.1", self.port, timeout=15,
+                                                    source_address=(self.address, 0))
+            sent = {"Cookie": "; ".join(f"{k}={v}" for k, v in self.cookies.items()), **(headers or {})}
+            data = None
+            if body is not None:
+                data = urllib.parse.urlencode(body)
+                sent.update({"Content-Type": "application/x-www-form-urlencoded", "Origin": self.origin,
+                             "Referer": self.origin + path})
+            connection.request(method, path, body=data, headers=sent)
+            response = connection.getresponse()
+            text = response.read().decode(errors="replace")
+            for header in response.headers.get_all("Set-Cookie") or []:
+                for name, morsel in SimpleCookie(header).items():
+                    self.cookies[name] = morsel.value
+            connection.close()
+            if follow and response.status in (301, 302, 303) and response.headers.get("Location"):
+                method, path, body = "GET", urllib.parse.urlsplit(response.headers["Location"]).path, None
+                continue
+            return response.status, dict(response.headers), text
+        raise RuntimeError("too many redirects")
+
+    def get(self, path: str) -> str:
+        return self.request("GET", path)[2]
+
+    def post(self, path: str, data: dict) -> tuple[int, str]:
+        page = self.get(path.rsplit("/", 2)[0] + "/") if "csrftoken" not in self.cookies else ""
+        token = self.cookies.get("csrftoken") or CSRF_INPUT.search(page).group(1)
+        status, headers, text = self.request("POST", path, {**data, "csrfmiddlewaretoken": token}, follow=False)
+        return status, headers.get("Location", "")
+
+    def new_table(self, nickname: str, seats: int, timer: int = 0, target: int = 250) -> str:
+        self.get("/en/")
+        _status, location = self.post("/en/tables/new/", {"nickname": nickname, "seat_count": seats,
+                                                          "target": target, "turn_seconds": timer,
+                                                          "bot_speed": "normal", "show_odds": "on"})
+        return location.rstrip("/").rsplit("/", 1)[1]
+
+    def join(self, code: str, nickname: str) -> None:
+        self.get(f"/en/t/{code}/")
+        self.post(f"/en/t/{code}/join/", {"nickname": nickname})
+
+    def start(self, code: str) -> None:
+        self.post(f"/en/t/{code}/start/", {})
+
+
+class Screen:
+    """What one socket shows: the table version and, when it is this person's decision, its forms."""
+
+    def __init__(self) -> None:
+        self.version = (0, -1)  # (game number, version)
+        self.forms: list[dict] = []
+        self.active = False
+        self.over = False
+        self.toasts: list[str] = []
+
+    def read(self, html: str) -> bool:
+        """Take in a message; True if it showed a newer table."""
+        if 'class="toast"' in html:
+            self.toasts.append(re.sub(r"<[^>]+>", "", html.split('class="toast"', 1)[1]).strip(">").strip()[:200])
+        match = META.search(html)
+        newer = False
+        if match:
+            version = (int(match.group(1)), int(match.group(2)))
+            newer = version > self.version
+            if version >= self.version:
+                self.version = version
+        if 'id="controls"' in html:
+            self.active = "controls--active" in html
+            forms = [dict(HIDDEN.findall(body)) for body in FORM.findall(html)]
+            self.forms = [form for form in forms if "kind" in form]
+        if 'class="standings"' in html:
+            self.over = True
+        return newer
+
+    def choose(self, rng: random.Random) -> dict | None:
+        if not self.active or not self.forms:
+            return None
+        kinds = {form["kind"]: form for form in self.forms}
+        if "draw" in kinds and "pass" in kinds:
+            return kinds["draw"] if rng.random() < 0.6 else kinds["pass"]
+        return kinds.get("pass") or self.forms[0]
+
+
+class Seat:
+    """A person's table socket: reads, answers its decisions after `think` seconds, reconnects."""
+
+    def __init__(self, browser: Browser, code: str, think: float = 0.0, seed: int = 0, plays: bool = True) -> None:
+        self.browser, self.code, self.think, self.plays = browser, code, think, plays
+        self.rng = random.Random(seed)
+        self.screen = Screen()
+        self.socket = None
+        self.reconnects = 0
+        self.closed_codes: list[int] = []
+        self.sent: dict[tuple[int, int], float] = {}  # version answered -> when
+        self.on_version = None  # callback(seat, version, when)
+
+    @property
+    def url(self) -> str:
+        return f"ws://127.0.0.1:{self.browser.port}/ws/t/{self.code}/?lang=en"
+
+    async def connect(self) -> None:
+        from websockets.asyncio.client import connect
+
+        cookie = "; ".join(f"{k}={v}" for k, v in self.browser.cookies.items())
+        self.socket = await connect(self.url, origin=self.browser.origin, additional_headers={"Cookie": cookie},
+                                    max_size=2**22, ping_interval=None, open_timeout=20,
+                                    local_addr=(self.browser.address, 0))
+
+    async def run(self, until: float) -> None:
+        """Play until the time is up, reconnecting with a short back-off whenever the socket drops."""
+        from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidStatus
+
+        wait = 0.1
+        while time.monotonic() < until:
+            try:
+                if self.socket is None:
+                    await self.connect()
+                    wait = 0.1
+                await self._read(until)
+            except ConnectionClosed as closed:
+                self.closed_codes.append(closed.rcvd.code if closed.rcvd else 1006)
+                self.socket = None
+                self.reconnects += 1
+            except (OSError, InvalidHandshake, InvalidStatus, TimeoutError):
+                self.socket = None
+                await asyncio.sleep(wait)
+                wait = min(wait * 2, 2.0)
+        if self.socket is not None:
+            await self.socket.close()
+            self.socket = None
+
+    async def _read(self, until: float) -> None:
+        while True:
+            left = until - time.monotonic()
+            if left <= 0:
+                return
+            try:
+                html = await asyncio.wait_for(self.socket.recv(), timeout=left)
+            except TimeoutError:
+                return
+            now = time.perf_counter()
+            if not self.screen.read(html):
+                if self.plays and 'class="toast"' in html and self.screen.active:
+                    await asyncio.sleep(0.3)  # refused (the server busy or restarting): as a person, try again
+                    await self._decide()
+                continue
+            if self.on_version is not None:
+                self.on_version(self, self.screen.version, now)
+            if self.plays:
+                await self._decide()
+
+    async def _decide(self) -> None:
+        move = self.screen.choose(self.rng)
+        if move is None:
+            return
+        seen = self.screen.version
+        if self.think:
+            await asyncio.sleep(self.rng.uniform(0.5, 1.5) * self.think)
+        # the screen may have moved on while thinking (a timeout, a bot): answer what it shows now
+        if self.screen.version != seen:
+            move = self.screen.choose(self.rng)
+            if move is None:
+                return
+        self.sent[self.screen.version] = time.perf_counter()
+        await self.socket.send(json.dumps(move))
+
+
+def started_table(port: int, people: int, n: int = 0, timer: int = 0, target: int = 250) -> tuple[str, list[Browser]]:
+    """A table with `people` people seated (each from an address of their own) and started."""
+    browsers = [Browser(port, address_of(n * 8 + i)) for i in range(people)]
+    code = browsers[0].new_table(f"P{n}-0", people, timer=timer, target=target)
+    for i, browser in enumerate(browsers[1:], start=1):
+        browser.join(code, f"P{n}-{i}")
+    browsers[0].start(code)
+    return code, browsers

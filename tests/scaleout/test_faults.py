@@ -1,0 +1,227 @@
+"""The scale-out stack as an operator runs it (deploy/local_stack.py: PostgreSQL, Redis, two
+Daphne processes behind nginx running deploy/nginx/sevn.conf), under the faults a public service
+meets: idle sockets, a server killed, Redis and PostgreSQL restarting, a flooding client, a crowd
+connecting at once. People play through nginx as browsers do (deploy/players.py) and reconnect
+as htmx does; every screen must end on the table the database holds."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import re
+import threading
+import time
+import urllib.request
+
+import pytest
+
+from deploy.local_stack import Stack
+from deploy.players import Browser, Seat, address_of, started_table
+
+POOL = 6  # connections per Daphne process, well under the cluster's max_connections below
+
+
+@pytest.fixture(scope="module")
+def stack():
+    with Stack(env={"DB_POOL_SIZE": str(POOL), "DB_POOL_MIN": "1", "SEVN_BOT_DELAY_MS": "0",
+                    "LOG_LEVEL": "WARNING"}, pg_max_connections=30) as running:
+        yield running
+
+
+def database_version(stack, code: str) -> tuple[int, int]:
+    (number, version), = stack.postgres.sql(
+        "SELECT g.number, g.version FROM game_game g JOIN game_room r ON r.id = g.room_id "
+        f"WHERE r.code = '{code}' ORDER BY g.number DESC LIMIT 1")
+    return number, version
+
+
+def seats_for(stack, tables: int, people: int = 2, think: float = 0.1, timer: int = 0, first: int = 0,
+              watchers: int = 0) -> list[tuple[str, list[Seat]]]:
+    result = []
+    for n in range(first, first + tables):
+        code, browsers = started_table(stack.nginx.port, people, n=n, timer=timer, target=1000)
+        seats = [Seat(browser, code, think=think, seed=n * 10 + i) for i, browser in enumerate(browsers)]
+        seats += [Seat(Browser(stack.nginx.port, address_of(5000 + n * 8 + w)), code, plays=False)
+                  for w in range(watchers)]
+        result.append((code, seats))
+    return result
+
+
+async def play(tables: list[tuple[str, list[Seat]]], seconds: float) -> None:
+    until = time.monotonic() + seconds
+    await asyncio.gather(*(seat.run(until) for _code, seats in tables for seat in seats))
+
+
+async def settle(tables: list[tuple[str, list[Seat]]], seconds: float = 3.0) -> None:
+    """Nobody plays; every socket reads what is still coming (the screens' check included)."""
+    for _code, seats in tables:
+        for seat in seats:
+            seat.plays = False
+    await play(tables, seconds)
+
+
+def assert_every_screen_shows_the_database(stack, tables) -> None:
+    for code, seats in tables:
+        held = database_version(stack, code)
+        assert [seat.screen.version for seat in seats] == [held] * len(seats), code
+
+
+def run_in_background(coroutine_function, *args) -> threading.Thread:
+    thread = threading.Thread(target=lambda: asyncio.run(coroutine_function(*args)))
+    thread.start()
+    return thread
+
+
+def test_the_proxy_serves_pages_static_files_and_health(stack):
+    browser = Browser(stack.nginx.port)
+    assert "SEVN" in browser.get("/en/")
+    status, headers, css = browser.request("GET", "/static/sevn/sevn.css")
+    assert status == 200 and "Cache-Control" in headers and len(css) > 1000
+    status, _headers, body = browser.request("GET", "/healthz")
+    assert status == 200 and json.loads(body)["database"] and json.loads(body)["channel_layer"]
+    for server in stack.servers:  # each process answers for itself
+        with urllib.request.urlopen(f"http://127.0.0.1:{server.port}/healthz", timeout=5) as response:
+            assert json.loads(response.read())["status"] == "ok"
+
+
+def test_idle_sockets_stay_open_on_redis_for_a_minute(stack):
+    tables = seats_for(stack, 2, people=2, watchers=3)
+    asyncio.run(settle(tables, seconds=62))  # nobody sends anything for a minute
+    sockets = [seat for _code, seats in tables for seat in seats]
+    assert [seat.reconnects for seat in sockets] == [0] * len(sockets)
+    for seat in sockets:
+        seat.plays = True
+    asyncio.run(play(tables, 3))
+    asyncio.run(settle(tables))
+    assert all(database_version(stack, code)[1] > 1 for code, _seats in tables)
+    assert_every_screen_shows_the_database(stack, tables)
+
+
+def test_a_server_killed_mid_game_loses_no_move(stack):
+    tables = seats_for(stack, 4, people=2, think=0.05, first=10, watchers=1)
+
+    async def scenario():
+        game = asyncio.ensure_future(play(tables, 9))
+        await asyncio.sleep(3)
+        before = {code: database_version(stack, code) for code, _seats in tables}
+        stack.servers[0].kill()  # SIGKILL: its sockets drop, its browsers reconnect through nginx
+        await game
+        return before
+
+    before = asyncio.run(scenario())
+    stack.servers[0].start()
+    asyncio.run(settle(tables))
+    assert sum(seat.reconnects for _code, seats in tables for seat in seats) >= 1
+    for code, _seats in tables:
+        assert database_version(stack, code)[1] > before[code][1], "play went on after the kill"
+    assert_every_screen_shows_the_database(stack, tables)
+
+
+def test_redis_down_for_ten_seconds_then_back(stack):
+    tables = seats_for(stack, 4, people=2, think=0.1, first=20, watchers=1)
+
+    async def scenario():
+        game = asyncio.ensure_future(play(tables, 20))
+        await asyncio.sleep(2)
+        await asyncio.to_thread(stack.redis.restart, 10)  # everything Redis held is gone
+        after = {code: database_version(stack, code) for code, _seats in tables}
+        await game
+        return after
+
+    back = asyncio.run(scenario())
+    asyncio.run(settle(tables, 4))
+    for code, _seats in tables:
+        assert database_version(stack, code)[1] > back[code][1], "tables move again after the restart"
+    assert_every_screen_shows_the_database(stack, tables)
+
+
+def test_postgres_restarted_play_continues(stack):
+    tables = seats_for(stack, 3, people=2, think=0.1, first=30, watchers=1)
+
+    async def scenario():
+        game = asyncio.ensure_future(play(tables, 14))
+        await asyncio.sleep(2)
+        await asyncio.to_thread(stack.postgres.restart, 2)
+        after = {code: database_version(stack, code) for code, _seats in tables}
+        await game
+        return after
+
+    back = asyncio.run(scenario())
+    asyncio.run(settle(tables, 4))
+    for code, _seats in tables:
+        assert database_version(stack, code)[1] > back[code][1], "play continues after the restart"
+    assert_every_screen_shows_the_database(stack, tables)
+
+
+def test_a_flooding_socket_is_closed_while_other_tables_get_every_update(stack):
+    tables = seats_for(stack, 2, people=2, think=0.1, first=40, watchers=1)
+    flood_code, flood_browsers = started_table(stack.nginx.port, 2, n=49)
+    closed = {}
+
+    async def flood():
+        from websockets.asyncio.client import connect
+        from websockets.exceptions import ConnectionClosed
+
+        browser = flood_browsers[0]
+        cookie = "; ".join(f"{k}={v}" for k, v in browser.cookies.items())
+        async with connect(f"{stack.ws}/ws/t/{flood_code}/?lang=en", origin=browser.origin,
+                           additional_headers={"Cookie": cookie}, local_addr=(browser.address, 0),
+                           max_size=2**22) as sock:
+            stale = json.dumps({"kind": "draw", "version": 0})
+            replies = []
+            try:
+                for _ in range(3000):
+                    await sock.send(stale)
+                async for message in sock:
+                    replies.append(message)
+            except ConnectionClosed as error:
+                closed["code"], closed["reason"] = error.rcvd.code, error.rcvd.reason
+            closed["replies"] = replies
+
+    async def scenario():
+        await asyncio.gather(flood(), play(tables, 8))
+
+    asyncio.run(scenario())
+    asyncio.run(settle(tables))
+    assert closed["code"] == 4429 and "too many messages" in closed["reason"]
+    assert sum("Slow down" in reply for reply in closed["replies"]) >= 1
+    assert database_version(stack, flood_code)[1] == 1  # nothing the flood sent was applied
+    assert all(database_version(stack, code)[1] > 5 for code, _seats in tables)
+    assert_every_screen_shows_the_database(stack, tables)
+
+
+def test_a_crowd_connecting_at_once_gets_every_table(stack):
+    code, browsers = started_table(stack.nginx.port, 2, n=60)
+    watchers = [Seat(Browser(stack.nginx.port, address_of(9000 + i)), code, plays=False) for i in range(200)]
+    tables = [(code, watchers)]
+    asyncio.run(settle(tables, 8))
+    assert [seat.screen.version for seat in watchers] == [database_version(stack, code)] * len(watchers)
+    assert sum(seat.reconnects for seat in watchers) == 0
+
+
+def test_page_loads_never_exhaust_the_database(stack):
+    browsers = [Browser(stack.nginx.port, address_of(12000 + i)) for i in range(24)]
+    statuses: list[int] = []
+
+    def load(browser):
+        for _ in range(12):
+            statuses.append(browser.request("GET", "/en/")[0])
+            statuses.append(browser.request("GET", "/en/rules/")[0])
+
+    threads = [threading.Thread(target=load, args=(browser,)) for browser in browsers]
+    peak = 0
+    for thread in threads:
+        thread.start()
+    while any(thread.is_alive() for thread in threads):
+        peak = max(peak, stack.postgres.connections())
+        time.sleep(0.05)
+    assert set(statuses) == {200} and len(statuses) == 24 * 24
+    assert peak <= POOL * len(stack.servers)
+    assert "sorry, too many clients" not in stack.logs()
+
+
+def test_no_server_logged_a_traceback_from_bad_input(stack):
+    """Faults above are logged as warnings; nothing reached a player as a crash."""
+    logs = stack.logs()
+    assert "Exception inside application" not in logs
+    assert not re.search(r"(OverflowError|RecursionError|MaxConnectionsError)", logs)

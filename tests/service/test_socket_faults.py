@@ -1,0 +1,210 @@
+"""A table socket under faults and abuse: crashes and bad input leave no task behind, a
+flooding socket is slowed then closed without touching other tables, a lost broadcast is found
+and drawn, and moves carry their version."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+
+import pytest
+from channels.db import database_sync_to_async
+
+from game import consumers, presence, services, watch
+from game.models import Presence
+
+from ..web.test_consumers import connect, current_state, drain, started_table, version_of
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+def live_tasks() -> int:
+    return sum(1 for task in asyncio.all_tasks() if not task.done())
+
+
+async def settle() -> None:
+    for _ in range(5):
+        await asyncio.sleep(0.05)
+
+
+@pytest.fixture
+def quick_heartbeat(monkeypatch):
+    from datetime import timedelta
+    monkeypatch.setattr(presence, "HEARTBEAT", timedelta(seconds=0.05))
+
+
+FUZZ = [
+    '{"kind":"freeze","seat":Infinity,"version":1}', '{"kind":"freeze","seat":-Infinity,"version":1}',
+    '{"kind":"freeze","seat":1e400,"version":1}', '{"kind":"crossroads","pick":Infinity,"version":1}',
+    '{"kind":"crossroads","pick":true,"version":1}', '{"kind":"freeze","seat":1.9,"version":1}',
+    '{"kind":"draw","version":1,"x":' + "[" * 1000 + "]" * 1000 + "}", '{"kind":"draw"}', "\x00", "{",
+]
+
+
+async def test_fuzzed_messages_get_an_answer_close_nothing_and_leave_no_task(quick_heartbeat):
+    room, (ana, ben) = await started_table(deck=["5", "9", "4", "1", "2"])
+    before = live_tasks()
+    socket = await connect(room.code, ben.key)
+    await drain(socket)
+    for text in FUZZ:
+        await socket.send_to(text_data=text)
+        reply = await socket.receive_from()
+        assert 'class="toast"' in reply, text
+    await socket.send_to(bytes_data=b"\x00\x01")
+    assert 'class="toast"' in await socket.receive_from()
+    assert await version_of(room) == 1
+    await socket.send_to(text_data=json.dumps({"kind": "draw", "version": 1}))  # still open and playing
+    assert 'data-version="2"' in "".join(await drain(socket))
+    await socket.disconnect()
+    await settle()
+    assert live_tasks() == before
+    assert not await database_sync_to_async(Presence.objects.exists)()
+
+
+async def test_a_crashing_handler_stops_the_heartbeat_and_marks_the_player_gone(monkeypatch, quick_heartbeat):
+    room, (ana, ben) = await started_table(deck=["5", "9", "4", "1", "2"])
+    before = live_tasks()
+    socket = await connect(room.code, ben.key)
+    await drain(socket)
+    assert await database_sync_to_async(Presence.objects.count)() == 1
+
+    async def crash(self, error):
+        raise RuntimeError("a bug in a handler")
+
+    monkeypatch.setattr(consumers.TableConsumer, "_refuse", crash)
+    await socket.send_to(text_data=json.dumps({"kind": "fly", "version": 1}))
+    with pytest.raises(RuntimeError):
+        await socket.wait(timeout=2)
+    await settle()
+    assert live_tasks() == before
+    assert not await database_sync_to_async(Presence.objects.exists)()
+    assert watch.count() == 0
+
+
+async def test_a_failing_group_discard_still_stops_the_heartbeat(monkeypatch, quick_heartbeat):
+    room, (ana, ben) = await started_table()
+    before = live_tasks()
+    socket = await connect(room.code, ben.key)
+    await drain(socket)
+
+    async def unreachable(*args, **kwargs):
+        raise ConnectionError("redis went away")
+
+    from channels.layers import get_channel_layer
+    monkeypatch.setattr(get_channel_layer(), "group_discard", unreachable)
+    await socket.disconnect()
+    await settle()
+    assert live_tasks() == before
+    assert not await database_sync_to_async(Presence.objects.exists)()
+
+
+async def test_a_flooding_socket_is_slowed_then_closed_while_another_table_plays_on(settings, monkeypatch):
+    settings.SEVN_SOCKET_RATE, settings.SEVN_SOCKET_BURST, settings.SEVN_SOCKET_CLOSE_AFTER = 5, 10, 100
+    calls = []
+    real = services.game_act
+
+    def counted(**kwargs):
+        calls.append(kwargs["code"])
+        return real(**kwargs)
+
+    monkeypatch.setattr(services, "game_act", counted)
+    flooded, (ana, ben) = await started_table(deck=["5", "9", "4", "1", "2"])
+    quiet, (cleo, dan) = await started_table(deck=["5", "9", "4", "1", "2"], names=("Cleo", "Dan"))
+    flooder, dan_socket, cleo_socket = (await connect(flooded.code, ana.key), await connect(quiet.code, dan.key),
+                                        await connect(quiet.code, cleo.key))
+    for socket in (flooder, dan_socket, cleo_socket):
+        await drain(socket)
+    stale = json.dumps({"kind": "draw", "version": 0})
+    for _ in range(150):
+        await flooder.send_to(text_data=stale)
+    replies = []
+    while True:
+        output = await flooder.receive_output(timeout=3)
+        if output["type"] == "websocket.close":
+            break
+        replies.append(output["text"])
+    assert output["code"] == consumers.CLOSE_FLOODING and "too many messages" in output["reason"]
+    assert any("Slow down" in reply for reply in replies) and "too many messages and was closed" in replies[-1]
+    assert all('id="table"' not in reply for reply in replies)  # refusals never redraw the table
+    assert calls == []  # stale moves were refused from the screen, without the database
+    await dan_socket.send_to(text_data=json.dumps({"kind": "draw", "version": 1}))
+    assert 'data-version="2"' in await cleo_socket.receive_from()
+    assert await version_of(flooded) == 1
+    for socket in (dan_socket, cleo_socket):
+        await socket.disconnect()
+
+
+async def test_too_many_sockets_from_one_address_are_refused_with_a_reason(settings):
+    settings.SEVN_MAX_SOCKETS_PER_ADDRESS = 2
+    room, (ana, ben) = await started_table()
+    first, second = await connect(room.code, ana.key), await connect(room.code, ben.key)
+    third = await connect(room.code, None)
+    assert "Too many open tables" in await third.receive_from()
+    closing = await third.receive_output()
+    assert closing["type"] == "websocket.close" and closing["code"] == consumers.CLOSE_TOO_MANY_SOCKETS
+    await first.disconnect()
+    fourth = await connect(room.code, None)  # a closed socket frees its place
+    assert 'id="table"' in await fourth.receive_from()
+    for socket in (second, fourth):
+        await socket.disconnect()
+
+
+async def test_a_move_whose_broadcast_fails_still_reaches_this_servers_screens(monkeypatch):
+    room, (ana, ben) = await started_table(deck=["5", "9", "4", "1", "2"])
+    ana_socket, ben_socket = await connect(room.code, ana.key), await connect(room.code, ben.key)
+    await drain(ana_socket)
+    await drain(ben_socket)
+
+    async def layer_down(code, update):
+        raise ConnectionError("redis restarting")
+
+    monkeypatch.setattr(consumers, "send_async", layer_down)
+    await ben_socket.send_to(text_data=json.dumps({"kind": "draw", "version": 1}))
+    for socket in (ana_socket, ben_socket):
+        html = "".join(await drain(socket))
+        assert 'data-version="2"' in html and "Ben draws 4." in html
+    for socket in (ana_socket, ben_socket):
+        await socket.disconnect()
+
+
+async def test_a_screen_that_missed_a_move_finds_out_from_the_database():
+    """A move committed but never broadcast (the layer lost it): the next check finds the screen
+    behind, the one after that draws it again."""
+    room, (ana, ben) = await started_table(deck=["5", "9", "4", "1", "2"])
+    socket = await connect(room.code, ana.key)
+    await drain(socket)
+    await database_sync_to_async(services.game_act)(code=room.code, player=ben, action={"kind": "draw"}, version=1)
+    assert await watch.check_once() == 0  # an update may still be on its way
+    assert await watch.check_once() == 1
+    html = "".join(await drain(socket))
+    assert 'data-version="2"' in html and "Ben draws 4." in html
+    assert await watch.check_once() == 0 and await watch.check_once() == 0  # caught up: nothing more
+    await socket.disconnect()
+
+
+async def test_a_screen_that_is_up_to_date_is_never_redrawn_by_the_check():
+    room, (ana, ben) = await started_table(deck=["5", "9", "4", "1", "2"])
+    sockets = [await connect(room.code, ana.key), await connect(room.code, ben.key), await connect(room.code, None)]
+    for socket in sockets:
+        await drain(socket)
+    await sockets[1].send_to(text_data=json.dumps({"kind": "draw", "version": 1}))
+    for socket in sockets:
+        await drain(socket)
+    assert [await watch.check_once() for _ in range(3)] == [0, 0, 0]
+    for socket in sockets:
+        await socket.disconnect()
+
+
+async def test_two_identical_moves_on_two_sockets_apply_once():
+    room, (ana, ben) = await started_table(deck=["5", "9", "4", "1", "2"])
+    first, second = await connect(room.code, ben.key), await connect(room.code, ben.key)
+    await drain(first)
+    await drain(second)
+    move = json.dumps({"kind": "draw", "version": 1})
+    await asyncio.gather(first.send_to(text_data=move), second.send_to(text_data=move))
+    replies = "".join(await drain(first) + await drain(second))
+    assert await version_of(room) == 2
+    assert "The table changed before your move arrived" in replies
+    assert len((await current_state(room))["seats"][1]["row"]) == 2  # dealt one, drew one
+    for socket in (first, second):
+        await socket.disconnect()
