@@ -175,6 +175,7 @@ class Seat:
             self.socket = None
 
     async def _read(self, until: float) -> None:
+        fresh = True  # a socket (re)opened: the whole table, with the decision it shows
         while True:
             left = until - time.monotonic()
             if left <= 0:
@@ -184,14 +185,16 @@ class Seat:
             except TimeoutError:
                 return
             now = time.perf_counter()
-            if not self.screen.read(html):
-                if self.plays and 'class="toast"' in html and self.screen.active:
-                    await asyncio.sleep(0.3)  # refused (the server busy or restarting): as a person, try again
-                    await self._decide()
-                continue
-            if self.on_version is not None:
+            newer = self.screen.read(html)
+            if newer and self.on_version is not None:
                 self.on_version(self, self.screen.version, now)
-            if self.plays:
+            if not self.plays:
+                continue
+            if newer or fresh:
+                fresh = False
+                await self._decide()
+            elif 'class="toast"' in html and self.screen.active:
+                await asyncio.sleep(0.3)  # refused (the server busy or restarting): as a person, try again
                 await self._decide()
 
     async def _decide(self) -> None:
