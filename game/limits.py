@@ -57,6 +57,22 @@ def message_budget() -> MessageBudget:
 
 
 _sockets_by_address: Counter[str] = Counter()
+_penalised_until: dict[str, float] = {}
+PENALTY_SECONDS = 30
+
+
+def penalise(address: str) -> None:
+    """This address flooded a socket: it gets no new socket for a while (this process)."""
+    _penalised_until[address] = time.monotonic() + PENALTY_SECONDS
+    if len(_penalised_until) > 10_000:
+        now = time.monotonic()
+        for key in [key for key, until in _penalised_until.items() if until < now]:
+            del _penalised_until[key]
+
+
+def penalised(address: str) -> bool:
+    until = _penalised_until.get(address)
+    return until is not None and until > time.monotonic()
 
 
 def socket_opened(address: str) -> bool:

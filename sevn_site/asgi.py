@@ -11,7 +11,7 @@ django_asgi_app = get_asgi_application()
 from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 
-from game import timers  # noqa: E402
+from game import timers, transport  # noqa: E402
 from game.origins import SameOriginValidator  # noqa: E402
 from game.routing import websocket_urlpatterns  # noqa: E402
 
@@ -20,6 +20,7 @@ application = ProtocolTypeRouter({
     "websocket": SameOriginValidator(AuthMiddlewareStack(URLRouter(websocket_urlpatterns))),
 })
 
+transport.install()
 timers.start_with_server(deadlines=os.environ.get("SEVN_TIMERS", "on") != "off")
 
 # Everything loaded so far (Django, templates, translations) lives as long as the process: keep

@@ -194,6 +194,10 @@ SEVN_BOT_DELAY_MS = int(os.environ.get("SEVN_BOT_DELAY_MS", "900"))
 SEVN_SOCKET_RATE = float(os.environ.get("SEVN_SOCKET_RATE", "10"))
 SEVN_SOCKET_BURST = _env_int("SEVN_SOCKET_BURST", 20)
 SEVN_SOCKET_CLOSE_AFTER = _env_int("SEVN_SOCKET_CLOSE_AFTER", 200)
+# Frames Daphne may queue for a socket's consumer (game.transport): above the consumer's own
+# allowance, so that a person clicking fast hears "slow down" while a flood never fills memory.
+SEVN_FRAME_RATE = float(os.environ.get("SEVN_FRAME_RATE", "50"))
+SEVN_FRAME_BURST = _env_int("SEVN_FRAME_BURST", 100)
 SEVN_MAX_SOCKETS_PER_ADDRESS = _env_int("SEVN_MAX_SOCKETS_PER_ADDRESS", 64)
 SEVN_LOOKUPS_PER_MINUTE = _env_int("SEVN_LOOKUPS_PER_MINUTE", 30)
 SEVN_LOGINS_PER_MINUTE = _env_int("SEVN_LOGINS_PER_MINUTE", 10)
