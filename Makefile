@@ -8,7 +8,7 @@ SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
-.PHONY: run test setup system messages services migrate bench lint
+.PHONY: run test setup system messages services migrate bench bench-service lint
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -42,6 +42,10 @@ test: setup services
 
 bench: setup
 	$(BIN)/python bench/engine_bench.py
+
+# The README's scale-out stack under load: 100 tables behind nginx, two Daphne, PostgreSQL, Redis.
+bench-service: setup services
+	$(BIN)/python bench/service_load.py
 
 lint: setup
 	$(BIN)/ruff check .

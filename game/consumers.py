@@ -9,6 +9,7 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+import time
 
 from channels.consumer import get_handler_name
 from channels.db import database_sync_to_async
@@ -258,6 +259,9 @@ class TableConsumer(QuickDispatch, AsyncWebsocketConsumer):
         """Redraw what changed on this viewer's table, from the broadcast snapshot (no database query)."""
         try:
             update = unpack(message)
+            if self.screen.misses_lines_before(update["snapshot"]):
+                await self.resync()  # a version gap: a lost update's log lines come with the whole log
+                return
             html = self.screen.update(update["snapshot"], update["events"], key=message["id"])
         except Exception:
             logger.exception("drawing an update failed at table %s", self.code)
@@ -270,15 +274,18 @@ class TableConsumer(QuickDispatch, AsyncWebsocketConsumer):
             await self.send(html)
 
     def behind(self, held: object) -> bool:
-        """True if this screen shows another table than the database holds, and did so at the
-        last check too (an update may be on its way: give it one check's time)."""
-        if held is None or held == self.screen.fingerprint:
+        """True if the database holds another table than this screen shows and no update has
+        reached the screen for RESYNC_AFTER seconds (updates in flight on a busy server are
+        not a loss: a screen that moves on is left to move on)."""
+        shown = self.screen.fingerprint
+        if held is None or held == shown:
             self.behind_since = None
             return False
-        if self.behind_since == held:
-            return True
-        self.behind_since = held
-        return False
+        now = time.monotonic()
+        if self.behind_since is None or self.behind_since[1] != shown:
+            self.behind_since = (now, shown)
+            return False
+        return now - self.behind_since[0] >= watch.RESYNC_AFTER
 
     async def resync(self) -> None:
         """The whole table and log again, read from the database, and the group rejoined."""

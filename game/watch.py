@@ -3,9 +3,10 @@
 A committed move normally reaches every screen through the channel layer. When the layer
 loses one (Redis restarting, a failed broadcast, a group membership Redis forgot), nothing
 else would ever tell that screen. So every process compares, once a second, what each of its
-sockets shows with what the database holds, in one query for all its tables; a socket still
-behind at the next check (not merely waiting for an update in flight) reads its table again
-and rejoins its group.
+sockets shows with what the database holds, in three queries for all its tables; a socket that
+shows an older table and has received nothing for RESYNC_AFTER seconds (not merely waiting for
+an update in flight) reads its table again and rejoins its group. A socket that receives an
+update after a gap in versions reads the table too (consumers), so no log line goes missing.
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ from . import selectors
 logger = logging.getLogger(__name__)
 
 CHECK_SECONDS = 1.0
+RESYNC_AFTER = 2.5  # seconds a screen may show an older table without any update arriving
 
 _sockets: dict[str, weakref.WeakSet] = {}
 

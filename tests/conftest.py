@@ -12,6 +12,19 @@ def _fast_settings(settings):
     settings.CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
 
 
+@pytest.fixture(autouse=True)
+def _fresh_limits():
+    """Per-process counters of game.limits start empty for every test (and the cache's counts)."""
+    from django.core.cache import cache
+
+    from game import limits
+
+    limits._penalised_until.clear()
+    limits._sockets_by_address.clear()
+    cache.clear()
+    yield
+
+
 @pytest.fixture
 def rulebook(db):
     """The rulebook prose as the data migration writes it (a transactional test before this one

@@ -98,6 +98,12 @@ class Screen:
         """Which state of the table this screen shows (compared with the database's by game.watch)."""
         return fingerprint(self.snapshot)
 
+    def misses_lines_before(self, snapshot: dict) -> bool:
+        """Whether this update skips versions this screen never saw (their log lines with them)."""
+        game = snapshot["game"]
+        return (game is not None and self.version is not None and self.version[0] == game["id"]
+                and game["version"] > self.version[1] + 1)
+
     def seated(self, viewer_key: str | None) -> bool:
         return self.snapshot is not None and viewer_seat(self.snapshot, viewer_key) is not None
 

@@ -167,14 +167,17 @@ async def test_a_move_whose_broadcast_fails_still_reaches_this_servers_screens(m
         await socket.disconnect()
 
 
-async def test_a_screen_that_missed_a_move_finds_out_from_the_database():
-    """A move committed but never broadcast (the layer lost it): the next check finds the screen
-    behind, the one after that draws it again."""
+async def test_a_screen_that_missed_a_move_finds_out_from_the_database(monkeypatch):
+    """A move committed but never broadcast (the layer lost it): the check finds the screen
+    behind, and once nothing has arrived for RESYNC_AFTER, draws it again."""
+    monkeypatch.setattr(watch, "RESYNC_AFTER", 0.3)
     room, (ana, ben) = await started_table(deck=["5", "9", "4", "1", "2"])
     socket = await connect(room.code, ana.key)
     await drain(socket)
     await database_sync_to_async(services.game_act)(code=room.code, player=ben, action={"kind": "draw"}, version=1)
     assert await watch.check_once() == 0  # an update may still be on its way
+    assert await watch.check_once() == 0
+    await asyncio.sleep(0.35)
     assert await watch.check_once() == 1
     html = "".join(await drain(socket))
     assert 'data-version="2"' in html and "Ben draws 4." in html
@@ -193,6 +196,21 @@ async def test_a_screen_that_is_up_to_date_is_never_redrawn_by_the_check():
     assert [await watch.check_once() for _ in range(3)] == [0, 0, 0]
     for socket in sockets:
         await socket.disconnect()
+
+
+async def test_an_update_after_a_gap_in_versions_brings_the_whole_log():
+    from game import broadcast
+
+    room, (ana, ben) = await started_table(deck=["5", "9", "4", "1", "2", "3"])
+    socket = await connect(room.code, ana.key)
+    await drain(socket)
+    act = database_sync_to_async(services.game_act)
+    await act(code=room.code, player=ben, action={"kind": "draw"}, version=1)  # never broadcast
+    newer = await act(code=room.code, player=ana, action={"kind": "draw"}, version=2)
+    await broadcast.send_async(room.code, newer)
+    html = "".join(await drain(socket))
+    assert 'id="log"' in html and "Ben draws 4." in html and 'data-version="3"' in html
+    await socket.disconnect()
 
 
 async def test_two_identical_moves_on_two_sockets_apply_once():

@@ -1,0 +1,60 @@
+"""Daphne's WebSocket protocol with game.transport's guard: frames over the allowance are
+dropped before they are queued, and a flood closes the socket with 4429 and a reason."""
+
+from __future__ import annotations
+
+import asyncio
+
+from daphne.ws_protocol import WebSocketProtocol
+
+from game import limits, transport
+
+
+class FakeProtocol:
+    """Just what the guard and Daphne's onMessage touch of a live protocol."""
+
+    muted = False
+
+    def __init__(self) -> None:
+        self.application_queue = asyncio.Queue()
+        self.client_addr = ("127.0.0.9", 5555)
+        self.closed: list[tuple[int, str]] = []
+
+    def sendClose(self, code: int, reason: str) -> None:  # noqa: N802 - autobahn's name
+        self.closed.append((code, reason))
+
+
+def test_the_guard_is_installed_on_daphnes_protocol_once():
+    transport.install()
+    guarded = WebSocketProtocol.onMessage
+    transport.install()
+    assert guarded.sevn_guard and WebSocketProtocol.onMessage is guarded  # not wrapped twice
+
+
+def test_a_flood_is_dropped_unqueued_then_closed_and_its_address_refused(settings):
+    settings.SEVN_FRAME_RATE, settings.SEVN_FRAME_BURST, settings.SEVN_SOCKET_CLOSE_AFTER = 1, 5, 50
+    transport.install()
+    protocol = FakeProtocol()
+    for _ in range(1000):
+        WebSocketProtocol.onMessage(protocol, b'{"kind":"draw","version":0}', False)
+    assert protocol.application_queue.qsize() <= 6  # the burst, and what the rate refilled
+    assert protocol.closed == [(4429, transport.CLOSE_REASON)]
+    assert limits.penalised("127.0.0.9")
+
+
+def test_a_consumer_that_falls_behind_gets_its_socket_closed(settings):
+    settings.SEVN_FRAME_RATE, settings.SEVN_FRAME_BURST = 10_000, 10_000
+    transport.install()
+    protocol = FakeProtocol()
+    for _ in range(transport.QUEUE_MAX + 50):
+        WebSocketProtocol.onMessage(protocol, b"x", False)
+    assert protocol.application_queue.qsize() == transport.QUEUE_MAX
+    assert protocol.closed and protocol.closed[0][0] == 4429
+
+
+def test_people_clicking_fast_pass_untouched(settings):
+    transport.install()
+    protocol = FakeProtocol()
+    for _ in range(20):
+        WebSocketProtocol.onMessage(protocol, b'{"kind":"draw","version":1}', False)
+    assert protocol.application_queue.qsize() == 20 and protocol.closed == []
