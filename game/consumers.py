@@ -105,10 +105,11 @@ class QuickDispatch:
 
 
 class TableConsumer(QuickDispatch, AsyncWebsocketConsumer):
-    """One viewer's socket. Whatever happens to it (a clean close, a crash in a handler, the
-    server shutting down), `__call__`'s cleanup stops its heartbeat and forgets it."""
+    """One viewer's socket. It starts no task of its own (this process's heartbeat for all its
+    sockets is game.watch's), and whatever happens to it (a clean close, a crash in a handler,
+    the server shutting down), `__call__`'s cleanup forgets it everywhere."""
 
-    heartbeat: asyncio.Task | None = None
+    present = False  # a seated viewer's presence row exists
     code: str | None = None
     address: str | None = None
 
@@ -153,7 +154,7 @@ class TableConsumer(QuickDispatch, AsyncWebsocketConsumer):
         if self.viewer_key:
             message = await database_sync_to_async(presence.arrived)(code=self.code, player_key=self.viewer_key,
                                                                      channel=self.channel_name)
-            self.heartbeat = asyncio.create_task(self._beat())
+            self.present = True
             if message:
                 await self._broadcast(message)
 
@@ -161,11 +162,9 @@ class TableConsumer(QuickDispatch, AsyncWebsocketConsumer):
         await self._cleanup()
 
     async def _cleanup(self) -> None:
-        """Stop the heartbeat first (it must never outlive the socket), then forget the socket
-        here, in its group and in presence; each step on its own, so one failing skips none."""
-        heartbeat, self.heartbeat = self.heartbeat, None
-        if heartbeat is not None:
-            heartbeat.cancel()
+        """Forget the socket here (so no heartbeat refreshes it), in its group and in presence;
+        each step on its own, so one failing skips none."""
+        present, self.present = self.present, False
         if self.address is not None:
             limits.socket_closed(self.address)
             self.address = None
@@ -177,23 +176,11 @@ class TableConsumer(QuickDispatch, AsyncWebsocketConsumer):
             await self.channel_layer.group_discard(group_name(code), self.channel_name)
         except Exception:  # Redis away: the membership expires on its own
             logger.warning("group_discard failed for %s", code, exc_info=True)
-        if heartbeat is not None:
+        if present:
             try:
                 await database_sync_to_async(presence.left)(channel=self.channel_name)
             except Exception:  # the database away: the presence row goes stale and is removed
                 logger.warning("presence.left failed for %s", code, exc_info=True)
-
-    async def _beat(self) -> None:
-        """Presence, and the group membership renewed (Redis may have restarted and forgotten it)."""
-        while True:
-            await asyncio.sleep(presence.HEARTBEAT.total_seconds())
-            try:
-                await database_sync_to_async(presence.heartbeat)(channel=self.channel_name)
-                await self.channel_layer.group_add(group_name(self.code), self.channel_name)
-            except asyncio.CancelledError:
-                raise
-            except Exception:
-                logger.warning("heartbeat failed", exc_info=True)
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
         if self.code is None:

@@ -18,7 +18,8 @@ from collections.abc import Hashable
 
 from channels.db import database_sync_to_async
 
-from . import selectors
+from . import presence, selectors
+from .broadcast import group_name
 
 logger = logging.getLogger(__name__)
 
@@ -70,11 +71,30 @@ async def check_once() -> int:
     return len(behind)
 
 
+async def heartbeat() -> None:
+    """Every live socket of this process is present (one statement) and in its group (Redis may
+    have restarted and forgotten it). A socket gone is gone from the registry, so nothing here
+    can outlive it."""
+    sockets = [(code, consumer) for code in list(_sockets) for consumer in sockets_of(code)]
+    present = [consumer.channel_name for _code, consumer in sockets if consumer.present]
+    await database_sync_to_async(presence.heartbeat)(channels=present)
+    if sockets:
+        layer = sockets[0][1].channel_layer
+        await asyncio.gather(*(layer.group_add(group_name(code), consumer.channel_name)
+                               for code, consumer in sockets), return_exceptions=True)
+
+
 async def run_forever() -> None:
+    """The screens' check every second, the heartbeat every HEARTBEAT, until the server stops."""
+    beats_every = max(1, round(presence.HEARTBEAT.total_seconds() / CHECK_SECONDS))
+    checks = 0
     while True:
         await asyncio.sleep(CHECK_SECONDS)
+        checks += 1
         try:
             await check_once()
+            if checks % beats_every == 0:
+                await heartbeat()
         except asyncio.CancelledError:
             raise
         except Exception:  # the database restarting: try again next time

@@ -10,7 +10,7 @@ import json
 import pytest
 from channels.db import database_sync_to_async
 
-from game import consumers, presence, services, watch
+from game import consumers, services, watch
 from game.models import Presence
 
 from ..web.test_consumers import connect, current_state, drain, started_table, version_of
@@ -27,12 +27,6 @@ async def settle() -> None:
         await asyncio.sleep(0.05)
 
 
-@pytest.fixture
-def quick_heartbeat(monkeypatch):
-    from datetime import timedelta
-    monkeypatch.setattr(presence, "HEARTBEAT", timedelta(seconds=0.05))
-
-
 FUZZ = [
     '{"kind":"freeze","seat":Infinity,"version":1}', '{"kind":"freeze","seat":-Infinity,"version":1}',
     '{"kind":"freeze","seat":1e400,"version":1}', '{"kind":"crossroads","pick":Infinity,"version":1}',
@@ -41,7 +35,7 @@ FUZZ = [
 ]
 
 
-async def test_fuzzed_messages_get_an_answer_close_nothing_and_leave_no_task(quick_heartbeat):
+async def test_fuzzed_messages_get_an_answer_close_nothing_and_leave_no_task():
     room, (ana, ben) = await started_table(deck=["5", "9", "4", "1", "2"])
     before = live_tasks()
     socket = await connect(room.code, ben.key)
@@ -61,7 +55,7 @@ async def test_fuzzed_messages_get_an_answer_close_nothing_and_leave_no_task(qui
     assert not await database_sync_to_async(Presence.objects.exists)()
 
 
-async def test_a_crashing_handler_stops_the_heartbeat_and_marks_the_player_gone(monkeypatch, quick_heartbeat):
+async def test_a_crashing_handler_leaves_no_task_and_marks_the_player_gone(monkeypatch):
     room, (ana, ben) = await started_table(deck=["5", "9", "4", "1", "2"])
     before = live_tasks()
     socket = await connect(room.code, ben.key)
@@ -81,7 +75,7 @@ async def test_a_crashing_handler_stops_the_heartbeat_and_marks_the_player_gone(
     assert watch.count() == 0
 
 
-async def test_a_failing_group_discard_still_stops_the_heartbeat(monkeypatch, quick_heartbeat):
+async def test_a_failing_group_discard_still_forgets_the_socket(monkeypatch):
     room, (ana, ben) = await started_table()
     before = live_tasks()
     socket = await connect(room.code, ben.key)
@@ -183,6 +177,19 @@ async def test_a_screen_that_missed_a_move_finds_out_from_the_database(monkeypat
     assert 'data-version="2"' in html and "Ben draws 4." in html
     assert await watch.check_once() == 0 and await watch.check_once() == 0  # caught up: nothing more
     await socket.disconnect()
+
+
+async def test_the_heartbeat_refreshes_live_sockets_only():
+    room, (ana, ben) = await started_table()
+    ana_socket, ben_socket = await connect(room.code, ana.key), await connect(room.code, ben.key)
+    for socket in (ana_socket, ben_socket):
+        await drain(socket)
+    await database_sync_to_async(Presence.objects.update)(seen="2000-01-01T00:00:00Z")
+    await ben_socket.disconnect()
+    await watch.heartbeat()
+    rows = await database_sync_to_async(lambda: list(Presence.objects.values_list("player_key", "seen")))()
+    assert [key for key, _seen in rows] == [ana.key] and rows[0][1].year > 2000
+    await ana_socket.disconnect()
 
 
 async def test_a_screen_that_is_up_to_date_is_never_redrawn_by_the_check():
