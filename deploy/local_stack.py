@@ -69,8 +69,9 @@ class Postgres:
         subprocess.run(_as_postgres([_pg_bin("initdb"), "-D", str(self.folder), "-A", "trust", "-U", "postgres",
                                      "--no-sync", "-E", "UTF8"]), check=True, stdout=subprocess.DEVNULL)
         with open(self.folder / "postgresql.conf", "a") as conf:
-            conf.write(f"\nport = {self.port}\nlisten_addresses = '127.0.0.1'\nunix_socket_directories = '{self.folder}'\n"
-                       f"max_connections = {max_connections}\nfsync = off\nsynchronous_commit = off\n"
+            conf.write(f"\nport = {self.port}\nlisten_addresses = '127.0.0.1'\n"
+                       f"unix_socket_directories = '{self.folder}'\nmax_connections = {max_connections}\n"
+                       "fsync = off\nsynchronous_commit = off\n"
                        "full_page_writes = off\nshared_buffers = 64MB\n")
         self.start()
         subprocess.run(_as_postgres([_pg_bin("createdb"), "-h", "127.0.0.1", "-p", str(self.port), "-U", "postgres",

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from django.contrib import admin, messages
-from django.db.models.constants import LOOKUP_SEP
 from django.db.models import Count
+from django.db.models.constants import LOOKUP_SEP
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 

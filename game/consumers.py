@@ -6,7 +6,6 @@ and draws the table for its own viewer. Errors go only to the socket that caused
 
 from __future__ import annotations
 
-import asyncio
 import json
 import logging
 import time

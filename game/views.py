@@ -106,7 +106,8 @@ def table(request: HttpRequest, code: str) -> HttpResponse:
     context.update({
         "ws_url": f"/ws/t/{room.code}/?lang={get_language()}",
         "lines": table_render.log_lines(table_render.log_entries(snapshot, selectors.log_events(game))),
-        "nickname_hint": request.session.get(NICKNAME_KEY, "") or (player.username if player and player.is_user else ""),
+        "nickname_hint": request.session.get(NICKNAME_KEY, "") or (player.username if player and player.is_user
+                                                                   else ""),
     })
     return render(request, "game/table_page.html", context)
 
