@@ -100,7 +100,8 @@ class Postgres:
     def connections(self) -> int:
         """Client connections to the game's database right now."""
         out = subprocess.run(["psql", "-h", "127.0.0.1", "-p", str(self.port), "-U", "postgres", "-d", "postgres",
-                              "-Atc", "SELECT count(*) FROM pg_stat_activity WHERE datname = 'sevn'"],
+                              "-Atc", "SELECT count(*) FROM pg_stat_activity WHERE datname = 'sevn' "
+                              "AND backend_type = 'client backend'"],
                              capture_output=True, text=True, check=True).stdout
         return int(out.strip())
 

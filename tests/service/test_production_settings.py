@@ -55,6 +55,7 @@ def test_check_deploy_is_clean_with_the_production_environment(tmp_path):
     env = {**os.environ, "SECRET_KEY": "p" * 30 + "-Zq8#kW3!x9vB2@nL5$rT7%yU4^mH6&jC1*", "HTTPS": "true",
            "SECURE_HSTS_SECONDS": "31536000", "SECURE_HSTS_INCLUDE_SUBDOMAINS": "true", "SECURE_HSTS_PRELOAD": "true",
            "ALLOWED_HOSTS": "sevn.example.org", "DEBUG": "false"}
+    env.pop("DJANGO_ALLOW_ASYNC_UNSAFE", None)  # the browser tests' own switch, never a deployment's
     done = subprocess.run([sys.executable, "manage.py", "check", "--deploy", "--fail-level", "WARNING"], cwd=ROOT,
                           env=env, capture_output=True, text=True)
     assert done.returncode == 0, done.stdout + done.stderr
