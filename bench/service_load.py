@@ -178,12 +178,17 @@ def main() -> None:
         tables = [Table(port, code, sessions, n, args.think) for n, (code, sessions) in enumerate(made[:args.tables])]
         sampler = Sampler(stack)
         sampler.start()
-        cpu_before = sum(server.cpu_seconds() for server in stack.servers)
+        cpu_before = stack.cpu_seconds()
+        client_before = time.process_time()
         elapsed = asyncio.run(play(tables, args.seconds))
-        cpu = sum(server.cpu_seconds() for server in stack.servers) - cpu_before
+        client_cpu = time.process_time() - client_before
+        parts = {name: used - cpu_before[name] for name, used in stack.cpu_seconds().items()}
         sampler.running = False
-        load = summarise(tables, elapsed, cpu)
+        load = summarise(tables, elapsed, parts["daphne"])
         load["db_connections"] = sampler.peak
+        per_move = {name: round(1000 * used / max(1, load["moves"]), 2) for name, used in parts.items()}
+        per_move["load client"] = round(1000 * client_cpu / max(1, load["moves"]), 2)
+        print(f"CPU ms per move by part: {per_move}")
         print(f"{args.tables} tables x {PEOPLE} people ({args.tables * PEOPLE} sockets through nginx, 2 Daphne, "
               f"PostgreSQL + Redis), think ~{args.think}s, {elapsed:.0f}s: {load}; "
               f"database connections held: peak {sampler.peak} (pool {args.pool} x 2 processes)")
@@ -205,6 +210,7 @@ def main() -> None:
         "tables": args.tables, "moves_per_s": load["moves_per_s"], "p50_ms": load["p50_ms"],
         "p95_ms": load["p95_ms"], "p99_ms": load["p99_ms"], "errors": load["errors"],
         "db_connections": load["db_connections"], "db_pool": args.pool * 2, "cpu_ms_per_move": load["cpu_ms_per_move"],
+        "stack_cpu_ms_per_move": round(sum(per_move.values()) - per_move["load client"], 2),
         "flood_p95_ms": round(flood_p95, 1), "quiet_p95_ms": round(quiet_p95, 1),
         "flood_ratio": round(flood_p95 / quiet_p95, 2), "flood_messages": flood.sent,
     }

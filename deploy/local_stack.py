@@ -56,6 +56,38 @@ def _pg_bin(name: str) -> str:
     return str(found[-1])
 
 
+def process_cpu_seconds(pid: int) -> float:
+    """User + system CPU time of a process so far (Linux /proc); 0 if it is gone."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except (FileNotFoundError, ProcessLookupError):
+        return 0.0
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def tree_cpu_seconds(match: str) -> float:
+    """CPU time of every process whose command line contains `match` (a cluster's folder, say)
+    and of all their descendants (PostgreSQL's backends, nginx's workers)."""
+    parents: dict[int, int] = {}
+    roots = set()
+    for proc in Path("/proc").iterdir():
+        if not proc.name.isdigit():
+            continue
+        try:
+            stat = (proc / "stat").read_text()
+            parents[int(proc.name)] = int(stat.rsplit(")", 1)[1].split()[1])
+            if match in (proc / "cmdline").read_bytes().decode(errors="replace"):
+                roots.add(int(proc.name))
+        except (FileNotFoundError, ProcessLookupError, PermissionError, IndexError, ValueError):
+            continue
+    tree, grew = set(roots), True
+    while grew:
+        children = {pid for pid, parent in parents.items() if parent in tree} - tree
+        grew = bool(children)
+        tree |= children
+    return sum(process_cpu_seconds(pid) for pid in tree)
+
+
 class Postgres:
     """A PostgreSQL cluster in a temporary folder, on its own port, with trust auth."""
 
@@ -178,10 +210,7 @@ class Daphne:
 
     def cpu_seconds(self) -> float:
         """User + system CPU time this process has used."""
-        if self.process is None:
-            return 0.0
-        fields = Path(f"/proc/{self.process.pid}/stat").read_text().rsplit(")", 1)[1].split()
-        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+        return process_cpu_seconds(self.process.pid) if self.process is not None else 0.0
 
 
 class Nginx:
@@ -268,6 +297,15 @@ class Stack:
     @property
     def ws(self) -> str:
         return f"ws://127.0.0.1:{self.nginx.port}"
+
+    def cpu_seconds(self) -> dict[str, float]:
+        """CPU time used so far by each part of the stack."""
+        return {
+            "daphne": sum(server.cpu_seconds() for server in self.servers),
+            "postgres": tree_cpu_seconds(str(self.postgres.folder)),  # postmaster and its backends
+            "redis": process_cpu_seconds(self.redis.process.pid) if self.redis.process else 0.0,
+            "nginx": tree_cpu_seconds(str(self.nginx.folder)),
+        }
 
     def logs(self) -> str:
         return "".join(path.read_text(errors="replace") for path in sorted(self.folder.glob("daphne-*.log")))

@@ -1,19 +1,27 @@
-"""Telling every viewer of a room to redraw.
+"""Telling every viewer of a table to redraw.
 
-Across processes (Redis) an update travels as one JSON string, parsed once per process
-whatever the number of its sockets. Inside one process (the in-memory layer, which deep-copies
-every message for every socket) it travels by reference, in a wrapper that copies as itself:
-nobody changes an update once it is sent.
+Table sockets live on a process-local layer (the "local" alias: Channels' in-memory layer), so
+within one process an update travels by reference to each socket of its table. Across processes
+(Redis) an update travels once per process, not once per socket: each process follows, with one
+channel of its own, the tables it has sockets for, and relays what arrives to its local group.
+A table with 200 watchers on two servers costs Redis two deliveries, not two hundred.
+
+What Redis loses (a restart, a failed send) the screens learn from the database (game.watch).
 """
 
 from __future__ import annotations
 
+import asyncio
 import json
-from collections import OrderedDict
+import logging
+from collections import Counter, OrderedDict
 
 from asgiref.sync import async_to_sync
 from channels.layers import InMemoryChannelLayer, get_channel_layer
 
+logger = logging.getLogger(__name__)
+
+LOCAL = "local"  # the alias of the process-local layer every table socket uses
 _parsed: OrderedDict[str, dict] = OrderedDict()
 PARSED_KEPT = 256
 
@@ -39,7 +47,8 @@ def pack(update: dict, *, local: bool = False) -> dict:
     body = {"snapshot": update["snapshot"], "events": update["events"]}
     if local:
         return {"type": update["type"], "id": update["id"], "shared": Shared(body)}
-    return {"type": update["type"], "id": update["id"], "payload": json.dumps(body, separators=(",", ":"))}
+    return {"type": update["type"], "id": update["id"], "code": update["snapshot"]["room"]["code"],
+            "payload": json.dumps(body, separators=(",", ":"))}
 
 
 def unpack(message: dict) -> dict:
@@ -54,10 +63,72 @@ def unpack(message: dict) -> dict:
     return update
 
 
-async def send_async(code: str, update: dict) -> None:
+def _shared_layer():
+    """The layer between processes, or None when this process is the whole site."""
     layer = get_channel_layer()
-    await layer.group_send(group_name(code), pack(update, local=isinstance(layer, InMemoryChannelLayer)))
+    return None if isinstance(layer, InMemoryChannelLayer) else layer
+
+
+async def send_async(code: str, update: dict) -> None:
+    """An update to every screen of the table, in every process."""
+    shared = _shared_layer()
+    if shared is None:
+        await get_channel_layer(LOCAL).group_send(group_name(code), pack(update, local=True))
+    else:
+        await shared.group_send(group_name(code), pack(update))
 
 
 def send(code: str, update: dict) -> None:
     async_to_sync(send_async)(code, update)
+
+
+class Relay:
+    """This process's follower of tables on the shared layer: one channel, one receive loop."""
+
+    def __init__(self) -> None:
+        self.channel: str | None = None
+        self.followed: Counter[str] = Counter()
+        self.task: asyncio.Task | None = None
+
+    async def follow(self, code: str) -> None:
+        """A socket of this process opened at this table (the first one joins the group)."""
+        shared = _shared_layer()
+        if shared is None:
+            return
+        self.followed[code] += 1
+        if self.channel is None:
+            self.channel = await shared.new_channel("tables.")
+        if self.task is None or self.task.done():
+            self.task = asyncio.ensure_future(self._relay(shared))
+        if self.followed[code] == 1:
+            await shared.group_add(group_name(code), self.channel)
+
+    async def unfollow(self, code: str) -> None:
+        shared = _shared_layer()
+        if shared is None or self.followed[code] <= 0:
+            return
+        self.followed[code] -= 1
+        if self.followed[code] == 0:
+            del self.followed[code]
+            await shared.group_discard(group_name(code), self.channel)
+
+    async def renew(self) -> None:
+        """Rejoin every followed table's group (Redis may have restarted and forgotten them)."""
+        shared = _shared_layer()
+        if shared is None or self.channel is None:
+            return
+        await asyncio.gather(*(shared.group_add(group_name(code), self.channel) for code in list(self.followed)))
+
+    async def _relay(self, shared) -> None:
+        local = get_channel_layer(LOCAL)
+        while True:
+            message = await shared.receive(self.channel)  # waits out an unreachable Redis itself
+            try:
+                update = unpack(message)
+                await local.group_send(group_name(message["code"]), {
+                    "type": message["type"], "id": message["id"], "shared": Shared(update)})
+            except Exception:  # one bad message must not stop every table's updates
+                logger.exception("relaying an update failed")
+
+
+relay = Relay()

@@ -6,6 +6,7 @@ and draws the table for its own viewer. Errors go only to the socket that caused
 
 from __future__ import annotations
 
+import asyncio
 import json
 import logging
 import time
@@ -17,7 +18,7 @@ from django.conf import settings
 from django.utils.translation import gettext_lazy as _
 
 from . import limits, presence, render, selectors, services, watch
-from .broadcast import group_name, send_async, unpack
+from .broadcast import LOCAL, group_name, relay, send_async, unpack
 from .errors import ENGINE_MESSAGES, ServiceError
 from .identity import known_player
 
@@ -108,6 +109,7 @@ class TableConsumer(QuickDispatch, AsyncWebsocketConsumer):
     sockets is game.watch's), and whatever happens to it (a clean close, a crash in a handler,
     the server shutting down), `__call__`'s cleanup forgets it everywhere."""
 
+    channel_layer_alias = LOCAL  # this process's sockets; game.broadcast relays what other processes send
     present = False  # a seated viewer's presence row exists
     code: str | None = None
     address: str | None = None
@@ -149,6 +151,11 @@ class TableConsumer(QuickDispatch, AsyncWebsocketConsumer):
             return
         await self.channel_layer.group_add(group_name(self.code), self.channel_name)
         watch.add(self.code, self)
+        self.following = True
+        try:
+            await relay.follow(self.code)
+        except Exception:  # Redis away: the screens' check keeps this one current, the heartbeat rejoins
+            logger.warning("following table %s failed", self.code, exc_info=True)
         await self.send(self.screen.full(snapshot, log))
         if self.viewer_key:
             message = await database_sync_to_async(presence.arrived)(code=self.code, player_key=self.viewer_key,
@@ -173,6 +180,9 @@ class TableConsumer(QuickDispatch, AsyncWebsocketConsumer):
         watch.remove(code, self)
         try:
             await self.channel_layer.group_discard(group_name(code), self.channel_name)
+            if getattr(self, "following", False):
+                self.following = False
+                await relay.unfollow(code)
         except Exception:  # Redis away: the membership expires on its own
             logger.warning("group_discard failed for %s", code, exc_info=True)
         if present:
@@ -280,7 +290,7 @@ class TableConsumer(QuickDispatch, AsyncWebsocketConsumer):
         self.resyncing = True
         try:
             snapshot, log = await self._snapshot_and_log()
-            await self.channel_layer.group_add(group_name(self.code), self.channel_name)
+            await relay.renew()
             self.behind_since = None
             if snapshot is not None:
                 await self.send(self.screen.full(snapshot, log))
@@ -300,13 +310,27 @@ class TableConsumer(QuickDispatch, AsyncWebsocketConsumer):
                 html += self.screen.full(snapshot, log)
         await self.send(html)
 
-    @database_sync_to_async
-    def _snapshot_and_log(self) -> tuple[dict | None, list[dict]]:
-        room = selectors.room_by_code(self.code)
-        if room is None:
-            return None, []
-        game = selectors.current_game(room)
-        return selectors.snapshot(room, game=game), selectors.log_events(game)
+    async def _snapshot_and_log(self) -> tuple[dict | None, list[dict]]:
+        """The table and its log as the database holds them. Sockets of one table that ask at the
+        same moment (a crowd arriving, every screen after a restart) share one read."""
+        code = self.code
+        reading = _reading.get(code)
+        if reading is None:
+            reading = _reading[code] = asyncio.ensure_future(_read_table(code))
+            reading.add_done_callback(lambda _done: _reading.pop(code, None))
+        return await asyncio.shield(reading)
+
+
+_reading: dict[str, asyncio.Future] = {}
+
+
+@database_sync_to_async
+def _read_table(code: str) -> tuple[dict | None, list[dict]]:
+    room = selectors.room_by_code(code)
+    if room is None:
+        return None, []
+    game = selectors.current_game(room)
+    return selectors.snapshot(room, game=game), selectors.log_events(game)
 
 
 class EchoConsumer(AsyncWebsocketConsumer):

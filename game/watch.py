@@ -19,7 +19,7 @@ from collections.abc import Hashable
 from channels.db import database_sync_to_async
 
 from . import presence, selectors
-from .broadcast import group_name
+from .broadcast import relay
 
 logger = logging.getLogger(__name__)
 
@@ -72,16 +72,12 @@ async def check_once() -> int:
 
 
 async def heartbeat() -> None:
-    """Every live socket of this process is present (one statement) and in its group (Redis may
-    have restarted and forgotten it). A socket gone is gone from the registry, so nothing here
-    can outlive it."""
-    sockets = [(code, consumer) for code in list(_sockets) for consumer in sockets_of(code)]
-    present = [consumer.channel_name for _code, consumer in sockets if consumer.present]
+    """Every live socket of this process is present (one statement), and this process follows
+    its tables on Redis again (a restart forgets groups). A socket gone is gone from the
+    registry, so nothing here can outlive it."""
+    present = [consumer.channel_name for code in list(_sockets) for consumer in sockets_of(code) if consumer.present]
     await database_sync_to_async(presence.heartbeat)(channels=present)
-    if sockets:
-        layer = sockets[0][1].channel_layer
-        await asyncio.gather(*(layer.group_add(group_name(code), consumer.channel_name)
-                               for code, consumer in sockets), return_exceptions=True)
+    await relay.renew()
 
 
 async def run_forever() -> None:

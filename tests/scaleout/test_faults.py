@@ -197,7 +197,7 @@ def test_a_crowd_connecting_at_once_gets_every_table(stack):
     code, browsers = started_table(stack.nginx.port, 2, n=60)
     watchers = [Seat(Browser(stack.nginx.port, address_of(9000 + i)), code, plays=False) for i in range(200)]
     tables = [(code, watchers)]
-    asyncio.run(settle(tables, 8))
+    asyncio.run(settle(tables, 15))
     assert [seat.screen.version for seat in watchers] == [database_version(stack, code)] * len(watchers)
     assert sum(seat.reconnects for seat in watchers) == 0
 
@@ -226,5 +226,6 @@ def test_page_loads_never_exhaust_the_database(stack):
 def test_no_server_logged_a_traceback_from_bad_input(stack):
     """Faults above are logged as warnings; nothing reached a player as a crash."""
     logs = stack.logs()
-    assert "Exception inside application" not in logs
+    crash = logs.find("Exception inside application")
+    assert crash < 0, logs[crash:crash + 3000]
     assert not re.search(r"(OverflowError|RecursionError|MaxConnectionsError)", logs)

@@ -85,7 +85,7 @@ async def test_a_failing_group_discard_still_forgets_the_socket(monkeypatch):
         raise ConnectionError("redis went away")
 
     from channels.layers import get_channel_layer
-    monkeypatch.setattr(get_channel_layer(), "group_discard", unreachable)
+    monkeypatch.setattr(get_channel_layer("local"), "group_discard", unreachable)
     await socket.disconnect()
     await settle()
     assert live_tasks() == before
