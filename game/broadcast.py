@@ -79,7 +79,12 @@ async def send_async(code: str, update: dict) -> None:
 
 
 def send(code: str, update: dict) -> None:
-    async_to_sync(send_async)(code, update)
+    """From views and admin: a failure is logged, not raised (the change is committed, and every
+    screen finds out from its check of the database, game.watch)."""
+    try:
+        async_to_sync(send_async)(code, update)
+    except Exception:
+        logger.warning("broadcast failed for %s; screens will read the table", code, exc_info=True)
 
 
 class Relay:

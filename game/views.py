@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import logging
-
 from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth import views as auth_views
@@ -21,8 +19,6 @@ from .errors import ServiceError
 from .forms import CreateTableForm
 from .identity import NICKNAME_KEY, known_player, player_for
 from .limits import client_address, is_limited, over_limit
-
-logger = logging.getLogger(__name__)
 
 HERO_CARDS = ("7", "second_chance", "13", "x2", "storm")
 
@@ -123,10 +119,7 @@ def _lobby_post(request: HttpRequest, code: str, service, reload_page: bool = Fa
             return HttpResponse(table_render.render_error(error.message, get_language()))
         messages.error(request, error.message)
         return redirect("table", code=code.upper())
-    try:
-        broadcast.send(code.upper(), message)
-    except Exception:  # the layer away: every screen finds out from its own check (game.watch)
-        logger.warning("broadcast failed for %s", code, exc_info=True)
+    broadcast.send(code.upper(), message)
     if request.htmx and reload_page:
         return HttpResponse(status=204, headers={"HX-Refresh": "true"})
     if request.htmx:
