@@ -18,6 +18,7 @@ import socket
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 from pathlib import Path
 
@@ -271,6 +272,9 @@ class Stack:
         self.nginx_replace, self.pg_max_connections = nginx_replace, pg_max_connections
 
     def __enter__(self) -> Stack:
+        if threading.current_thread() is threading.main_thread():
+            # `timeout` or Ctrl-C: stop everything this started, leave nothing running
+            signal.signal(signal.SIGTERM, lambda *_args: sys.exit(143))
         self.folder = Path(tempfile.mkdtemp(prefix="sevn-stack-"))
         self.folder.chmod(0o755)
         self.postgres = Postgres(self.folder, self.pg_max_connections)
