@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from . import resolve
 from .scoring import score_steps
-from .state import BUST, IN, PASSED, State
+from .state import BUST, IN, PASSED, Action, Event, Frame, GameState, Pending
 from .table import clockwise_from
 
 
-def start_round(state: State, events: list[dict]) -> None:
+def start_round(state: GameState, events: list[Event]) -> None:
     """Deal the next round: one card each from the dealer's left, then turns from there."""
     state["round"] += 1
     for seat in state["seats"]:
@@ -21,7 +21,7 @@ def start_round(state: State, events: list[dict]) -> None:
     ]
 
 
-def run_deal(state: State, frame: dict, events: list[dict]) -> None:
+def run_deal(state: GameState, frame: Frame, events: list[Event]) -> None:
     """One card to the next seat still in round (a seat frozen by an earlier deal is skipped)."""
     order = frame["order"]
     seats = state["seats"]
@@ -33,7 +33,7 @@ def run_deal(state: State, frame: dict, events: list[dict]) -> None:
     state["stack"].pop()
 
 
-def run_turns(state: State, frame: dict, events: list[dict]) -> None:
+def run_turns(state: GameState, frame: Frame, events: list[Event]) -> None:
     """Ask the next player in round to draw or pass; with nobody left in round, score."""
     seats = state["seats"]
     n = len(seats)
@@ -46,21 +46,26 @@ def run_turns(state: State, frame: dict, events: list[dict]) -> None:
     end_round(state, None, events)
 
 
-def decide_draw(state: State, frame: dict, seat: int, events: list[dict]) -> None:
-    frame["next"] = (seat + 1) % len(state["seats"])
-    resolve.give(state, seat, "turn", events)
+def decide_turn(state: GameState, pending: Pending, action: Action, events: list[Event]) -> None:
+    """Draw or pass; either way the next turn goes to the seat after this one."""
+    seat = pending["seat"]
+    state["stack"][-1]["next"] = (seat + 1) % len(state["seats"])
+    if action["kind"] == "draw":
+        resolve.give(state, seat, "turn", events)
+    else:
+        state["seats"][seat]["status"] = PASSED
+        events.append({"type": "passed", "seat": seat})
 
 
-def decide_pass(state: State, frame: dict, seat: int, events: list[dict]) -> None:
-    frame["next"] = (seat + 1) % len(state["seats"])
-    state["seats"][seat]["status"] = PASSED
-    events.append({"type": "passed", "seat": seat})
+def run_round_end(state: GameState, frame: Frame, events: list[Event]) -> None:
+    """The frame resolve.py pushes on SEVN: the round ends now."""
+    end_round(state, frame["sevn"], events)
 
 
-def end_round(state: State, sevn_seat: int | None, events: list[dict]) -> None:
+def end_round(state: GameState, sevn_seat: int | None, events: list[Event]) -> None:
     """Score the round, clear the table, then end the game or deal the next round.
 
-    Called the moment the round ends (SEVN mid-action included): whatever is still in play
+    Runs the moment the round ends (SEVN mid-action included): whatever is still in play
     (queued actions, the active action, revealed or pending cards) goes to the discard pile.
     """
     seats = state["seats"]
@@ -95,7 +100,7 @@ def end_round(state: State, sevn_seat: int | None, events: list[dict]) -> None:
     start_round(state, events)
 
 
-def _clear_table(state: State) -> None:
+def _clear_table(state: GameState) -> None:
     discard = state["discard"]
     for seat in state["seats"]:
         discard += seat["row"]
