@@ -14,10 +14,10 @@ from .decisions import apply, legal_actions, timeout
 from .errors import IllegalAction
 from .scoring import score_steps
 from .state import Event, State, blank_state, from_json, to_json
-from .view import View, public_view
+from .view import public_view
 
 __all__ = [
-    "DECK", "Event", "IllegalAction", "State", "View", "apply", "from_json", "legal_actions", "new_game",
+    "DECK", "IllegalAction", "State", "apply", "from_json", "legal_actions", "new_game",
     "public_view", "score_steps", "timeout", "to_json",
 ]
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from . import resolve
-from .scoring import score_steps
+from .scoring import Step, score_steps
 from .state import BUST, IN, PASSED, Action, Event, Frame, GameState, Pending
 from .table import clockwise_from
 
@@ -22,15 +22,20 @@ def start_round(state: GameState, events: list[Event]) -> None:
 
 
 def run_deal(state: GameState, frame: Frame, events: list[Event]) -> None:
-    """One card to the next seat still in round (a seat frozen by an earlier deal is skipped)."""
+    """One card to each seat still in round (a seat frozen by an earlier deal is skipped).
+
+    Dealing stops for whatever a card brings first: a decision, or an action card's frame.
+    """
     order = frame["order"]
     seats = state["seats"]
+    stack = state["stack"]
     while order:
         seat = order.pop()
         if seats[seat]["status"] == IN:
             resolve.give(state, seat, "deal", events)
-            return
-    state["stack"].pop()
+            if state["pending"] is not None or stack[-1] is not frame:
+                return
+    stack.pop()
 
 
 def run_turns(state: GameState, frame: Frame, events: list[Event]) -> None:
@@ -69,18 +74,20 @@ def end_round(state: GameState, sevn_seat: int | None, events: list[Event]) -> N
     (queued actions, the active action, revealed or pending cards) goes to the discard pile.
     """
     seats = state["seats"]
-    steps = [
-        None if seat["status"] == BUST else score_steps(seat["row"], sevn=(i == sevn_seat))
-        for i, seat in enumerate(seats)
-    ]
-    scores = [0 if s is None else s[-1]["total"] for s in steps]
-    for seat, score in zip(seats, scores, strict=True):
+    steps: list[list[Step] | None] = []
+    scores = []
+    for i, seat in enumerate(seats):
+        seat_steps = None if seat["status"] == BUST else score_steps(seat["row"], sevn=(i == sevn_seat))
+        score = 0 if seat_steps is None else seat_steps[-1]["total"]
         seat["total"] += score
+        steps.append(seat_steps)
+        scores.append(score)
     totals = [seat["total"] for seat in seats]
     state["history"].append(scores)
     state["last_round"] = {
         "round": state["round"], "scores": scores, "steps": steps, "sevn": sevn_seat,
-        "rows": [list(seat["row"]) for seat in seats], "statuses": [seat["status"] for seat in seats],
+        "rows": [seat["row"] for seat in seats],  # _clear_table gives every seat a new, empty row
+        "statuses": [seat["status"] for seat in seats],
     }
     events.append({
         "type": "round_scored", "round": state["round"], "scores": scores, "steps": steps,
