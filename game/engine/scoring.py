@@ -48,25 +48,22 @@ _BONUS_CARDS = frozenset(BONUSES)
 def _bonus_points(row: Sequence[str]) -> list[tuple[str, int]]:
     """Each bonus card held with what it earns (0 when its condition is not met)."""
     bonuses = []
-    scoring = [VALUE[code] for code in row if code in VALUE]
     if "featherweight" in row:
+        scoring = [VALUE[code] for code in row if code in VALUE]
         light = len(scoring) >= FEATHERWEIGHT_MIN_CARDS and max(scoring) <= FEATHERWEIGHT_MAX_VALUE
         bonuses.append(("featherweight", FEATHERWEIGHT_POINTS if light else 0))
-    numbers = [value for value in scoring if value >= 0]  # Ballast is the only negative card
     if "heavyweight" in row:
-        heavy = sum(1 for value in numbers if value >= HEAVYWEIGHT_MIN_VALUE)
+        heavy = sum(1 for code in row if code.isdigit() and VALUE[code] >= HEAVYWEIGHT_MIN_VALUE)
         bonuses.append(("heavyweight", HEAVYWEIGHT_POINTS if heavy >= HEAVYWEIGHT_MIN_CARDS else 0))
     if "ladder" in row:
-        run = longest_run(numbers)
+        run = longest_run([VALUE[code] for code in row if code.isdigit()])  # Ballast never forms a run
         bonuses.append(("ladder", run * LADDER_POINTS_PER_CARD if run >= LADDER_MIN_RUN else 0))
     return bonuses
 
 
 def _later_points(row: Sequence[str], scoring_sum: int, sevn: bool) -> list[tuple[str, int]]:
     """The steps after the sum, as (name, points): x2, plus, bonuses, SEVN."""
-    later = []
-    if "x2" in row:
-        later.append(("double", scoring_sum))
+    later = [("double", scoring_sum)] if "x2" in row else []
     plus = sum(map(_PLUS_FACE.__getitem__, row))
     if plus:
         later.append(("plus", plus))
@@ -96,5 +93,8 @@ def score_steps(row: Sequence[str], sevn: bool = False) -> list[Step]:
 
 
 def row_score(row: Sequence[str], sevn: bool = False) -> int:
-    """The round score of a row that is not bust."""
-    return score_steps(row, sevn)[-1]["total"]
+    """The round score of a row that is not bust: score_steps' last total, without the steps."""
+    total = sum(map(_FACE.__getitem__, row))
+    if sevn or not _STEP_CARDS.isdisjoint(row):
+        total += sum([points for _name, points in _later_points(row, total, sevn)])
+    return max(total, 0)
