@@ -2,8 +2,8 @@
 
 What is legal is written once, in `refusal`: why an action is refused now, or None when it is
 legal. `apply` asks it before touching the state; `legal_actions` is every well-formed answer to
-the pending decision that it does not refuse. The accepted action goes to the frame dispatcher,
-which takes it and lets play run on to the next decision.
+the pending decision that it does not refuse. The accepted action goes to the frame dispatcher's
+handler for the decision, then play runs on to the next one.
 """
 
 from __future__ import annotations
@@ -23,11 +23,16 @@ _ASK = {
     "gift": "Choose a player to give your extra Second Chance to.",
     "crossroads": "Pick one of the two Crossroads cards.",
 }
-# The action kinds that answer each decision, and the one field each kind carries besides "kind".
-_ANSWERS = {"turn": ("draw", "pass"), "ballast": ("ballast",), "crossroads": ("crossroads",),
-            "freeze": ("freeze",), "triple_draw": ("triple_draw",), "gift": ("gift",)}
-_FIELD = {"draw": None, "pass": None, "ballast": "keep", "crossroads": "pick",
-          "freeze": "seat", "triple_draw": "seat", "gift": "seat"}
+# For each decision, the action kinds that answer it, each with the fields it must have.
+_ANSWERS: dict[str, dict[str, set[str]]] = {
+    "turn": {"draw": {"kind"}, "pass": {"kind"}},
+    "ballast": {"ballast": {"kind", "keep"}},
+    "crossroads": {"crossroads": {"kind", "pick"}},
+    "freeze": {"freeze": {"kind", "seat"}},
+    "triple_draw": {"triple_draw": {"kind", "seat"}},
+    "gift": {"gift": {"kind", "seat"}},
+}
+_CHOICES = {"keep": (True, False), "pick": (0, 1)}  # and "seat": every seat
 
 
 def legal_actions(state: GameState) -> list[Action]:
@@ -41,13 +46,13 @@ def legal_actions(state: GameState) -> list[Action]:
 def _answers(state: GameState, pending: Pending) -> list[Action]:
     """Every well-formed answer to the pending decision, legal now or not, in the order listed."""
     answers: list[Action] = []
-    for kind in _ANSWERS[pending["kind"]]:
-        field = _FIELD[kind]
+    for kind, fields in _ANSWERS[pending["kind"]].items():
+        field = next((name for name in fields if name != "kind"), None)
         if field is None:
             answers.append({"kind": kind})
         else:
-            values = {"keep": (True, False), "pick": (0, 1)}.get(field) or range(len(state["seats"]))
-            answers += [{"kind": kind, field: value} for value in values]
+            choices = _CHOICES.get(field) or range(len(state["seats"]))
+            answers += [{"kind": kind, field: choice} for choice in choices]
     return answers
 
 
@@ -55,26 +60,25 @@ def refusal(state: GameState, pending: Pending, action: object) -> IllegalAction
     """Why `action` does not answer the pending decision legally now; None when it does."""
     if not isinstance(action, dict) or not isinstance(action.get("kind"), str):
         return IllegalAction('An action must be an object with a "kind".', "malformed")
-    kind, answer = pending["kind"], action["kind"]
-    if answer not in _ANSWERS[kind]:
+    kind = pending["kind"]
+    fields = _ANSWERS[kind].get(action["kind"])
+    if fields is None:
         return IllegalAction(_ASK[kind], "wrong_decision", pending=kind)
-    field = _FIELD[answer]
-    if len(action) != (1 if field is None else 2) or (field is not None and field not in action):
+    if action.keys() != fields:
         return IllegalAction("That action has missing or unknown fields.", "malformed")
-    if field is None:  # draw or pass
-        if answer == "draw" and not (state["deck"] or state["discard"]):  # a reshuffle refills the deck
+    if kind == "turn":
+        if action["kind"] == "draw" and not (state["deck"] or state["discard"]):  # a reshuffle refills it
             return IllegalAction("There is no card left to draw: pass.", "no_card")
-        return None
-    value = action[field]
-    if field == "keep" and type(value) is not bool:
-        return IllegalAction('"keep" must be true or false.', "malformed")
-    if field == "pick" and (type(value) is not int or value not in (0, 1)):
-        return IllegalAction('"pick" must be 0 or 1.', "malformed")
-    if field == "seat":
-        if type(value) is not int:
-            return IllegalAction('"seat" must be a seat number.', "malformed")
-        if value not in pending["options"]:
-            return IllegalAction(_ASK[kind], "bad_target", seat=value)
+    elif kind == "ballast":
+        if type(action["keep"]) is not bool:
+            return IllegalAction('"keep" must be true or false.', "malformed")
+    elif kind == "crossroads":
+        if type(action["pick"]) is not int or action["pick"] not in (0, 1):
+            return IllegalAction('"pick" must be 0 or 1.', "malformed")
+    elif type(action["seat"]) is not int:
+        return IllegalAction('"seat" must be a seat number.', "malformed")
+    elif action["seat"] not in pending["options"]:
+        return IllegalAction(_ASK[kind], "bad_target", seat=action["seat"])
     return None
 
 
@@ -94,7 +98,8 @@ def apply(state: GameState, action: Action, *, actor: int | None = None) -> list
         raise refused
     state["pending"] = None
     events: list[Event] = []
-    flow.decide(state, pending, action, events)
+    flow.DECIDE[pending["kind"]](state, pending, action, events)
+    flow.run(state, events)
     return events
 
 

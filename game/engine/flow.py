@@ -1,7 +1,7 @@
 """The frame dispatcher: the one place that calls across the modules that run play.
 
-resolve.py pushes frames; rounds.py and actions.py run them and take the decisions asked inside
-them. Play runs on by itself until a frame asks for a decision or the game is over.
+resolve.py pushes frames; rounds.py and actions.py run them (RUN) and take the decisions asked
+inside them (DECIDE). Play runs on by itself until a frame asks for a decision or the game is over.
 """
 
 from __future__ import annotations
@@ -38,9 +38,3 @@ def run(state: GameState, events: list[Event]) -> None:
     while state["pending"] is None and stack:
         frame = stack[-1]
         RUN[frame["op"]](state, frame, events)
-
-
-def decide(state: GameState, pending: Pending, action: Action, events: list[Event]) -> None:
-    """Take the (legal) answer to the pending decision, then play on."""
-    DECIDE[pending["kind"]](state, pending, action, events)
-    run(state, events)

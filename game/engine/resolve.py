@@ -36,7 +36,7 @@ def resolve(state: GameState, seat: int, card: str, events: list[Event]) -> None
         if card in row:
             _duplicate(state, seat, card, events)
         else:
-            join_row(state, seat, card, events)
+            join_row(state, seat, row, card, events)
     elif kind == BALLAST:
         state["pending"] = {"kind": "ballast", "seat": seat, "card": card}
     elif kind != ACTION:
@@ -72,9 +72,8 @@ def start_action(state: GameState, owner: int, card: str, events: list[Event], *
         stack.append({"op": "freeze", "owner": owner})
 
 
-def join_row(state: GameState, seat: int, card: str, events: list[Event]) -> None:
-    """A scoring card joins the row; seven distinct values is SEVN, and the round ends next."""
-    row = state["seats"][seat]["row"]
+def join_row(state: GameState, seat: int, row: list[str], card: str, events: list[Event]) -> None:
+    """A scoring card joins the seat's row; seven distinct values is SEVN, and the round ends next."""
     row.append(card)
     events.append({"type": "joined", "seat": seat, "card": card})
     if len(row) >= SEVN_DISTINCT and sum(1 for code in row if code in VALUE) == SEVN_DISTINCT:
@@ -119,7 +118,7 @@ def decide_ballast(state: GameState, pending: Pending, action: Action, events: l
     seat, card, keep = pending["seat"], pending["card"], action["keep"]
     events.append({"type": "ballast", "seat": seat, "card": card, "keep": keep})
     if keep:
-        join_row(state, seat, card, events)
+        join_row(state, seat, state["seats"][seat]["row"], card, events)
     else:
         state["discard"].append(card)
 

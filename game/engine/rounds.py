@@ -5,7 +5,7 @@ from __future__ import annotations
 from . import resolve
 from .scoring import Step, score_steps
 from .state import BUST, IN, PASSED, Action, Event, Frame, GameState, Pending
-from .table import clockwise_from
+from .table import CLOCKWISE, clockwise_from
 
 
 def start_round(state: GameState, events: list[Event]) -> None:
@@ -41,10 +41,7 @@ def run_deal(state: GameState, frame: Frame, events: list[Event]) -> None:
 def run_turns(state: GameState, frame: Frame, events: list[Event]) -> None:
     """Ask the next player in round to draw or pass; with nobody left in round, score."""
     seats = state["seats"]
-    n = len(seats)
-    start = frame["next"]
-    for i in range(n):
-        seat = (start + i) % n
+    for seat in CLOCKWISE[len(seats)][frame["next"]]:
         if seats[seat]["status"] == IN:
             state["pending"] = {"kind": "turn", "seat": seat}
             return

@@ -2,13 +2,23 @@
 
 from __future__ import annotations
 
-from .state import IN, GameState
+from .state import IN, MAX_SEATS, MIN_SEATS, GameState
+
+# Every seat once, clockwise: CLOCKWISE[seats][first] starts with `first`.
+CLOCKWISE = {
+    seats: [tuple((first + i) % seats for i in range(seats)) for first in range(seats)]
+    for seats in range(MIN_SEATS, MAX_SEATS + 1)
+}
+
+
+def clockwise(seats: int, first: int) -> tuple[int, ...]:
+    """Every seat of a table of `seats` once, clockwise, starting with `first` (taken modulo)."""
+    return CLOCKWISE[seats][first % seats]
 
 
 def clockwise_from(state: GameState, first: int) -> list[int]:
     """Every seat once, clockwise, starting with `first`."""
-    n = len(state["seats"])
-    return [(first + i) % n for i in range(n)]
+    return list(clockwise(len(state["seats"]), first))
 
 
 def in_round(state: GameState) -> list[int]:
