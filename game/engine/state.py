@@ -37,6 +37,9 @@ MIN_SEATS = 2
 MAX_SEATS = 8
 
 _ALL_CARDS = tuple(code for code, copies in DECK.items() for _ in range(copies))  # before the first shuffle
+# Shuffling n cards swaps each card i, from the last down to the second, with a card j <= i drawn
+# as `size` random bits (the bit length of i + 1): _SWAPS[n] lists those (i, size).
+_SWAPS = [tuple((i, (i + 1).bit_length()) for i in range(n - 1, 0, -1)) for n in range(len(_ALL_CARDS) + 1)]
 
 Event = dict[str, Any]  # {"type": ..., and the fields of that type}
 Action = dict[str, Any]  # {"kind": ..., and its field}: see legal_actions
@@ -166,12 +169,12 @@ def shuffle(state: GameState, cards: list[str]) -> None:
     This is random.shuffle's Fisher-Yates, drawing from the generator exactly as it does
     (getrandbits of the range's bit length, again while out of range), written out: twice as
     fast without two method calls per card, and pinned here rather than in the interpreter.
+    A game holds 120 cards, so no shuffle is longer than _SWAPS knows.
     tests/engine/test_view_and_json.py checks that it orders cards as random.shuffle does.
     """
     rng = state["rng"]
     bits = random.Random(f"{rng['seed']}/{rng['shuffles']}").getrandbits
-    for i in range(len(cards) - 1, 0, -1):
-        size = (i + 1).bit_length()
+    for i, size in _SWAPS[len(cards)]:
         j = bits(size)
         while j > i:
             j = bits(size)
