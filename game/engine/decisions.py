@@ -23,15 +23,16 @@ _ASK = {
     "gift": "Choose a player to give your extra Second Chance to.",
     "crossroads": "Pick one of the two Crossroads cards.",
 }
-# For each decision, the action kinds that answer it, each with the fields it must have.
-_ANSWERS: dict[str, dict[str, set[str]]] = {
-    "turn": {"draw": {"kind"}, "pass": {"kind"}},
-    "ballast": {"ballast": {"kind", "keep"}},
-    "crossroads": {"crossroads": {"kind", "pick"}},
-    "freeze": {"freeze": {"kind", "seat"}},
-    "triple_draw": {"triple_draw": {"kind", "seat"}},
-    "gift": {"gift": {"kind", "seat"}},
+# For each decision, the action kinds that answer it, and the one field each carries besides "kind".
+_ANSWERS: dict[str, dict[str, str | None]] = {
+    "turn": {"draw": None, "pass": None},
+    "ballast": {"ballast": "keep"},
+    "crossroads": {"crossroads": "pick"},
+    "freeze": {"freeze": "seat"},
+    "triple_draw": {"triple_draw": "seat"},
+    "gift": {"gift": "seat"},
 }
+_KEYS = {field: frozenset({"kind"} if field is None else {"kind", field}) for field in (None, "keep", "pick", "seat")}
 _CHOICES = {"keep": (True, False), "pick": (0, 1)}  # and "seat": every seat
 
 
@@ -46,8 +47,7 @@ def legal_actions(state: GameState) -> list[Action]:
 def _answers(state: GameState, pending: Pending) -> list[Action]:
     """Every well-formed answer to the pending decision, legal now or not, in the order listed."""
     answers: list[Action] = []
-    for kind, fields in _ANSWERS[pending["kind"]].items():
-        field = next((name for name in fields if name != "kind"), None)
+    for kind, field in _ANSWERS[pending["kind"]].items():
         if field is None:
             answers.append({"kind": kind})
         else:
@@ -61,10 +61,10 @@ def refusal(state: GameState, pending: Pending, action: object) -> IllegalAction
     if not isinstance(action, dict) or not isinstance(action.get("kind"), str):
         return IllegalAction('An action must be an object with a "kind".', "malformed")
     kind = pending["kind"]
-    fields = _ANSWERS[kind].get(action["kind"])
-    if fields is None:
+    answers = _ANSWERS[kind]
+    if action["kind"] not in answers:
         return IllegalAction(_ASK[kind], "wrong_decision", pending=kind)
-    if action.keys() != fields:
+    if action.keys() != _KEYS[answers[action["kind"]]]:
         return IllegalAction("That action has missing or unknown fields.", "malformed")
     if kind == "turn":
         if action["kind"] == "draw" and not (state["deck"] or state["discard"]):  # a reshuffle refills it
