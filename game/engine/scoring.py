@@ -36,10 +36,8 @@ def longest_run(values: Sequence[int]) -> int:
     return best
 
 
-# What each card adds to the sum (numbers and Ballast their value) and to the plus step (the plus
-# cards theirs); every other card 0. Summing these over a row is the quick way to the two steps.
+# What each card adds to the sum: numbers and Ballast their value, every other card 0.
 _FACE = {code: VALUE.get(code, 0) for code in DECK}
-_PLUS_FACE = {code: PLUS.get(code, 0) for code in DECK}
 # The cards that add a step after the sum: the modifiers and the bonus cards.
 _STEP_CARDS = frozenset(MODIFIERS + BONUSES)
 _BONUS_CARDS = frozenset(BONUSES)
@@ -64,9 +62,9 @@ def _bonus_points(row: Sequence[str]) -> list[tuple[str, int]]:
 def _later_points(row: Sequence[str], scoring_sum: int, sevn: bool) -> list[tuple[str, int]]:
     """The steps after the sum, as (name, points): x2, plus, bonuses, SEVN."""
     later = [("double", scoring_sum)] if "x2" in row else []
-    plus = sum(map(_PLUS_FACE.__getitem__, row))
+    plus = [PLUS[code] for code in row if code in PLUS]
     if plus:
-        later.append(("plus", plus))
+        later.append(("plus", sum(plus)))
     if not _BONUS_CARDS.isdisjoint(row):
         later += _bonus_points(row)
     if sevn:
@@ -81,7 +79,9 @@ def score_steps(row: Sequence[str], sevn: bool = False) -> list[Step]:
     step for each bonus card held (0 points when its condition is not met), "sevn" for SEVN, and
     "floor" when the total would be negative. A second copy of a bonus card adds nothing.
     """
-    total = sum(map(_FACE.__getitem__, row))
+    total = 0
+    for code in row:
+        total += _FACE[code]
     steps: list[Step] = [{"step": "sum", "points": total, "total": total}]
     if sevn or not _STEP_CARDS.isdisjoint(row):  # most rows hold scoring cards only: the sum is all
         for name, points in _later_points(row, total, sevn):
@@ -94,7 +94,9 @@ def score_steps(row: Sequence[str], sevn: bool = False) -> list[Step]:
 
 def row_score(row: Sequence[str], sevn: bool = False) -> int:
     """The round score of a row that is not bust: score_steps' last total, without the steps."""
-    total = sum(map(_FACE.__getitem__, row))
+    total = 0
+    for code in row:
+        total += _FACE[code]
     if sevn or not _STEP_CARDS.isdisjoint(row):
         total += sum([points for _name, points in _later_points(row, total, sevn)])
     return max(total, 0)
