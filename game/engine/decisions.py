@@ -32,7 +32,6 @@ _ANSWERS: dict[str, dict[str, str | None]] = {
     "triple_draw": {"triple_draw": "seat"},
     "gift": {"gift": "seat"},
 }
-_KEYS = {field: frozenset({"kind"} if field is None else {"kind", field}) for field in (None, "keep", "pick", "seat")}
 _CHOICES = {"keep": (True, False), "pick": (0, 1)}  # and "seat": every seat
 
 
@@ -64,7 +63,9 @@ def refusal(state: GameState, pending: Pending, action: object) -> IllegalAction
     answers = _ANSWERS[kind]
     if action["kind"] not in answers:
         return IllegalAction(_ASK[kind], "wrong_decision", pending=kind)
-    if action.keys() != _KEYS[answers[action["kind"]]]:
+    field = answers[action["kind"]]
+    well_formed = len(action) == 1 if field is None else len(action) == 2 and field in action
+    if not well_formed:
         return IllegalAction("That action has missing or unknown fields.", "malformed")
     if kind == "turn":
         if action["kind"] == "draw" and not (state["deck"] or state["discard"]):  # a reshuffle refills it

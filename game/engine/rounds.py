@@ -72,14 +72,14 @@ def end_round(state: GameState, sevn_seat: int | None, events: list[Event]) -> N
     """
     seats = state["seats"]
     steps: list[list[Step] | None] = []
-    scores = []
+    scores, totals = [], []
     for i, seat in enumerate(seats):
         seat_steps = None if seat["status"] == BUST else score_steps(seat["row"], sevn=(i == sevn_seat))
         score = 0 if seat_steps is None else seat_steps[-1]["total"]
         seat["total"] += score
         steps.append(seat_steps)
         scores.append(score)
-    totals = [seat["total"] for seat in seats]
+        totals.append(seat["total"])
     state["history"].append(scores)
     state["last_round"] = {
         "round": state["round"], "scores": scores, "steps": steps, "sevn": sevn_seat,
@@ -110,7 +110,8 @@ def _clear_table(state: GameState) -> None:
         discard += seat["row"]
         seat["row"] = []
     discard += state["revealed"]
-    discard += [card for card, _owner in state["queue"]]
+    if state["queue"]:
+        discard += [card for card, _owner in state["queue"]]
     if state["active"] is not None:
         discard.append(state["active"])
     pending = state["pending"]

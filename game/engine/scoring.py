@@ -36,8 +36,10 @@ def longest_run(values: Sequence[int]) -> int:
     return best
 
 
-# What each card adds to the sum: numbers and Ballast their value, every other card 0.
+# What each card adds to the sum (numbers and Ballast their value) and to the plus step (plus
+# cards theirs); every other card 0.
 _FACE = {code: VALUE.get(code, 0) for code in DECK}
+_PLUS_FACE = {code: PLUS.get(code, 0) for code in DECK}
 # The cards that add a step after the sum: the modifiers and the bonus cards.
 _STEP_CARDS = frozenset(MODIFIERS + BONUSES)
 _BONUS_CARDS = frozenset(BONUSES)
@@ -62,9 +64,11 @@ def _bonus_points(row: Sequence[str]) -> list[tuple[str, int]]:
 def _later_points(row: Sequence[str], scoring_sum: int, sevn: bool) -> list[tuple[str, int]]:
     """The steps after the sum, as (name, points): x2, plus, bonuses, SEVN."""
     later = [("double", scoring_sum)] if "x2" in row else []
-    plus = [PLUS[code] for code in row if code in PLUS]
+    plus = 0
+    for code in row:
+        plus += _PLUS_FACE[code]
     if plus:
-        later.append(("plus", sum(plus)))
+        later.append(("plus", plus))
     if not _BONUS_CARDS.isdisjoint(row):
         later += _bonus_points(row)
     if sevn:
