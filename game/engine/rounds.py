@@ -74,7 +74,7 @@ def end_round(state: GameState, sevn_seat: int | None, events: list[Event]) -> N
     steps: list[list[Step] | None] = []
     scores, totals = [], []
     for i, seat in enumerate(seats):
-        seat_steps = None if seat["status"] == BUST else score_steps(seat["row"], sevn=(i == sevn_seat))
+        seat_steps = None if seat["status"] == BUST else score_steps(seat["row"], i == sevn_seat)
         score = 0 if seat_steps is None else seat_steps[-1]["total"]
         seat["total"] += score
         steps.append(seat_steps)

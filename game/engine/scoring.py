@@ -27,12 +27,12 @@ def longest_run(values: Sequence[int]) -> int:
     """Length of the longest run of consecutive values (0 for none)."""
     present = set(values)
     best = 0
-    for value in present:
-        if value - 1 not in present:
-            length = 1
-            while value + length in present:
-                length += 1
-            best = max(best, length)
+    for start in present:
+        if start - 1 not in present:  # a run starts here: find where it ends
+            end = start + 1
+            while end in present:
+                end += 1
+            best = max(best, end - start)
     return best
 
 
