@@ -7,7 +7,7 @@ Layout (the only keys there are; `GameState` below spells out their types):
     deck       draw pile, top card LAST (secret)
     discard    discard pile, in the order cards went there
     rng        {"seed": int, "shuffles": int}: shuffle k is Random(f"{seed}/{k}") (secret)
-    stack      frames of the play in progress (see frames.py); the top frame runs next
+    stack      frames of the play in progress (`Frame` below, run by flow.py); the top frame runs next
     queue      [[card, owner seat]] action cards waiting, oldest first
     active     the action card being resolved, or None
     revealed   the two Crossroads cards on the table while the pick is open
