@@ -42,7 +42,8 @@ def export(revision: str, into: Path) -> Path:
     """The engine package of `revision`, with this checkout's benchmark beside it."""
     archive = subprocess.run(
         ["git", "-C", str(ROOT), "archive", revision, "game/__init__.py", "game/engine"],
-        check=True, capture_output=True,
+        check=True,
+        capture_output=True,
     ).stdout
     with tarfile.open(fileobj=BytesIO(archive)) as tar:
         tar.extractall(into, filter="data")
@@ -55,8 +56,11 @@ class Worker:
     def __init__(self, bench: Path) -> None:
         env = {key: value for key, value in os.environ.items() if key != "PYTHONPATH"}
         self.process = subprocess.Popen(
-            [sys.executable, "-c", WORKER, str(bench)], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-            text=True, env=env,
+            [sys.executable, "-c", WORKER, str(bench)],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            text=True,
+            env=env,
         )
 
     def cards_per_s(self, first_seed: int, games: int) -> float:
@@ -99,8 +103,15 @@ def main() -> None:
     new_median = statistics.median(n for _, n in rows)
     speedup = statistics.median(n / o for o, n in rows)
     print(f" med  {old_median:>12,.0f}  {new_median:>12,.0f}  {speedup:>6.2f}x  (median of the per-pair speedups)")
-    print(json.dumps({"old_cards_per_s": round(old_median, 1), "new_cards_per_s": round(new_median, 1),
-                      "speedup": round(speedup, 3)}))
+    print(
+        json.dumps(
+            {
+                "old_cards_per_s": round(old_median, 1),
+                "new_cards_per_s": round(new_median, 1),
+                "speedup": round(speedup, 3),
+            }
+        )
+    )
 
 
 if __name__ == "__main__":
