@@ -1,14 +1,13 @@
-"""Scoring hypothetical rows, fast: the engine's `score_steps`, memoised on the row's contents.
+"""Scoring hypothetical rows: the engine's own scoring order, so bots and rules never differ.
 
-The hard bot scores a few dozen "what if I took this card" rows per decision; rows repeat a
-lot within a game and across games, so a cache keyed on the sorted row makes that cheap while
-the engine stays the one place that knows the scoring order. The cache is a plain dict of
-strings to ints: the garbage collector never has to walk it, so it adds no pauses.
+The hard bot scores a few dozen "what if I took this card" rows per decision; the engine's
+scoring is quick enough for that as it is, without a cache of its own.
 """
 
 from __future__ import annotations
 
-from game.engine import DECK, score_steps
+from game.engine import DECK
+from game.engine.scoring import row_score
 
 from .odds import NUMBER_CODES
 
@@ -18,19 +17,10 @@ SCORING_CODES = NUMBER_CODES | BALLAST_CODES
 PLAIN_CODES = frozenset(code for code in DECK if code[0] in "x+") | {"featherweight", "heavyweight", "ladder"}
 SEVN_DISTINCT = 7
 
-CACHE_LIMIT = 200_000
-_scores: dict[str, int] = {}
-
 
 def score(row: list[str] | tuple[str, ...], sevn: bool = False) -> int:
     """The round score of a row that is not bust (SEVN's +17 included when `sevn`)."""
-    key = " ".join(sorted(row)) + ("|sevn" if sevn else "")
-    cached = _scores.get(key)
-    if cached is None:
-        if len(_scores) >= CACHE_LIMIT:
-            _scores.clear()
-        cached = _scores[key] = score_steps(list(row), sevn)[-1]["total"]
-    return cached
+    return row_score(row, sevn)
 
 
 def distinct(row: list[str] | tuple[str, ...]) -> int:

@@ -1,6 +1,9 @@
 """The SEVN rules engine: pure Python, plain-data state, deterministic from a seed.
 
 The public surface (see shared/spec/engine-contract.md) is exactly what this module exports.
+The modules import each other in one direction only:
+    errors, cards -> scoring -> state -> table -> resolve -> actions, rounds -> flow -> decisions
+with view beside them. resolve pushes frames; flow alone calls into rounds and actions.
 """
 
 from __future__ import annotations
@@ -10,7 +13,7 @@ from .cards import DECK
 from .decisions import apply, legal_actions, timeout
 from .errors import IllegalAction
 from .scoring import score_steps
-from .state import State, blank_state, from_json, to_json
+from .state import Event, State, blank_state, from_json, to_json
 from .view import public_view
 
 __all__ = [
@@ -21,7 +24,7 @@ __all__ = [
 
 def new_game(
     seats: int, seed: int, target: int = 250, deck: list[str] | None = None,
-    events: list[dict] | None = None,
+    events: list[Event] | None = None,
 ) -> State:
     """A new game, first round dealt, waiting for its first decision.
 
@@ -30,7 +33,7 @@ def new_game(
     `events` to receive the events of that first deal (the game log starts with them).
     """
     state = blank_state(seats, seed, target, deck)
-    opening: list[dict] = [] if events is None else events
+    opening: list[Event] = [] if events is None else events
     rounds.start_round(state, opening)
     flow.run(state, opening)
     return state

@@ -1,43 +1,28 @@
 """The action cards that take time: Freeze, Triple Draw, Crossroads, Storm, and the FIFO queue.
 
-Each runs as a frame on the state's stack, so play can stop for a decision anywhere inside it
-and carry on after a JSON round trip. While one action is active, action cards taken go to the
-queue; the "drain" frame under a top-level action resolves them in order when it finishes.
+Each runs as a frame on the state's stack (pushed by resolve.start_action), so play can stop for
+a decision anywhere inside it and carry on after a JSON round trip. While one action is active,
+action cards taken go to the queue; the "drain" frame under a top-level action resolves them in
+order when it finishes.
 """
 
 from __future__ import annotations
 
 from . import resolve
-from .cards import CROSSROADS_CARDS, TRIPLE_DRAW_CARDS
-from .state import FROZEN, State, take_card
-from .table import clockwise_from, in_round, is_in
+from .cards import CROSSROADS_CARDS
+from .state import FROZEN, Action, Event, Frame, GameState, Pending, take_card
+from .table import in_round, is_in
 
 
-def start(state: State, owner: int, card: str, events: list[dict], *, from_queue: bool) -> None:
-    """Begin resolving an action card for its owner."""
-    stack = state["stack"]
-    if not from_queue:
-        stack.append({"op": "drain"})
-    state["active"] = card
-    if card == "storm":
-        events.append({"type": "storm", "seat": owner})
-        order = clockwise_from(state, owner + 1)
-        stack.append({"op": "storm", "owner": owner, "order": order[::-1]})
-    elif card == "triple_draw":
-        stack.append({"op": "triple_draw", "owner": owner, "target": None, "left": TRIPLE_DRAW_CARDS})
-    elif card == "crossroads":
-        stack.append({"op": "crossroads", "owner": owner, "picked": False})
-    else:
-        stack.append({"op": "freeze", "owner": owner})
-
-
-def _finish(state: State) -> None:
+def _finish(state: GameState) -> None:
     state["stack"].pop()
-    state["discard"].append(state["active"])
+    active = state["active"]
+    assert active is not None  # an action frame runs only while its card is active
+    state["discard"].append(active)
     state["active"] = None
 
 
-def run_drain(state: State, frame: dict, events: list[dict]) -> None:
+def run_drain(state: GameState, frame: Frame, events: list[Event]) -> None:
     """After a top-level action: resolve queued actions oldest first, each by its owner."""
     queue = state["queue"]
     if not queue:
@@ -49,20 +34,21 @@ def run_drain(state: State, frame: dict, events: list[dict]) -> None:
         events.append({"type": "queue_dropped", "seat": owner, "card": card})
         return
     events.append({"type": "dequeued", "seat": owner, "card": card})
-    start(state, owner, card, events, from_queue=True)
+    resolve.start_action(state, owner, card, events, from_queue=True)
 
 
-def run_freeze(state: State, frame: dict, events: list[dict]) -> None:
+def run_freeze(state: GameState, frame: Frame, events: list[Event]) -> None:
     state["pending"] = {"kind": "freeze", "seat": frame["owner"], "options": in_round(state)}
 
 
-def decide_freeze(state: State, frame: dict, target: int, events: list[dict]) -> None:
+def decide_freeze(state: GameState, pending: Pending, action: Action, events: list[Event]) -> None:
+    target = action["seat"]
     state["seats"][target]["status"] = FROZEN
-    events.append({"type": "freeze", "seat": frame["owner"], "target": target})
+    events.append({"type": "freeze", "seat": pending["seat"], "target": target})
     _finish(state)
 
 
-def run_triple_draw(state: State, frame: dict, events: list[dict]) -> None:
+def run_triple_draw(state: GameState, frame: Frame, events: list[Event]) -> None:
     target = frame["target"]
     if target is None:
         state["pending"] = {"kind": "triple_draw", "seat": frame["owner"], "options": in_round(state)}
@@ -75,12 +61,13 @@ def run_triple_draw(state: State, frame: dict, events: list[dict]) -> None:
         frame["left"] = 0
 
 
-def decide_triple_draw(state: State, frame: dict, target: int, events: list[dict]) -> None:
-    frame["target"] = target
-    events.append({"type": "triple_draw", "seat": frame["owner"], "target": target})
+def decide_triple_draw(state: GameState, pending: Pending, action: Action, events: list[Event]) -> None:
+    target = action["seat"]
+    state["stack"][-1]["target"] = target
+    events.append({"type": "triple_draw", "seat": pending["seat"], "target": target})
 
 
-def run_crossroads(state: State, frame: dict, events: list[dict]) -> None:
+def run_crossroads(state: GameState, frame: Frame, events: list[Event]) -> None:
     if frame["picked"]:
         _finish(state)
         return
@@ -102,18 +89,19 @@ def run_crossroads(state: State, frame: dict, events: list[dict]) -> None:
         resolve.resolve(state, owner, cards[0], events)
 
 
-def decide_crossroads(state: State, frame: dict, pick: int, events: list[dict]) -> None:
+def decide_crossroads(state: GameState, pending: Pending, action: Action, events: list[Event]) -> None:
+    pick = action["pick"]
     cards = state["revealed"]
     state["revealed"] = []
     chosen, other = cards[pick], cards[1 - pick]
     state["discard"].append(other)
-    frame["picked"] = True
-    owner = frame["owner"]
+    state["stack"][-1]["picked"] = True
+    owner = pending["seat"]
     events.append({"type": "crossroads_picked", "seat": owner, "card": chosen, "discarded": other})
     resolve.resolve(state, owner, chosen, events)
 
 
-def run_storm(state: State, frame: dict, events: list[dict]) -> None:
+def run_storm(state: GameState, frame: Frame, events: list[Event]) -> None:
     """Every player in round takes one card, clockwise from the owner's left, owner last."""
     order = frame["order"]
     while order:

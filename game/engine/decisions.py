@@ -1,15 +1,17 @@
 """The public verbs that read and change a game: legal_actions, apply, timeout.
 
-`apply` checks the action completely against the pending decision before touching the state,
-then hands it to one handler per decision kind, then lets play run on to the next decision.
+What is legal is written once, in `refusal`: why an action is refused now, or None when it is
+legal. `apply` asks it before touching the state; `legal_actions` is every well-formed answer to
+the pending decision that it does not refuse. The accepted action goes to the frame dispatcher's
+handler for the decision, then play runs on to the next one.
 """
 
 from __future__ import annotations
 
-from . import actions, flow, resolve, rounds
+from . import flow
 from .cards import VALUE
 from .errors import IllegalAction
-from .state import State, card_available
+from .state import Action, Event, GameState, Pending
 from .table import next_in_round
 
 # What each decision asks for, in words, for errors about the wrong kind of action.
@@ -21,40 +23,88 @@ _ASK = {
     "gift": "Choose a player to give your extra Second Chance to.",
     "crossroads": "Pick one of the two Crossroads cards.",
 }
-_TARGETED = ("freeze", "triple_draw", "gift")
+# For each decision, the action kinds that answer it, and the one field each carries besides "kind".
+_ANSWERS: dict[str, dict[str, str | None]] = {
+    "turn": {"draw": None, "pass": None},
+    "ballast": {"ballast": "keep"},
+    "crossroads": {"crossroads": "pick"},
+    "freeze": {"freeze": "seat"},
+    "triple_draw": {"triple_draw": "seat"},
+    "gift": {"gift": "seat"},
+}
+_CHOICES = {"keep": (True, False), "pick": (0, 1)}  # and "seat": every seat
 
 
-def legal_actions(state: State) -> list[dict]:
+def legal_actions(state: GameState) -> list[Action]:
     """The actions open to the seat that must decide now (empty when the game is over)."""
     pending = state["pending"]
     if pending is None:
         return []
+    return [action for action in _answers(state, pending) if refusal(state, pending, action) is None]
+
+
+def _answers(state: GameState, pending: Pending) -> list[Action]:
+    """Every well-formed answer to the pending decision, legal now or not, in the order listed."""
+    answers: list[Action] = []
+    for kind, field in _ANSWERS[pending["kind"]].items():
+        if field is None:
+            answers.append({"kind": kind})
+        else:
+            choices = _CHOICES.get(field) or range(len(state["seats"]))
+            answers += [{"kind": kind, field: choice} for choice in choices]
+    return answers
+
+
+def refusal(state: GameState, pending: Pending, action: object) -> IllegalAction | None:
+    """Why `action` does not answer the pending decision legally now; None when it does."""
+    if not isinstance(action, dict) or not isinstance(action.get("kind"), str):
+        return IllegalAction('An action must be an object with a "kind".', "malformed")
     kind = pending["kind"]
+    answers = _ANSWERS[kind]
+    if action["kind"] not in answers:
+        return IllegalAction(_ASK[kind], "wrong_decision", pending=kind)
+    field = answers[action["kind"]]
+    well_formed = len(action) == 1 if field is None else len(action) == 2 and field in action
+    if not well_formed:
+        return IllegalAction("That action has missing or unknown fields.", "malformed")
     if kind == "turn":
-        draw = [{"kind": "draw"}] if card_available(state) else []
-        return draw + [{"kind": "pass"}]
-    if kind == "ballast":
-        return [{"kind": "ballast", "keep": True}, {"kind": "ballast", "keep": False}]
-    if kind == "crossroads":
-        return [{"kind": "crossroads", "pick": 0}, {"kind": "crossroads", "pick": 1}]
-    return [{"kind": kind, "seat": seat} for seat in pending["options"]]
+        if action["kind"] == "draw" and not (state["deck"] or state["discard"]):  # a reshuffle refills it
+            return IllegalAction("There is no card left to draw: pass.", "no_card")
+    elif kind == "ballast":
+        if type(action["keep"]) is not bool:
+            return IllegalAction('"keep" must be true or false.', "malformed")
+    elif kind == "crossroads":
+        if type(action["pick"]) is not int or action["pick"] not in (0, 1):
+            return IllegalAction('"pick" must be 0 or 1.', "malformed")
+    elif type(action["seat"]) is not int:
+        return IllegalAction('"seat" must be a seat number.', "malformed")
+    elif action["seat"] not in pending["options"]:
+        return IllegalAction(_ASK[kind], "bad_target", seat=action["seat"])
+    return None
 
 
-def apply(state: State, action: dict, *, actor: int | None = None) -> list[dict]:
+def apply(state: GameState, action: Action, *, actor: int | None = None) -> list[Event]:
     """Apply one action in place and return the events it caused, in order.
 
     `actor`, when given, is the seat sending the action: any other seat than the one that must
     decide is refused. Anything refused raises IllegalAction and leaves the state unchanged.
     """
-    pending = _check(state, action, actor)
+    pending = state["pending"]
+    if pending is None:
+        raise IllegalAction("The game is over.", "game_over")
+    if actor is not None and actor != pending["seat"]:
+        raise IllegalAction("It is not your turn.", "not_your_turn", seat=pending["seat"])
+    refused = refusal(state, pending, action)
+    if refused is not None:
+        raise refused
     state["pending"] = None
-    events: list[dict] = []
-    _decide(state, pending, action, events)
+    events: list[Event] = []
+    flow.DECIDE[pending["kind"]](state, pending, action, events)
     flow.run(state, events)
     return events
 
 
-def timeout(state: State) -> list[dict]:
+def timeout(state: GameState) -> list[Event]:
     """Apply the default of the pending decision (rules section 8), announced as an event."""
     pending = state["pending"]
     if pending is None:
@@ -64,9 +114,11 @@ def timeout(state: State) -> list[dict]:
     return [announced] + apply(state, action)
 
 
-def default_action(state: State) -> dict:
+def default_action(state: GameState) -> Action:
     """The choice safest for the player who let the clock run out."""
     pending = state["pending"]
+    if pending is None:
+        raise IllegalAction("The game is over.", "game_over")
     kind, seat = pending["kind"], pending["seat"]
     if kind == "turn":
         return {"kind": "pass"}
@@ -88,71 +140,3 @@ def default_action(state: State) -> dict:
 def would_duplicate(row: list[str], card: str) -> bool:
     """Whether taking this card repeats a value already in the row."""
     return card in VALUE and card in row
-
-
-def _check(state: State, action: object, actor: int | None) -> dict:
-    """The pending decision, if the action answers it legally; otherwise IllegalAction."""
-    pending = state["pending"]
-    if pending is None:
-        raise IllegalAction("The game is over.", "game_over")
-    if actor is not None and actor != pending["seat"]:
-        raise IllegalAction("It is not your turn.", "not_your_turn", seat=pending["seat"])
-    if not isinstance(action, dict) or not isinstance(action.get("kind"), str):
-        raise IllegalAction('An action must be an object with a "kind".', "malformed")
-    kind = pending["kind"]
-    expected = {"turn": ("draw", "pass"), "ballast": ("ballast",),
-                "crossroads": ("crossroads",)}.get(kind, (kind,))
-    if action["kind"] not in expected:
-        raise IllegalAction(_ASK[kind], "wrong_decision", pending=kind)
-    if kind == "turn":
-        _check_keys(action, ())
-        if action["kind"] == "draw" and not card_available(state):
-            raise IllegalAction("There is no card left to draw: pass.", "no_card")
-    elif kind == "ballast":
-        _check_keys(action, ("keep",))
-        if not isinstance(action["keep"], bool):
-            raise IllegalAction('"keep" must be true or false.', "malformed")
-    elif kind == "crossroads":
-        _check_keys(action, ("pick",))
-        if type(action["pick"]) is not int or action["pick"] not in (0, 1):
-            raise IllegalAction('"pick" must be 0 or 1.', "malformed")
-    else:
-        _check_keys(action, ("seat",))
-        seat = action["seat"]
-        if type(seat) is not int:
-            raise IllegalAction('"seat" must be a seat number.', "malformed")
-        if seat not in pending["options"]:
-            raise IllegalAction(_ASK[kind], "bad_target", seat=seat)
-    return pending
-
-
-def _check_keys(action: dict, fields: tuple[str, ...]) -> None:
-    if set(action) != {"kind", *fields}:
-        raise IllegalAction("That action has missing or unknown fields.", "malformed")
-
-
-def _decide(state: State, pending: dict, action: dict, events: list[dict]) -> None:
-    kind, seat = pending["kind"], pending["seat"]
-    frame = state["stack"][-1]
-    if kind == "turn":
-        if action["kind"] == "draw":
-            rounds.decide_draw(state, frame, seat, events)
-        else:
-            rounds.decide_pass(state, frame, seat, events)
-    elif kind == "ballast":
-        card = pending["card"]
-        events.append({"type": "ballast", "seat": seat, "card": card, "keep": action["keep"]})
-        if action["keep"]:
-            resolve.join_row(state, seat, card, events)
-        else:
-            state["discard"].append(card)
-    elif kind == "gift":
-        target = action["seat"]
-        state["seats"][target]["row"].append(pending["card"])
-        events.append({"type": "gift", "seat": seat, "target": target})
-    elif kind == "freeze":
-        actions.decide_freeze(state, frame, action["seat"], events)
-    elif kind == "triple_draw":
-        actions.decide_triple_draw(state, frame, action["seat"], events)
-    else:
-        actions.decide_crossroads(state, frame, action["pick"], events)

@@ -1,13 +1,20 @@
-"""The loop that plays on by itself until a decision is needed or the game is over."""
+"""The frame dispatcher: the one place that calls across the modules that run play.
+
+resolve.py pushes frames; rounds.py and actions.py run them (RUN) and take the decisions asked
+inside them (DECIDE). Play runs on by itself until a frame asks for a decision or the game is over.
+"""
 
 from __future__ import annotations
 
-from . import actions, rounds
-from .state import State
+from collections.abc import Callable
 
-RUN = {
+from . import actions, resolve, rounds
+from .state import Action, Event, Frame, GameState, Pending
+
+RUN: dict[str, Callable[[GameState, Frame, list[Event]], None]] = {
     "deal": rounds.run_deal,
     "turns": rounds.run_turns,
+    "round_end": rounds.run_round_end,
     "drain": actions.run_drain,
     "freeze": actions.run_freeze,
     "triple_draw": actions.run_triple_draw,
@@ -15,12 +22,19 @@ RUN = {
     "storm": actions.run_storm,
 }
 
+DECIDE: dict[str, Callable[[GameState, Pending, Action, list[Event]], None]] = {
+    "turn": rounds.decide_turn,
+    "ballast": resolve.decide_ballast,
+    "gift": resolve.decide_gift,
+    "freeze": actions.decide_freeze,
+    "triple_draw": actions.decide_triple_draw,
+    "crossroads": actions.decide_crossroads,
+}
 
-def run(state: State, events: list[dict]) -> None:
+
+def run(state: GameState, events: list[Event]) -> None:
     """Run the top frame of the stack until one sets a pending decision (or none is left)."""
-    while state["pending"] is None:
-        stack = state["stack"]
-        if not stack:
-            return
+    stack = state["stack"]  # always this list: frames are pushed, popped and cleared, never replaced
+    while state["pending"] is None and stack:
         frame = stack[-1]
         RUN[frame["op"]](state, frame, events)

@@ -1,19 +1,23 @@
 """Resolving one card taken by a seat (rules section 5): the row, duplicates, Ballast, Second
-Chance, and starting or queueing the action cards."""
+Chance, and starting or queueing the action cards.
+
+What takes longer than one card is pushed as a frame for flow.py to run: an action card's frame
+(run by actions.py) and, on SEVN, the round's end (run by rounds.py). This module calls neither.
+"""
 
 from __future__ import annotations
 
-from . import actions, rounds
-from .cards import ACTION, BALLAST, KIND, NUMBER, SEVN_DISTINCT, VALUE
-from .state import BUST, State, take_card
-from .table import in_round
+from .cards import ACTION, BALLAST, KIND, NUMBER, SEVN_DISTINCT, TRIPLE_DRAW_CARDS, VALUE
+from .state import BUST, Action, Event, GameState, Pending, take_card
+from .table import clockwise_from, in_round
 
 SECOND_CHANCE = "second_chance"
 
 
-def give(state: State, seat: int, via: str, events: list[dict]) -> bool:
+def give(state: GameState, seat: int, via: str, events: list[Event]) -> bool:
     """The seat takes the top card and resolves it; False when no card is left anywhere."""
-    card = take_card(state, events)
+    deck = state["deck"]
+    card = deck.pop() if deck else take_card(state, events)
     if card is None:
         return False
     if via == "deal":
@@ -24,15 +28,15 @@ def give(state: State, seat: int, via: str, events: list[dict]) -> bool:
     return True
 
 
-def resolve(state: State, seat: int, card: str, events: list[dict]) -> None:
-    """Resolve a card the seat has just taken. Ends the round at once on SEVN."""
+def resolve(state: GameState, seat: int, card: str, events: list[Event]) -> None:
+    """Resolve a card the seat has just taken. On SEVN the round's end is the next frame."""
     kind = KIND[card]
     row = state["seats"][seat]["row"]
     if kind == NUMBER:
         if card in row:
             _duplicate(state, seat, card, events)
         else:
-            join_row(state, seat, card, events)
+            join_row(state, seat, row, card, events)
     elif kind == BALLAST:
         state["pending"] = {"kind": "ballast", "seat": seat, "card": card}
     elif kind != ACTION:
@@ -44,20 +48,40 @@ def resolve(state: State, seat: int, card: str, events: list[dict]) -> None:
         state["queue"].append([card, seat])
         events.append({"type": "queued", "seat": seat, "card": card})
     else:
-        actions.start(state, seat, card, events, from_queue=False)
+        start_action(state, seat, card, events, from_queue=False)
 
 
-def join_row(state: State, seat: int, card: str, events: list[dict]) -> None:
-    """A scoring card joins the row; seven distinct values is SEVN."""
-    row = state["seats"][seat]["row"]
+def start_action(state: GameState, owner: int, card: str, events: list[Event], *, from_queue: bool) -> None:
+    """Push the frame of an action card for its owner (actions.py runs it).
+
+    A top-level action gets a "drain" frame under it, which then resolves the queued actions.
+    """
+    stack = state["stack"]
+    if not from_queue:
+        stack.append({"op": "drain"})
+    state["active"] = card
+    if card == "storm":
+        events.append({"type": "storm", "seat": owner})
+        order = clockwise_from(state, owner + 1)
+        stack.append({"op": "storm", "owner": owner, "order": order[::-1]})
+    elif card == "triple_draw":
+        stack.append({"op": "triple_draw", "owner": owner, "target": None, "left": TRIPLE_DRAW_CARDS})
+    elif card == "crossroads":
+        stack.append({"op": "crossroads", "owner": owner, "picked": False})
+    else:
+        stack.append({"op": "freeze", "owner": owner})
+
+
+def join_row(state: GameState, seat: int, row: list[str], card: str, events: list[Event]) -> None:
+    """A scoring card joins the seat's row; seven distinct values is SEVN, and the round ends next."""
     row.append(card)
     events.append({"type": "joined", "seat": seat, "card": card})
-    if sum(1 for code in row if code in VALUE) == SEVN_DISTINCT:
+    if len(row) >= SEVN_DISTINCT and sum(1 for code in row if code in VALUE) == SEVN_DISTINCT:
         events.append({"type": "sevn", "seat": seat})
-        rounds.end_round(state, seat, events)
+        state["stack"].append({"op": "round_end", "sevn": seat})
 
 
-def _duplicate(state: State, seat: int, card: str, events: list[dict]) -> None:
+def _duplicate(state: GameState, seat: int, card: str, events: list[Event]) -> None:
     player = state["seats"][seat]
     if SECOND_CHANCE in player["row"]:
         player["row"].remove(SECOND_CHANCE)
@@ -69,7 +93,7 @@ def _duplicate(state: State, seat: int, card: str, events: list[dict]) -> None:
         events.append({"type": "bust", "seat": seat, "card": card})
 
 
-def gift_options(state: State, giver: int) -> list[int]:
+def gift_options(state: GameState, giver: int) -> list[int]:
     """Players in round, other than the giver, who hold no Second Chance."""
     return [
         seat for seat in in_round(state)
@@ -77,7 +101,7 @@ def gift_options(state: State, giver: int) -> list[int]:
     ]
 
 
-def _second_chance(state: State, seat: int, events: list[dict]) -> None:
+def _second_chance(state: GameState, seat: int, events: list[Event]) -> None:
     if SECOND_CHANCE not in state["seats"][seat]["row"]:
         state["seats"][seat]["row"].append(SECOND_CHANCE)
         events.append({"type": "joined", "seat": seat, "card": SECOND_CHANCE})
@@ -88,3 +112,18 @@ def _second_chance(state: State, seat: int, events: list[dict]) -> None:
     else:
         state["discard"].append(SECOND_CHANCE)
         events.append({"type": "second_chance_discarded", "seat": seat})
+
+
+def decide_ballast(state: GameState, pending: Pending, action: Action, events: list[Event]) -> None:
+    seat, card, keep = pending["seat"], pending["card"], action["keep"]
+    events.append({"type": "ballast", "seat": seat, "card": card, "keep": keep})
+    if keep:
+        join_row(state, seat, state["seats"][seat]["row"], card, events)
+    else:
+        state["discard"].append(card)
+
+
+def decide_gift(state: GameState, pending: Pending, action: Action, events: list[Event]) -> None:
+    target = action["seat"]
+    state["seats"][target]["row"].append(pending["card"])
+    events.append({"type": "gift", "seat": pending["seat"], "target": target})

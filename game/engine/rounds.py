@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 from . import resolve
-from .scoring import score_steps
-from .state import BUST, IN, PASSED, State
-from .table import clockwise_from
+from .scoring import Step, score_steps
+from .state import BUST, IN, PASSED, Action, Event, Frame, GameState, Pending
+from .table import CLOCKWISE, clockwise_from
 
 
-def start_round(state: State, events: list[dict]) -> None:
+def start_round(state: GameState, events: list[Event]) -> None:
     """Deal the next round: one card each from the dealer's left, then turns from there."""
     state["round"] += 1
     for seat in state["seats"]:
@@ -21,61 +21,70 @@ def start_round(state: State, events: list[dict]) -> None:
     ]
 
 
-def run_deal(state: State, frame: dict, events: list[dict]) -> None:
-    """One card to the next seat still in round (a seat frozen by an earlier deal is skipped)."""
+def run_deal(state: GameState, frame: Frame, events: list[Event]) -> None:
+    """One card to each seat still in round (a seat frozen by an earlier deal is skipped).
+
+    Dealing stops for whatever a card brings first: a decision, or an action card's frame.
+    """
     order = frame["order"]
     seats = state["seats"]
+    stack = state["stack"]
     while order:
         seat = order.pop()
         if seats[seat]["status"] == IN:
             resolve.give(state, seat, "deal", events)
-            return
-    state["stack"].pop()
+            if state["pending"] is not None or stack[-1] is not frame:
+                return
+    stack.pop()
 
 
-def run_turns(state: State, frame: dict, events: list[dict]) -> None:
+def run_turns(state: GameState, frame: Frame, events: list[Event]) -> None:
     """Ask the next player in round to draw or pass; with nobody left in round, score."""
     seats = state["seats"]
-    n = len(seats)
-    start = frame["next"]
-    for i in range(n):
-        seat = (start + i) % n
+    for seat in CLOCKWISE[len(seats)][frame["next"]]:
         if seats[seat]["status"] == IN:
             state["pending"] = {"kind": "turn", "seat": seat}
             return
     end_round(state, None, events)
 
 
-def decide_draw(state: State, frame: dict, seat: int, events: list[dict]) -> None:
-    frame["next"] = (seat + 1) % len(state["seats"])
-    resolve.give(state, seat, "turn", events)
+def decide_turn(state: GameState, pending: Pending, action: Action, events: list[Event]) -> None:
+    """Draw or pass; either way the next turn goes to the seat after this one."""
+    seat = pending["seat"]
+    state["stack"][-1]["next"] = (seat + 1) % len(state["seats"])
+    if action["kind"] == "draw":
+        resolve.give(state, seat, "turn", events)
+    else:
+        state["seats"][seat]["status"] = PASSED
+        events.append({"type": "passed", "seat": seat})
 
 
-def decide_pass(state: State, frame: dict, seat: int, events: list[dict]) -> None:
-    frame["next"] = (seat + 1) % len(state["seats"])
-    state["seats"][seat]["status"] = PASSED
-    events.append({"type": "passed", "seat": seat})
+def run_round_end(state: GameState, frame: Frame, events: list[Event]) -> None:
+    """The frame resolve.py pushes on SEVN: the round ends now."""
+    end_round(state, frame["sevn"], events)
 
 
-def end_round(state: State, sevn_seat: int | None, events: list[dict]) -> None:
+def end_round(state: GameState, sevn_seat: int | None, events: list[Event]) -> None:
     """Score the round, clear the table, then end the game or deal the next round.
 
-    Called the moment the round ends (SEVN mid-action included): whatever is still in play
+    Runs the moment the round ends (SEVN mid-action included): whatever is still in play
     (queued actions, the active action, revealed or pending cards) goes to the discard pile.
     """
     seats = state["seats"]
-    steps = [
-        None if seat["status"] == BUST else score_steps(seat["row"], sevn=(i == sevn_seat))
-        for i, seat in enumerate(seats)
-    ]
-    scores = [0 if s is None else s[-1]["total"] for s in steps]
-    for seat, score in zip(seats, scores, strict=True):
+    steps: list[list[Step] | None] = []
+    scores, totals = [], []
+    for i, seat in enumerate(seats):
+        seat_steps = None if seat["status"] == BUST else score_steps(seat["row"], i == sevn_seat)
+        score = 0 if seat_steps is None else seat_steps[-1]["total"]
         seat["total"] += score
-    totals = [seat["total"] for seat in seats]
+        steps.append(seat_steps)
+        scores.append(score)
+        totals.append(seat["total"])
     state["history"].append(scores)
     state["last_round"] = {
         "round": state["round"], "scores": scores, "steps": steps, "sevn": sevn_seat,
-        "rows": [list(seat["row"]) for seat in seats], "statuses": [seat["status"] for seat in seats],
+        "rows": [seat["row"] for seat in seats],  # _clear_table gives every seat a new, empty row
+        "statuses": [seat["status"] for seat in seats],
     }
     events.append({
         "type": "round_scored", "round": state["round"], "scores": scores, "steps": steps,
@@ -95,13 +104,14 @@ def end_round(state: State, sevn_seat: int | None, events: list[dict]) -> None:
     start_round(state, events)
 
 
-def _clear_table(state: State) -> None:
+def _clear_table(state: GameState) -> None:
     discard = state["discard"]
     for seat in state["seats"]:
         discard += seat["row"]
         seat["row"] = []
     discard += state["revealed"]
-    discard += [card for card, _owner in state["queue"]]
+    if state["queue"]:
+        discard += [card for card, _owner in state["queue"]]
     if state["active"] is not None:
         discard.append(state["active"])
     pending = state["pending"]

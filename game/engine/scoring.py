@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
-from functools import lru_cache
+from collections.abc import Sequence
+from typing import TypedDict
 
-from .cards import PLUS, SEVN_POINTS, VALUE
+from .cards import BONUSES, DECK, MODIFIERS, PLUS, SEVN_POINTS, VALUE
 
 FEATHERWEIGHT_POINTS = 15
 FEATHERWEIGHT_MIN_CARDS = 4
@@ -16,70 +17,90 @@ LADDER_MIN_RUN = 3
 LADDER_POINTS_PER_CARD = 4
 
 
-def longest_run(values: list[int]) -> int:
+class Step(TypedDict):
+    step: str
+    points: int
+    total: int
+
+
+def longest_run(values: Sequence[int]) -> int:
     """Length of the longest run of consecutive values (0 for none)."""
     present = set(values)
     best = 0
-    for value in present:
-        if value - 1 not in present:
-            length = 1
-            while value + length in present:
-                length += 1
-            best = max(best, length)
+    for start in present:
+        if start - 1 not in present:  # a run starts here: find where it ends
+            end = start + 1
+            while end in present:
+                end += 1
+            best = max(best, end - start)
     return best
 
 
-def _bonus_points(row: list[str], scoring: list[int]) -> list[tuple[str, int]]:
-    """Each held bonus card with what it earns (0 when its condition is not met)."""
+# What each card adds to the sum (numbers and Ballast their value) and to the plus step (plus
+# cards theirs); every other card 0.
+_FACE = {code: VALUE.get(code, 0) for code in DECK}
+_PLUS_FACE = {code: PLUS.get(code, 0) for code in DECK}
+# The cards that add a step after the sum: the modifiers and the bonus cards.
+_STEP_CARDS = frozenset(MODIFIERS + BONUSES)
+_BONUS_CARDS = frozenset(BONUSES)
+
+
+def _bonus_points(row: Sequence[str]) -> list[tuple[str, int]]:
+    """Each bonus card held with what it earns (0 when its condition is not met)."""
     bonuses = []
     if "featherweight" in row:
+        scoring = [VALUE[code] for code in row if code in VALUE]
         light = len(scoring) >= FEATHERWEIGHT_MIN_CARDS and max(scoring) <= FEATHERWEIGHT_MAX_VALUE
         bonuses.append(("featherweight", FEATHERWEIGHT_POINTS if light else 0))
-    numbers = [VALUE[code] for code in row if code.isdigit()]
     if "heavyweight" in row:
-        heavy = sum(1 for value in numbers if value >= HEAVYWEIGHT_MIN_VALUE)
+        heavy = sum(1 for code in row if code.isdigit() and VALUE[code] >= HEAVYWEIGHT_MIN_VALUE)
         bonuses.append(("heavyweight", HEAVYWEIGHT_POINTS if heavy >= HEAVYWEIGHT_MIN_CARDS else 0))
     if "ladder" in row:
-        run = longest_run(numbers)
+        run = longest_run([VALUE[code] for code in row if code.isdigit()])  # Ballast never forms a run
         bonuses.append(("ladder", run * LADDER_POINTS_PER_CARD if run >= LADDER_MIN_RUN else 0))
     return bonuses
 
 
-def score_steps(row: list[str], sevn: bool = False) -> list[dict]:
+def _later_points(row: Sequence[str], scoring_sum: int, sevn: bool) -> list[tuple[str, int]]:
+    """The steps after the sum, as (name, points): x2, plus, bonuses, SEVN."""
+    later = [("double", scoring_sum)] if "x2" in row else []
+    plus = 0
+    for code in row:
+        plus += _PLUS_FACE[code]
+    if plus:
+        later.append(("plus", plus))
+    if not _BONUS_CARDS.isdisjoint(row):
+        later += _bonus_points(row)
+    if sevn:
+        later.append(("sevn", SEVN_POINTS))
+    return later
+
+
+def score_steps(row: Sequence[str], sevn: bool = False) -> list[Step]:
     """The scoring order for one row that is not bust; the last step's total is the round score.
 
     Steps appear only when they apply: "double" with a x2 card, "plus" with plus cards, a bonus
     step for each bonus card held (0 points when its condition is not met), "sevn" for SEVN, and
     "floor" when the total would be negative. A second copy of a bonus card adds nothing.
     """
-    scoring = [VALUE[code] for code in row if code in VALUE]
-    total = sum(scoring)
-    steps = [{"step": "sum", "points": total, "total": total}]
-
-    def add(name: str, points: int) -> None:
-        nonlocal total
-        total += points
-        steps.append({"step": name, "points": points, "total": total})
-
-    if "x2" in row:
-        add("double", total)
-    plus = [PLUS[code] for code in row if code in PLUS]
-    if plus:
-        add("plus", sum(plus))
-    for name, points in _bonus_points(row, scoring):
-        add(name, points)
-    if sevn:
-        add("sevn", SEVN_POINTS)
+    total = 0
+    for code in row:
+        total += _FACE[code]
+    steps: list[Step] = [{"step": "sum", "points": total, "total": total}]
+    if sevn or not _STEP_CARDS.isdisjoint(row):  # most rows hold scoring cards only: the sum is all
+        for name, points in _later_points(row, total, sevn):
+            total += points
+            steps.append({"step": name, "points": points, "total": total})
     if total < 0:
-        add("floor", -total)
+        steps.append({"step": "floor", "points": -total, "total": 0})
     return steps
 
 
-def row_score(row: list[str], sevn: bool = False) -> int:
-    """The round score of a row that is not bust."""
-    return _row_score(tuple(row), sevn)
-
-
-@lru_cache(maxsize=4096)  # every view of a table scores each row again; most rows did not change
-def _row_score(row: tuple[str, ...], sevn: bool) -> int:
-    return score_steps(list(row), sevn)[-1]["total"]
+def row_score(row: Sequence[str], sevn: bool = False) -> int:
+    """The round score of a row that is not bust: score_steps' last total, without the steps."""
+    total = 0
+    for code in row:
+        total += _FACE[code]
+    if sevn or not _STEP_CARDS.isdisjoint(row):
+        total += sum([points for _name, points in _later_points(row, total, sevn)])
+    return max(total, 0)

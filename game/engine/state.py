@@ -1,13 +1,13 @@
 """The game state: plain JSON-able data in a dict, plus the seeded shuffle and the card supply.
 
-Layout (the only keys there are):
+Layout (the only keys there are; `GameState` below spells out their types):
     seats      [{"row": [codes in the order they joined], "status": in|passed|frozen|bust,
                  "total": int}]
     target, round, dealer, over, winner
     deck       draw pile, top card LAST (secret)
     discard    discard pile, in the order cards went there
     rng        {"seed": int, "shuffles": int}: shuffle k is Random(f"{seed}/{k}") (secret)
-    stack      frames of the play in progress (see flow.py); the top frame runs next
+    stack      frames of the play in progress (`Frame` below, run by flow.py); the top frame runs next
     queue      [[card, owner seat]] action cards waiting, oldest first
     active     the action card being resolved, or None
     revealed   the two Crossroads cards on the table while the pick is open
@@ -22,9 +22,11 @@ from __future__ import annotations
 import json
 import pickle
 import random
+from typing import TYPE_CHECKING, Any, NotRequired, TypedDict
 
 from .cards import DECK
 from .errors import IllegalAction
+from .scoring import Step
 
 IN = "in"
 PASSED = "passed"
@@ -34,15 +36,94 @@ BUST = "bust"
 MIN_SEATS = 2
 MAX_SEATS = 8
 
+_ALL_CARDS = tuple(code for code, copies in DECK.items() for _ in range(copies))  # before the first shuffle
+# Shuffling n cards swaps each card i, from the last down to the second, with a card j <= i drawn
+# as `size` random bits (the bit length of i + 1): _SWAPS[n] lists those (i, size).
+_SWAPS = [tuple((i, (i + 1).bit_length()) for i in range(n - 1, 0, -1)) for n in range(len(_ALL_CARDS) + 1)]
 
-class State(dict):
-    """The whole game; a dict of plain data, so `json.dumps(state)` is its full serialisation."""
+Event = dict[str, Any]  # {"type": ..., and the fields of that type}
+Action = dict[str, Any]  # {"kind": ..., and its field}: see legal_actions
 
-    __slots__ = ()
 
-    def clone(self) -> State:
-        """An independent deep copy (for bots that search)."""
-        return pickle.loads(pickle.dumps(self, pickle.HIGHEST_PROTOCOL))
+class Seat(TypedDict):
+    row: list[str]
+    status: str
+    total: int
+
+
+class Rng(TypedDict):
+    seed: int
+    shuffles: int
+
+
+class Pending(TypedDict):
+    kind: str  # turn | ballast | freeze | triple_draw | gift | crossroads
+    seat: int
+    card: NotRequired[str]  # ballast, gift
+    cards: NotRequired[list[str]]  # crossroads
+    options: NotRequired[list[int]]  # freeze, triple_draw, gift
+
+
+class Frame(TypedDict, total=False):
+    """One frame of the play in progress; `op` says which, and which other keys it has."""
+
+    op: str  # deal | turns | drain | freeze | triple_draw | crossroads | storm | round_end
+    order: list[int]  # deal, storm: seats still to take a card, the next one last
+    next: int  # turns: the seat asked first
+    owner: int  # the action frames: who resolves it
+    target: int | None  # triple_draw, once chosen
+    left: int  # triple_draw: cards still to take
+    picked: bool  # crossroads
+    sevn: int | None  # round_end: the seat with SEVN, None when nobody is left in round
+
+
+class LastRound(TypedDict):
+    round: int
+    scores: list[int]
+    steps: list[list[Step] | None]
+    sevn: int | None
+    rows: list[list[str]]
+    statuses: list[str]
+
+
+class GameState(TypedDict):
+    seats: list[Seat]
+    target: int
+    round: int
+    dealer: int
+    over: bool
+    winner: int | None
+    deck: list[str]
+    discard: list[str]
+    rng: Rng
+    stack: list[Frame]
+    queue: list[list[Any]]  # [card, owner]: JSON has no tuples
+    active: str | None
+    revealed: list[str]
+    pending: Pending | None
+    history: list[list[int]]
+    last_round: LastRound | None
+
+
+def clone(state: GameState) -> GameState:
+    """An independent deep copy (for bots that search)."""
+    copy: GameState = pickle.loads(pickle.dumps(state, pickle.HIGHEST_PROTOCOL))
+    return copy
+
+
+if TYPE_CHECKING:
+    # The type checker sees the keys; the runtime class below adds `clone()` to a plain dict.
+    State = GameState
+else:
+
+    class State(dict):
+        """The whole game; a dict of plain data, so `json.dumps(state)` is its full serialisation."""
+
+        __slots__ = ()
+
+        def clone(self) -> State:
+            """An independent deep copy (for bots that search)."""
+            return clone(self)
 
 
 def blank_state(seats: int, seed: int, target: int, deck: list[str] | None) -> State:
@@ -61,7 +142,7 @@ def blank_state(seats: int, seed: int, target: int, deck: list[str] | None) -> S
         history=[], last_round=None,
     )
     if deck is None:
-        cards = [code for code, copies in DECK.items() for _ in range(copies)]
+        cards = list(_ALL_CARDS)
         shuffle(state, cards)
         state["deck"] = cards
     else:
@@ -82,14 +163,26 @@ def _check_stacked_deck(deck: list[str]) -> None:
             raise IllegalAction(f"The deck has only {DECK[code]} of {code!r}.", "bad_deck")
 
 
-def shuffle(state: State, cards: list[str]) -> None:
-    """Shuffle in place with the game's next seeded shuffle, so a game replays from its seed."""
+def shuffle(state: GameState, cards: list[str]) -> None:
+    """Shuffle in place with the game's next seeded shuffle, so a game replays from its seed.
+
+    This is random.shuffle's Fisher-Yates, drawing from the generator exactly as it does
+    (getrandbits of the range's bit length, again while out of range), written out: twice as
+    fast without two method calls per card, and pinned here rather than in the interpreter.
+    A game holds 120 cards, so no shuffle is longer than _SWAPS knows.
+    tests/engine/test_view_and_json.py checks that it orders cards as random.shuffle does.
+    """
     rng = state["rng"]
-    random.Random(f"{rng['seed']}/{rng['shuffles']}").shuffle(cards)
+    bits = random.Random(f"{rng['seed']}/{rng['shuffles']}").getrandbits
+    for i, size in _SWAPS[len(cards)]:
+        j = bits(size)
+        while j > i:
+            j = bits(size)
+        cards[i], cards[j] = cards[j], cards[i]
     rng["shuffles"] += 1
 
 
-def take_card(state: State, events: list[dict]) -> str | None:
+def take_card(state: GameState, events: list[Event]) -> str | None:
     """The top card of the deck; an empty deck first reshuffles the discard pile.
 
     None only when no card is left anywhere (possible with small stacked test decks).
@@ -106,13 +199,11 @@ def take_card(state: State, events: list[dict]) -> str | None:
     return deck.pop()
 
 
-def card_available(state: State) -> bool:
-    return bool(state["deck"] or state["discard"])
-
-
-def to_json(state: State) -> str:
+def to_json(state: GameState) -> str:
     return json.dumps(state, separators=(",", ":"))
 
 
 def from_json(text: str) -> State:
-    return State(json.loads(text))
+    """A saved game, from this engine's `to_json` or any earlier one (the layout has not changed)."""
+    saved: GameState = json.loads(text)
+    return State(**saved)

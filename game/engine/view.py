@@ -3,12 +3,47 @@
 from __future__ import annotations
 
 from collections import Counter
+from typing import NotRequired, TypedDict
 
 from .scoring import row_score
-from .state import BUST, State
+from .state import BUST, GameState, LastRound, Pending
 
 
-def public_view(state: State) -> dict:
+class PendingView(TypedDict):
+    kind: str
+    card: NotRequired[str]
+    cards: NotRequired[list[str]]
+    options: NotRequired[list[int]]
+
+
+class SeatView(TypedDict):
+    row: list[str]
+    status: str
+    total: int
+    round_score: int  # what the row scores now (0 when bust)
+
+
+class View(TypedDict):
+    round: int
+    dealer: int
+    target: int
+    current: int | None  # the seat that must decide now; None when the game is over
+    pending: PendingView | None
+    deck_count: int
+    discard_count: int
+    discard: dict[str, int]  # the discard pile's cards, as counts
+    queue: list[str]  # queued action cards, oldest first
+    queue_seats: list[int]  # and who took each
+    active: str | None
+    revealed: list[str]
+    seats: list[SeatView]
+    over: bool
+    winner: int | None
+    history: list[list[int]]
+    last_round: LastRound | None
+
+
+def public_view(state: GameState) -> View:
     pending = state["pending"]
     return {
         "round": state["round"],
@@ -39,9 +74,13 @@ def public_view(state: State) -> dict:
     }
 
 
-def _public_pending(pending: dict) -> dict:
-    shown = {"kind": pending["kind"]}
-    for key in ("card", "cards", "options"):
-        if key in pending:
-            shown[key] = list(pending[key]) if isinstance(pending[key], list) else pending[key]
+def _public_pending(pending: Pending) -> PendingView:
+    """The pending decision without its seat (that is `current`); lists copied."""
+    shown: PendingView = {"kind": pending["kind"]}
+    if "card" in pending:
+        shown["card"] = pending["card"]
+    if "cards" in pending:
+        shown["cards"] = list(pending["cards"])
+    if "options" in pending:
+        shown["options"] = list(pending["options"])
     return shown

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import random
+
 import pytest
 
 from game.engine import IllegalAction, apply, legal_actions, new_game, timeout, to_json
@@ -174,3 +176,38 @@ def test_timeout_on_a_gift_gives_to_the_next_eligible_player_clockwise():
     events = timeout(state)
     assert first(events, "gift") == {"type": "gift", "seat": 1, "target": 2}
 
+
+
+# legal_actions is derived from the one legality check: it lists exactly what the contract says
+
+def contract_legal_actions(state: dict) -> list[dict]:
+    """The legal actions as the contract spells them out, from the pending decision alone."""
+    pending = state["pending"]
+    kind = pending["kind"]
+    if kind == "turn":
+        return ([{"kind": "draw"}] if state["deck"] or state["discard"] else []) + [{"kind": "pass"}]
+    if kind == "ballast":
+        return [{"kind": "ballast", "keep": True}, {"kind": "ballast", "keep": False}]
+    if kind == "crossroads":
+        return [{"kind": "crossroads", "pick": 0}, {"kind": "crossroads", "pick": 1}]
+    return [{"kind": kind, "seat": seat} for seat in pending["options"]]
+
+
+def test_legal_actions_are_what_the_contract_lists_and_each_is_accepted():
+    rng = random.Random(8)
+    kinds = set()
+    for seed in range(40):
+        state = new_game(2 + seed % 7, seed, target=100)
+        while not state["over"]:
+            legal = legal_actions(state)
+            assert legal == contract_legal_actions(state)
+            for action in legal:
+                apply(state.clone(), action)
+            others = [{"kind": state["pending"]["kind"], "seat": seat} for seat in range(9)]
+            for action in others:
+                if action not in legal:
+                    with pytest.raises(IllegalAction):
+                        apply(state.clone(), action)
+            kinds.add(state["pending"]["kind"])
+            apply(state, rng.choice(legal))
+    assert kinds == {"turn", "ballast", "freeze", "triple_draw", "gift", "crossroads"}

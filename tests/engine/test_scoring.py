@@ -2,7 +2,12 @@
 
 from __future__ import annotations
 
-from game.engine import score_steps
+import hashlib
+import json
+import random
+
+from game.engine import DECK, score_steps
+from game.engine.scoring import row_score
 
 
 def names(steps: list[dict]) -> list[str]:
@@ -126,3 +131,24 @@ def test_floor_with_doubled_ballast():
 
 def test_no_floor_step_when_the_total_is_not_negative():
     assert names(score_steps(["-2", "2"])) == ["sum"]
+
+
+def random_rows(count: int) -> list[tuple[list[str], bool]]:
+    """Rows of up to 12 cards drawn from the real deck, a fifth of them with SEVN."""
+    rng = random.Random(5)
+    cards = [code for code, copies in DECK.items() for _ in range(copies)]
+    return [(rng.sample(cards, rng.randint(0, 12)), rng.random() < 0.2) for _ in range(count)]
+
+
+# sha256 of score_steps over random_rows(5000), recorded with a71c237's engine.
+RECORDED_STEPS = "2bfb36b7d44c6ffc6689b810ce98015f2edd2e3685e5ad3473b820e735f0e2d6"
+
+
+def test_steps_of_random_rows_are_as_recorded():
+    steps = [score_steps(row, sevn) for row, sevn in random_rows(5000)]
+    assert hashlib.sha256(json.dumps(steps).encode()).hexdigest() == RECORDED_STEPS
+
+
+def test_row_score_is_the_last_total_of_the_steps():
+    for row, sevn in random_rows(5000):
+        assert row_score(row, sevn) == score_steps(row, sevn)[-1]["total"]

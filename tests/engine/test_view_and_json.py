@@ -6,6 +6,7 @@ import json
 import random
 
 from game.engine import apply, from_json, legal_actions, new_game, public_view, to_json
+from game.engine.state import shuffle
 
 from .helpers import act, start
 
@@ -81,3 +82,13 @@ def test_same_seed_and_actions_give_the_same_game():
 
 def test_different_seeds_shuffle_differently():
     assert new_game(2, seed=1)["deck"] != new_game(2, seed=2)["deck"]
+
+
+def test_the_seeded_shuffle_orders_cards_as_random_shuffle_does():
+    for seed in range(300):
+        state = new_game(2, seed)
+        cards = [str(i) for i in range(seed % 121)]
+        expected = list(cards)
+        random.Random(f"{seed}/{state['rng']['shuffles']}").shuffle(expected)
+        shuffle(state, cards)
+        assert cards == expected
