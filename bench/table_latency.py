@@ -78,7 +78,7 @@ def prepare_database(env: dict, rooms: int) -> list[list[str]]:
 
 def start_server(env: dict, port: int) -> subprocess.Popen:
     server = subprocess.Popen(
-        [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port), "sevn_site.asgi:application"],
+        [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port), "bench.echo_asgi:application"],
         cwd=ROOT, env={**os.environ, **env}, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
     )
     deadline = time.time() + 30

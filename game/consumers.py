@@ -331,27 +331,3 @@ def _read_table(code: str) -> tuple[dict | None, list[dict]]:
         return None, []
     game = selectors.current_game(room)
     return selectors.snapshot(room, game=game), selectors.log_events(game)
-
-
-class EchoConsumer(AsyncWebsocketConsumer):
-    """A bare echo to every socket of a group: the latency floor the table is measured against
-    (a plain Channels consumer, with its defaults)."""
-
-    async def connect(self) -> None:
-        self.group = "echo." + self.scope["url_route"]["kwargs"]["group"]
-        await self.channel_layer.group_add(self.group, self.channel_name)
-        await self.accept()
-
-    async def disconnect(self, close_code: int) -> None:
-        await self.channel_layer.group_discard(self.group, self.channel_name)
-
-    async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
-        await self.channel_layer.group_send(self.group, {"type": "echo.message", "text": text_data})
-
-    async def echo_message(self, message: dict) -> None:
-        await self.send(message["text"])
-
-
-class LeanEchoConsumer(QuickDispatch, EchoConsumer):
-    """The same echo without Channels' database hop per message, as the table dispatches: the
-    lowest floor this stack has (reported beside the bare one)."""

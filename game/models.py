@@ -46,14 +46,6 @@ class Room(models.Model):
     def __str__(self) -> str:
         return self.code
 
-    @property
-    def group_name(self) -> str:
-        return f"room.{self.code}"
-
-    @property
-    def is_open(self) -> bool:
-        return self.status != self.Status.CLOSED
-
 
 class Seat(models.Model):
     """A taken seat: a person (guest key or user) or a bot, by position at the table."""

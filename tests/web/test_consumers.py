@@ -184,15 +184,23 @@ async def test_closed_by_staff_reaches_every_viewer():
 
 @pytest.mark.parametrize("path", ["echo", "echo-lean"])
 async def test_the_benchmark_echo_floors_reach_every_socket_of_their_group(path):
+    from bench.echo_asgi import application as bench_application
+
     sockets = []
     for _ in range(3):
-        socket = WebsocketCommunicator(application, f"/ws/{path}/test/", headers=[ORIGIN, HOST])
+        socket = WebsocketCommunicator(bench_application, f"/ws/{path}/test/", headers=[ORIGIN, HOST])
         assert (await socket.connect())[0]
         sockets.append(socket)
     await sockets[0].send_to(text_data="ping")
     assert [await socket.receive_from() for socket in sockets] == ["ping"] * 3
     for socket in sockets:
         await socket.disconnect()
+
+
+async def test_production_routing_has_no_echo_sockets():
+    socket = WebsocketCommunicator(application, "/ws/echo/test/", headers=[ORIGIN, HOST])
+    with pytest.raises(ValueError):  # no route
+        await socket.connect()
 
 
 async def test_an_update_overtaken_by_a_newer_one_brings_the_whole_log_again():
@@ -213,3 +221,24 @@ async def test_an_update_overtaken_by_a_newer_one_brings_the_whole_log_again():
     assert 'id="log"' in again and "Ben draws 4." in again and "Ana draws 1." in again
     assert again.index("Ben draws 4.") < again.index("Ana draws 1.") and 'data-version="3"' in again
     await socket.disconnect()
+
+
+def test_quick_dispatch_still_matches_channels_dispatch_but_for_the_database_hop():
+    """TableConsumer's dispatch is Channels' own minus closing stale connections (a thread hop
+    per message). If an upgrade of Channels changes what its dispatch does, this fails loudly."""
+    import inspect
+
+    from channels.consumer import AsyncConsumer
+
+    code = AsyncConsumer.dispatch.__code__
+    source = inspect.getsource(AsyncConsumer.dispatch).split('"""')[-1]  # the body after its docstring
+    body = [line.strip() for line in source.splitlines() if line.strip() and not line.strip().startswith("#")]
+    assert code.co_argcount == 2
+    assert body == [
+        "handler = getattr(self, get_handler_name(message), None)",
+        "if handler:",
+        "await aclose_old_connections()",
+        "await handler(message)",
+        "else:",
+        'raise ValueError("No handler for message type %s" % message["type"])',
+    ], body
