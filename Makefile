@@ -36,7 +36,7 @@ run: migrate
 services:
 	.ci/services
 
-test: setup services
+test: setup services lint
 	@command -v chromium >/dev/null || ($(SUDO) apt-get update -qq && $(SUDO) apt-get install -y -qq chromium)
 	$(BIN)/python -m pytest
 
@@ -47,5 +47,7 @@ bench: setup
 bench-service: setup services
 	$(BIN)/python bench/service_load.py
 
+# Lint: ruff (with the complexity rule) and mypy on the pure engine; part of `make test`.
 lint: setup
 	$(BIN)/ruff check .
+	$(BIN)/mypy

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy as _
 
 from .cards_ui import card_name
 
@@ -14,81 +14,80 @@ def _card(code: str | None) -> str:
     return card_name(code) if code is not None else ""
 
 
+# One sentence per kind of event (and, for a few, per variant of it), each a msgid of its own.
+SENTENCES = {
+    "game_started": _("A new game starts."),
+    "round_started": _("Round %(round)s: %(dealer)s deals."),
+    "dealt": _("%(who)s is dealt %(card)s."),
+    "drawn": _("%(who)s draws %(card)s."),
+    ("drawn", "triple_draw"): _("%(who)s takes %(card)s (Triple Draw)."),
+    ("drawn", "storm"): _("%(who)s takes %(card)s (Storm)."),
+    "bust": _("%(who)s already has %(card)s: bust!"),
+    "second_chance_used": _("Second Chance catches %(who)s's duplicate %(card)s."),
+    "passed": _("%(who)s passes."),
+    ("ballast", "keep"): _("%(who)s keeps %(card)s."),
+    ("ballast", "discard"): _("%(who)s discards %(card)s."),
+    "freeze": _("%(who)s freezes %(target)s."),
+    ("freeze", "self"): _("%(who)s freezes themselves."),
+    "triple_draw": _("%(who)s aims Triple Draw at %(target)s."),
+    "gift": _("%(who)s gives a Second Chance to %(target)s."),
+    "second_chance_discarded": _("Nobody can take %(who)s's extra Second Chance: it is discarded."),
+    "crossroads_revealed": _("Crossroads for %(who)s: %(cards)s."),
+    "crossroads_picked": _("%(who)s picks %(card)s."),
+    "storm": _("%(who)s sets off a Storm: everyone in round takes a card."),
+    "queued": _("%(card)s waits in the queue for %(who)s."),
+    "dequeued": _("%(who)s now plays the queued %(card)s."),
+    "queue_dropped": _("%(who)s is out of the round: the queued %(card)s is discarded."),
+    "reshuffle": _("The deck is empty: the discard pile is shuffled into a new deck."),
+    "sevn": _("SEVN! %(who)s has seven different values."),
+    "round_scored": _("Round %(round)s scored: %(scores)s."),
+    "tie": _("Tie at the top: everyone plays another round."),
+    "game_over": _("Game over: %(who)s wins with %(total)s points."),
+    "timeout": _("Time is up for %(who)s: the safe choice is made."),
+    "back": _("%(who)s is back."),
+    "removed": _("Staff removed %(who)s: a bot plays the seat."),
+    "away": _("%(who)s is away: a bot plays for them until they are back."),
+}
+
+
+def _variant(event: dict) -> str | None:
+    """Which of an event's sentences it takes, when it has more than one."""
+    kind = event["type"]
+    if kind == "drawn":
+        return event.get("via")
+    if kind == "ballast":
+        return "keep" if event["keep"] else "discard"
+    if kind == "freeze" and event["target"] == event["seat"]:
+        return "self"
+    return None
+
+
+def _name(names: list[str], index: object) -> str:
+    return names[index] if isinstance(index, int) else ""
+
+
+def _facts(event: dict, names: list[str]) -> dict:
+    """What a sentence may name: the seats, the cards, the round, the scores."""
+    facts = {
+        "who": _name(names, event.get("seat")), "target": _name(names, event.get("target")),
+        "card": _card(event.get("card")), "round": event.get("round"), "dealer": _name(names, event.get("dealer")),
+    }
+    if "cards" in event:
+        facts["cards"] = " / ".join(_card(code) for code in event["cards"])
+    if "scores" in event:
+        facts["scores"] = ", ".join(f"{names[i]} {score}" for i, score in enumerate(event["scores"]))
+    if event["type"] == "game_over":
+        facts["who"], facts["total"] = names[event["winner"]], event["totals"][event["winner"]]
+    return facts
+
+
 def line(event: dict, names: list[str]) -> str | None:
     """One sentence for one event, or None for events the log leaves out."""
     kind = event["type"]
     if kind in SILENT:
         return None
-    who = names[event["seat"]] if "seat" in event and isinstance(event["seat"], int) else ""
-    target = names[event["target"]] if isinstance(event.get("target"), int) else ""
-    card = _card(event.get("card"))
-    via = event.get("via")
-    if kind == "game_started":
-        return _("A new game starts.")
-    if kind == "round_started":
-        return _("Round %(round)s: %(dealer)s deals.") % {"round": event["round"], "dealer": names[event["dealer"]]}
-    if kind == "dealt":
-        return _("%(who)s is dealt %(card)s.") % {"who": who, "card": card}
-    if kind == "drawn":
-        if via == "triple_draw":
-            return _("%(who)s takes %(card)s (Triple Draw).") % {"who": who, "card": card}
-        if via == "storm":
-            return _("%(who)s takes %(card)s (Storm).") % {"who": who, "card": card}
-        return _("%(who)s draws %(card)s.") % {"who": who, "card": card}
-    if kind == "bust":
-        return _("%(who)s already has %(card)s: bust!") % {"who": who, "card": card}
-    if kind == "second_chance_used":
-        return _("Second Chance catches %(who)s's duplicate %(card)s.") % {"who": who, "card": card}
-    if kind == "passed":
-        return _("%(who)s passes.") % {"who": who}
-    if kind == "ballast":
-        if event["keep"]:
-            return _("%(who)s keeps %(card)s.") % {"who": who, "card": card}
-        return _("%(who)s discards %(card)s.") % {"who": who, "card": card}
-    if kind == "freeze":
-        if event["target"] == event["seat"]:
-            return _("%(who)s freezes themselves.") % {"who": who}
-        return _("%(who)s freezes %(target)s.") % {"who": who, "target": target}
-    if kind == "triple_draw":
-        return _("%(who)s aims Triple Draw at %(target)s.") % {"who": who, "target": target}
-    if kind == "gift":
-        return _("%(who)s gives a Second Chance to %(target)s.") % {"who": who, "target": target}
-    if kind == "second_chance_discarded":
-        return _("Nobody can take %(who)s's extra Second Chance: it is discarded.") % {"who": who}
-    if kind == "crossroads_revealed":
-        cards = " / ".join(_card(code) for code in event["cards"])
-        return _("Crossroads for %(who)s: %(cards)s.") % {"who": who, "cards": cards}
-    if kind == "crossroads_picked":
-        return _("%(who)s picks %(card)s.") % {"who": who, "card": card}
-    if kind == "storm":
-        return _("%(who)s sets off a Storm: everyone in round takes a card.") % {"who": who}
-    if kind == "queued":
-        return _("%(card)s waits in the queue for %(who)s.") % {"who": who, "card": card}
-    if kind == "dequeued":
-        return _("%(who)s now plays the queued %(card)s.") % {"who": who, "card": card}
-    if kind == "queue_dropped":
-        return _("%(who)s is out of the round: the queued %(card)s is discarded.") % {"who": who, "card": card}
-    if kind == "reshuffle":
-        return _("The deck is empty: the discard pile is shuffled into a new deck.")
-    if kind == "sevn":
-        return _("SEVN! %(who)s has seven different values.") % {"who": who}
-    if kind == "round_scored":
-        parts = ", ".join(f"{names[i]} {score}" for i, score in enumerate(event["scores"]))
-        return _("Round %(round)s scored: %(scores)s.") % {"round": event["round"], "scores": parts}
-    if kind == "tie":
-        return _("Tie at the top: everyone plays another round.")
-    if kind == "game_over":
-        return _("Game over: %(who)s wins with %(total)s points.") % {
-            "who": names[event["winner"]], "total": event["totals"][event["winner"]]}
-    if kind == "timeout":
-        return _("Time is up for %(who)s: the safe choice is made.") % {"who": who}
-    if kind == "back":
-        return _("%(who)s is back.") % {"who": who}
-    if kind == "removed":
-        return _("Staff removed %(who)s: a bot plays the seat.") % {"who": who}
-    if kind == "away":
-        return _("%(who)s is away: a bot plays for them until they are back.") % {"who": who}
-    return None
+    sentence = SENTENCES.get((kind, _variant(event))) or SENTENCES.get(kind)
+    return None if sentence is None else str(sentence) % _facts(event, names)
 
 
 def lines(events: list[dict], names: list[str]) -> list[dict]:
