@@ -4,7 +4,6 @@ engine, and staff edits showing up."""
 from __future__ import annotations
 
 import html as html_lib
-import json
 import re
 from html.parser import HTMLParser
 
@@ -183,6 +182,36 @@ def test_translations_are_complete(tmp_path):
         assert len(catalogue.translated_entries()) > 250
 
 
-def test_content_json_is_valid_utf8():
-    for language in LANGUAGES:
-        json.dumps(read(language), ensure_ascii=False).encode("utf-8")
+@pytest.mark.parametrize("language", [code for code in LANGUAGES if code != "en"])
+def test_each_language_has_every_text_of_the_english_with_the_same_numbers_filled_in(language):
+    """Same places, same {placeholders} (the engine's numbers), nothing empty, nothing left in English."""
+    english, other = dict(_texts(read("en"))), dict(_texts(read(language)))
+    assert set(other) == set(english)
+    numbers = {place: (_placeholders(english[place]), _placeholders(text)) for place, text in other.items()}
+    assert {place: pair for place, pair in numbers.items() if pair[0] != pair[1]} == {}
+    assert [place for place, text in other.items() if not text.strip()] == []
+    left = [place for place, text in other.items() if text == english[place] and len(_words(text, language)) > 3]
+    assert left == [], f"left in English: {left}"
+
+
+def _placeholders(text: str) -> set[str]:
+    return set(re.findall(r"\{(\w+)\}", text))
+
+
+def _words(text: str, language: str) -> list[str]:
+    """The words of a text other than placeholders and the terms it may share with English."""
+    for term in TERMS[language].values():
+        text = text.replace(term, " ")
+    return re.findall(r"[^\W\d_]{2,}", re.sub(r"\{\w+\}", " ", text))
+
+
+def _texts(content: object, path: str = ""):
+    if isinstance(content, dict):
+        for key, value in content.items():
+            if not key.startswith("_"):
+                yield from _texts(value, f"{path}/{key}")
+    elif isinstance(content, list):
+        for index, value in enumerate(content):
+            yield from _texts(value, f"{path}/{index}")
+    else:
+        yield path, str(content)
