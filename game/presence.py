@@ -15,6 +15,7 @@ from django.utils import timezone
 
 from . import selectors, services
 from .models import Presence, Room, Seat
+from .services.rows import locked_room_and_game
 
 AWAY_AFTER = timedelta(seconds=60)
 HEARTBEAT = timedelta(seconds=20)
@@ -40,7 +41,7 @@ def arrived(*, code: str, player_key: str, channel: str) -> dict | None:
 
 @transaction.atomic
 def _back(room_id: int, seat_id: int) -> dict | None:
-    room = Room.objects.select_for_update().get(id=room_id)
+    room, _game = locked_room_and_game(room_id=room_id)
     seat = Seat.objects.get(id=seat_id)
     if not seat.away or room.status == Room.Status.CLOSED:
         return None
@@ -86,7 +87,7 @@ def mark_absent(now=None) -> list[dict]:
 
 @transaction.atomic
 def _away(room_id: int, seat_id: int, now) -> dict | None:
-    room = Room.objects.select_for_update().get(id=room_id)
+    room, _game = locked_room_and_game(room_id=room_id)
     seat = Seat.objects.get(id=seat_id)
     if seat.away or room.status != Room.Status.PLAYING:
         return None

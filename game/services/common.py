@@ -12,6 +12,7 @@ from .. import selectors
 from ..errors import ServiceError
 from ..identity import Player
 from ..models import Game, Room, Seat
+from .rows import locked_room_and_game
 
 NICKNAME_MAX = 20
 
@@ -27,8 +28,9 @@ def update_message(room: Room, seats: list[Seat], game: Game | None, state: dict
     }
 
 
-def locked_room(code: str) -> Room:
-    room = Room.objects.select_for_update().filter(code=str(code).upper()).first()
+def locked_room(code: str | None = None, *, room_id: int | None = None) -> Room:
+    """The room, locked for this transaction (services.rows); refused if unknown or closed."""
+    room, _game = locked_room_and_game(code, room_id=room_id)
     if room is None:
         raise ServiceError("unknown_room", _("There is no table with that code."))
     if room.status == Room.Status.CLOSED:

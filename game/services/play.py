@@ -99,14 +99,15 @@ def game_expire(*, game_id: int, now=None) -> dict | None:
     """Apply what is due at the game's deadline: a bot's move or a timeout. Exactly once:
     the room lock and the re-read deadline make every other caller find nothing due."""
     now = now or timezone.now()
-    game = Game.objects.filter(id=game_id).select_related("room").first()
-    if game is None:
+    room_id = Game.objects.filter(id=game_id).values_list("room_id", flat=True).first()
+    if room_id is None:
         return None
-    room = Room.objects.select_for_update().get(id=game.room_id)
-    game.refresh_from_db()
+    room, game = rows.locked_room_and_game(room_id=room_id)
+    if game is None or game.id != game_id:  # a rematch began meanwhile: this game is no longer due
+        return None
     if room.status != Room.Status.PLAYING or game.over or game.deadline is None or game.deadline > now:
         return None
-    seats = sorted(room.seats.all(), key=lambda seat: seat.index)
+    seats = rows.seats_of(room)
     state = from_json(game.state)
     seat = seats[state["pending"]["seat"]]
     if _bot_plays(seat):

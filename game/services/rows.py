@@ -42,10 +42,11 @@ def _sql(vendor: str) -> dict[str, str]:
     lock = " FOR UPDATE OF r" if connection.features.has_select_for_update else ""
     room, game, seat, event = (_q(model._meta.db_table) for model in (Room, Game, Seat, Event))
     current = f"SELECT {_q('id')} FROM {game} WHERE {_q('room_id')} = r.{_q('id')} ORDER BY {_q('number')} DESC LIMIT 1"
+    room_and_game = (f"SELECT {_columns(Room, ROOM_FIELDS, 'r')}, {_columns(Game, GAME_FIELDS, 'g')} "
+                     f"FROM {room} r LEFT JOIN {game} g ON g.{_q('id')} = ({current}) ")
     return {
-        "room_and_game": f"SELECT {_columns(Room, ROOM_FIELDS, 'r')}, {_columns(Game, GAME_FIELDS, 'g')} "
-                         f"FROM {room} r LEFT JOIN {game} g ON g.{_q('id')} = ({current}) "
-                         f"WHERE r.{_q('code')} = %s{lock}",
+        "room_and_game": f"{room_and_game}WHERE r.{_q('code')} = %s{lock}",
+        "room_and_game_by_id": f"{room_and_game}WHERE r.{_q('id')} = %s{lock}",
         "seats": f"SELECT {_columns(Seat, SEAT_FIELDS)} FROM {seat} WHERE {_q('room_id')} = %s ORDER BY {_q('index')}",
         "events": f"INSERT INTO {event} ({_columns(Event, EVENT_FIELDS)}) VALUES ",
         "save_game": f"UPDATE {game} SET {', '.join(f'{_columns(Game, [name])} = %s' for name in SAVED_FIELDS)} "
@@ -86,10 +87,14 @@ def _instance(model, names, converters, row):
     return model.from_db(connection.alias, names, values)
 
 
-def locked_room_and_game(code: str) -> tuple[Room | None, Game | None]:
-    """The room by its code, locked for this transaction, and its current game (or None)."""
+def locked_room_and_game(code: str | None = None, *, room_id: int | None = None) -> tuple[Room | None, Game | None]:
+    """The room by its code (or id), locked for this transaction, and its current game (or None).
+    Every writer locks a room through here: one statement, the same lock on every database."""
     with connection.cursor() as cursor:
-        cursor.execute(_sql(connection.vendor)["room_and_game"], [code.upper()])
+        if room_id is not None:
+            cursor.execute(_sql(connection.vendor)["room_and_game_by_id"], [room_id])
+        else:
+            cursor.execute(_sql(connection.vendor)["room_and_game"], [str(code).upper()])
         row = cursor.fetchone()
     if row is None:
         return None, None

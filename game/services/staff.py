@@ -8,16 +8,16 @@ from .. import selectors
 from ..models import Room, Seat
 from .common import update_message
 from .play import refresh_deadline
+from .rows import locked_room_and_game
 
 
 @transaction.atomic
 def room_close(*, code: str, reason: str = "") -> dict:
     """Staff close a table: play stops and every viewer is told."""
-    room = Room.objects.select_for_update().get(code=code)
+    room, game = locked_room_and_game(code)
     room.status = Room.Status.CLOSED
     room.closed_reason = reason[:200]
     room.save(update_fields=["status", "closed_reason", "updated"])
-    game = selectors.current_game(room)
     if game is not None and game.deadline is not None:
         game.deadline = None
         game.save(update_fields=["deadline"])
@@ -28,8 +28,9 @@ def room_close(*, code: str, reason: str = "") -> dict:
 def seat_remove_by_staff(*, seat_id: int) -> dict:
     """Staff remove a player: before the start the seat is freed; during a game a bot keeps
     the seat (and its score) so the game can go on, and the person can no longer act."""
-    seat = Seat.objects.select_related("room").get(id=seat_id)
-    room = Room.objects.select_for_update().get(id=seat.room_id)
+    room_id = Seat.objects.values_list("room_id", flat=True).get(id=seat_id)
+    room, _game = locked_room_and_game(room_id=room_id)
+    seat = Seat.objects.get(id=seat_id)  # read after the lock: nobody changes it meanwhile
     if room.status != Room.Status.PLAYING:
         seat.delete()
         return update_message(room, list(room.seats.all()), selectors.current_game(room))

@@ -24,6 +24,9 @@ def test_a_room_its_game_and_seats_read_as_the_orm_reads_them():
     with transaction.atomic():
         locked, current = rows.locked_room_and_game(room.code.lower())
         seats = rows.seats_of(locked)
+    with transaction.atomic():  # by id, as the deadline loop, presence and staff lock it
+        by_id = rows.locked_room_and_game(room_id=room.id)
+    assert (by_id[0].code, by_id[1].id) == (locked.code, current.id)
     orm_room, orm_game = Room.objects.get(id=room.id), Game.objects.get(id=game.id)
     for name in rows.ROOM_FIELDS:
         assert getattr(locked, name) == getattr(orm_room, name), name
@@ -38,6 +41,7 @@ def test_a_room_its_game_and_seats_read_as_the_orm_reads_them():
 def test_unknown_code_and_a_room_without_a_game():
     with transaction.atomic():
         assert rows.locked_room_and_game("NOPE42") == (None, None)
+        assert rows.locked_room_and_game(room_id=10**9) == (None, None)
     room, _ = table(start=False)
     with transaction.atomic():
         locked, current = rows.locked_room_and_game(room.code)
