@@ -5,6 +5,8 @@ from __future__ import annotations
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
+from game.engine.cards import TARGET
+
 from .models import Room
 
 
@@ -12,7 +14,7 @@ class CreateTableForm(forms.Form):
     nickname = forms.CharField(label=_("Your nickname"), max_length=20, required=False)
     seat_count = forms.TypedChoiceField(
         label=_("Seats"), coerce=int, initial=4, choices=[(n, str(n)) for n in range(2, 9)])
-    target = forms.IntegerField(label=_("Target score"), initial=250, min_value=50, max_value=1000)
+    target = forms.IntegerField(label=_("Target score"), initial=TARGET, min_value=50, max_value=1000)
     turn_seconds = forms.TypedChoiceField(
         label=_("Turn timer"), coerce=int, initial=30, choices=Room.TIMER_CHOICES)
     bot_speed = forms.ChoiceField(

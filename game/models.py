@@ -7,6 +7,8 @@ from django.conf import settings
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
+from game.engine.cards import TARGET
+
 
 def default_bot_delay_ms() -> int:
     """Bots pause like people before moving (0 in tests, so games play through at once)."""
@@ -28,7 +30,7 @@ class Room(models.Model):
     host_key = models.CharField(_("host key"), max_length=64, db_index=True)
     host_name = models.CharField(_("host"), max_length=20)
     seat_count = models.PositiveSmallIntegerField(_("seats"))
-    target = models.PositiveIntegerField(_("target score"), default=250)
+    target = models.PositiveIntegerField(_("target score"), default=TARGET)
     turn_seconds = models.PositiveSmallIntegerField(_("turn timer"), choices=TIMER_CHOICES, default=30)
     bot_delay_ms = models.PositiveIntegerField(_("bot pause (ms)"), default=default_bot_delay_ms)
     show_odds = models.BooleanField(_("show bust odds"), default=True)

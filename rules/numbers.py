@@ -3,11 +3,10 @@ puts them into the text."""
 
 from __future__ import annotations
 
-import inspect
 import re
 
-from game.engine import DECK, new_game, scoring
-from game.engine.cards import CROSSROADS_CARDS, PLUS, SEVN_DISTINCT, SEVN_POINTS, TRIPLE_DRAW_CARDS, VALUE
+from game.engine import DECK, scoring
+from game.engine.cards import CROSSROADS_CARDS, PLUS, SEVN_DISTINCT, SEVN_POINTS, TARGET, TRIPLE_DRAW_CARDS, VALUE
 
 PLACEHOLDER = re.compile(r"\{([a-z0-9_]+)\}")
 
@@ -18,7 +17,7 @@ def _code_key(code: str) -> str:
 
 def numbers() -> dict[str, int]:
     values = {
-        "target": inspect.signature(new_game).parameters["target"].default,
+        "target": TARGET,
         "deck_size": sum(DECK.values()),
         "distinct_values": len(VALUE),
         "sevn_points": SEVN_POINTS,

@@ -11,12 +11,13 @@ import time
 from collections.abc import Callable
 
 from game.engine import apply, legal_actions, new_game, public_view
+from game.engine.cards import TARGET
 
 Policy = Callable[[dict, list[dict], random.Random], dict]
 
 
 def play_game(
-    policies: list[Policy], seed: int, *, target: int = 250, timings: list[list[float]] | None = None,
+    policies: list[Policy], seed: int, *, target: int = TARGET, timings: list[list[float]] | None = None,
 ) -> dict:
     """Play one game to its end, one policy per seat; returns the final state.
 

@@ -9,7 +9,7 @@ with view beside them. resolve pushes frames; flow alone calls into rounds and a
 from __future__ import annotations
 
 from . import flow, rounds
-from .cards import DECK
+from .cards import DECK, TARGET
 from .decisions import apply, legal_actions, timeout
 from .errors import IllegalAction
 from .scoring import score_steps
@@ -23,7 +23,7 @@ __all__ = [
 
 
 def new_game(
-    seats: int, seed: int, target: int = 250, deck: list[str] | None = None,
+    seats: int, seed: int, target: int = TARGET, deck: list[str] | None = None,
     events: list[Event] | None = None,
 ) -> State:
     """A new game, first round dealt, waiting for its first decision.

@@ -46,5 +46,6 @@ PLUS: dict[str, int] = {code: int(code[1:]) for code in MODIFIERS if code.starts
 
 SEVN_DISTINCT = 7
 SEVN_POINTS = 17
+TARGET = 250  # the score that ends the game unless a table sets another
 TRIPLE_DRAW_CARDS = 3  # the chosen player takes up to this many cards
 CROSSROADS_CARDS = 2  # cards revealed to choose from

@@ -8,6 +8,8 @@ from django.conf import settings
 from django.db import transaction
 from django.utils.translation import gettext_lazy as _
 
+from game.engine.cards import TARGET
+
 from ..errors import ServiceError
 from ..identity import Player
 from ..models import Room, Seat
@@ -30,7 +32,7 @@ def _new_code() -> str:
 
 
 @transaction.atomic
-def room_create(*, player: Player, nickname: object, seat_count: object, target: object = 250,
+def room_create(*, player: Player, nickname: object, seat_count: object, target: object = TARGET,
                 turn_seconds: object = 30, show_odds: bool = True, bot_speed: str = "normal") -> Room:
     """A new table with its creator (the host) in the first seat."""
     name = player.username if player.is_user else clean_nickname(nickname)
@@ -50,6 +52,14 @@ def room_create(*, player: Player, nickname: object, seat_count: object, target:
     return room
 
 
+def _free_seat(room: Room, seats: list[Seat], index: object) -> int:
+    """The seat asked for if it is free, else the first free one; refused when none is."""
+    free = sorted(set(range(room.seat_count)) - {seat.index for seat in seats})
+    if not free:
+        raise ServiceError("room_full", _("This table is full. You can watch the game."))
+    return free[0] if index in (None, "") else choose_int(index, free, "seat_taken", _("That seat is not free."))
+
+
 @transaction.atomic
 def seat_take(*, code: str, player: Player, nickname: object, index: object = None) -> dict:
     """Sit down at a free seat (the first free one unless `index` names one)."""
@@ -61,11 +71,7 @@ def seat_take(*, code: str, player: Player, nickname: object, index: object = No
     name = player.username if player.is_user else clean_nickname(nickname)
     if any(seat.nickname.casefold() == name.casefold() for seat in seats):
         raise ServiceError("nickname_taken", _("That nickname is already taken at this table."))
-    free = sorted(set(range(room.seat_count)) - {seat.index for seat in seats})
-    if not free:
-        raise ServiceError("room_full", _("This table is full. You can watch the game."))
-    chosen = free[0] if index in (None, "") else choose_int(
-        index, free, "seat_taken", _("That seat is not free."))
+    chosen = _free_seat(room, seats, index)
     seats.append(Seat.objects.create(room=room, index=chosen, player_key=player.key, nickname=name,
                                      user_id=player.user_id))
     return update_message(room, seats, None)
@@ -109,11 +115,7 @@ def bot_add(*, code: str, player: Player, level: object, index: object = None) -
     if level not in Seat.BotLevel.values:
         raise ServiceError("bad_level", _("Choose easy, medium or hard."))
     seats = list(room.seats.all())
-    free = sorted(set(range(room.seat_count)) - {seat.index for seat in seats})
-    if not free:
-        raise ServiceError("room_full", _("This table is full. You can watch the game."))
-    chosen = free[0] if index in (None, "") else choose_int(
-        index, free, "seat_taken", _("That seat is not free."))
+    chosen = _free_seat(room, seats, index)
     taken = {seat.nickname.casefold() for seat in seats}
     name = next(f"Bot {n}" for n in BOT_NAMES + tuple(str(i) for i in range(99))
                 if f"bot {n}".casefold() not in taken)
