@@ -8,7 +8,10 @@ from __future__ import annotations
 
 import random
 
-from .odds import NUMBER_CODES, bust_chance, crossroads_busts
+from game.engine.cards import would_duplicate
+from game.engine.decisions import default_choice
+
+from .odds import bust_chance, crossroads_busts
 from .rows import distinct, score
 
 MEDIUM_BUST_LIMIT = 0.18
@@ -19,30 +22,9 @@ def can_draw(legal: list[dict]) -> bool:
     return {"kind": "draw"} in legal
 
 
-def duplicates(row: list[str], card: str) -> bool:
-    """Whether taking the card repeats a value already in the row."""
-    return card in NUMBER_CODES and card in row
-
-
 def default_action(view: dict, legal: list[dict]) -> dict:
-    """The engine's timeout default (rules section 8), worked out from the view alone."""
-    pending, seat = view["pending"], view["current"]
-    kind = pending["kind"]
-    seats = len(view["seats"])
-    if kind == "turn":
-        return {"kind": "pass"}
-    if kind == "ballast":
-        return {"kind": "ballast", "keep": False}
-    if kind == "crossroads":
-        row = view["seats"][seat]["row"]
-        safe = [i for i, card in enumerate(pending["cards"]) if not duplicates(row, card)]
-        return {"kind": "crossroads", "pick": safe[0] if safe else 0}
-    if kind == "freeze":
-        return {"kind": "freeze", "seat": seat}
-    others = [s for s in pending["options"] if s != seat]
-    if kind == "triple_draw" and not others:
-        return {"kind": "triple_draw", "seat": seat}
-    return {"kind": kind, "seat": min(others, key=lambda s: (s - seat) % seats)}
+    """What a timeout would choose (rules section 8), worked out by the engine from the view."""
+    return default_choice(view["pending"], view["current"], view["seats"])
 
 
 def threshold25(view: dict, legal: list[dict], rng: random.Random) -> dict:
@@ -79,7 +61,7 @@ def medium(view: dict, legal: list[dict], rng: random.Random) -> dict:
     if kind == "ballast":
         return {"kind": "ballast", "keep": distinct(row) == 6}
     if kind == "crossroads":
-        gains = [-1 if duplicates(row, card) else score(row + [card]) for card in pending["cards"]]
+        gains = [-1 if would_duplicate(row, card) else score(row + [card]) for card in pending["cards"]]
         return {"kind": "crossroads", "pick": 0 if gains[0] >= gains[1] else 1}
     others = [s for s in pending["options"] if s != seat]
     if not others:

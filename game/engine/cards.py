@@ -42,6 +42,11 @@ KIND: dict[str, str] = {
 
 # Scoring cards (numbers and kept Ballast) and their values: the "distinct values" of a row.
 VALUE: dict[str, int] = {code: int(code) for code in NUMBERS + BALLASTS}
+
+
+def would_duplicate(row: list[str], card: str) -> bool:
+    """Whether taking this card repeats a value already in the row (the one way to bust)."""
+    return card in VALUE and card in row
 PLUS: dict[str, int] = {code: int(code[1:]) for code in MODIFIERS if code.startswith("+")}
 
 SEVN_DISTINCT = 7

@@ -8,11 +8,13 @@ handler for the decision, then play runs on to the next one.
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
+
 from . import flow
-from .cards import VALUE
+from .cards import would_duplicate
 from .errors import IllegalAction
-from .state import Action, Event, GameState, Pending
-from .table import next_in_round
+from .state import IN, Action, Event, GameState, Pending
+from .table import clockwise
 
 # What each decision asks for, in words, for errors about the wrong kind of action.
 _ASK = {
@@ -119,7 +121,14 @@ def default_action(state: GameState) -> Action:
     pending = state["pending"]
     if pending is None:
         raise IllegalAction("The game is over.", "game_over")
-    kind, seat = pending["kind"], pending["seat"]
+    return default_choice(pending, pending["seat"], state["seats"])
+
+
+def default_choice(pending: Mapping, seat: int, seats: Sequence[Mapping]) -> Action:
+    """The timeout default (rules section 8) from what everyone sees: the pending decision, the
+    seat deciding, and each seat's row and status. A state and a public view both have these,
+    so the engine and the bots work it out in this one place."""
+    kind = pending["kind"]
     if kind == "turn":
         return {"kind": "pass"}
     if kind == "ballast":
@@ -127,16 +136,12 @@ def default_action(state: GameState) -> Action:
     if kind == "freeze":
         return {"kind": "freeze", "seat": seat}
     if kind == "triple_draw":
-        other = next_in_round(state, seat)
+        after = clockwise(len(seats), seat + 1)[:-1]
+        other = next((s for s in after if seats[s]["status"] == IN), None)
         return {"kind": "triple_draw", "seat": seat if other is None else other}
     if kind == "gift":
-        options = pending["options"]
-        return {"kind": "gift", "seat": min(options, key=lambda s: (s - seat) % len(state["seats"]))}
-    row = state["seats"][seat]["row"]
+        return {"kind": "gift", "seat": min(pending["options"], key=lambda s: (s - seat) % len(seats))}
+    row = seats[seat]["row"]
     safe = [i for i, card in enumerate(pending["cards"]) if not would_duplicate(row, card)]
     return {"kind": "crossroads", "pick": safe[0] if safe else 0}
 
-
-def would_duplicate(row: list[str], card: str) -> bool:
-    """Whether taking this card repeats a value already in the row."""
-    return card in VALUE and card in row
