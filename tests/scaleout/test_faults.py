@@ -193,9 +193,9 @@ def test_a_flooding_socket_is_closed_while_other_tables_get_every_update(stack):
     assert_every_screen_shows_the_database(stack, tables)
 
 
-def test_a_crowd_connecting_at_once_gets_every_table(stack):
+def test_four_hundred_sockets_connecting_at_once_all_get_the_table(stack):
     code, browsers = started_table(stack.nginx.port, 2, n=60)
-    watchers = [Seat(Browser(stack.nginx.port, address_of(9000 + i)), code, plays=False) for i in range(200)]
+    watchers = [Seat(Browser(stack.nginx.port, address_of(9000 + i)), code, plays=False) for i in range(400)]
     tables = [(code, watchers)]
     asyncio.run(settle(tables, 15))
     assert [seat.screen.version for seat in watchers] == [database_version(stack, code)] * len(watchers)
