@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext, pgettext
 
 from .cards_ui import card_name
 
@@ -56,7 +57,7 @@ def line(event: dict, names: list[str]) -> str | None:
     if kind == "second_chance_discarded":
         return _("Nobody can take %(who)s's extra Second Chance: it is discarded.") % {"who": who}
     if kind == "crossroads_revealed":
-        cards = " / ".join(_card(code) for code in event["cards"])
+        cards = pgettext("between the Crossroads cards", " / ").join(_card(code) for code in event["cards"])
         return _("Crossroads for %(who)s: %(cards)s.") % {"who": who, "cards": cards}
     if kind == "crossroads_picked":
         return _("%(who)s picks %(card)s.") % {"who": who, "card": card}
@@ -73,19 +74,24 @@ def line(event: dict, names: list[str]) -> str | None:
     if kind == "sevn":
         return _("SEVN! %(who)s has seven different values.") % {"who": who}
     if kind == "round_scored":
-        parts = ", ".join(f"{names[i]} {score}" for i, score in enumerate(event["scores"]))
+        parts = pgettext("between the round's scores", ", ").join(
+            pgettext("one seat's score in the round", "%(who)s %(score)s") % {"who": names[i], "score": score}
+            for i, score in enumerate(event["scores"]))
         return _("Round %(round)s scored: %(scores)s.") % {"round": event["round"], "scores": parts}
     if kind == "tie":
         return _("Tie at the top: everyone plays another round.")
     if kind == "game_over":
-        return _("Game over: %(who)s wins with %(total)s points.") % {
-            "who": names[event["winner"]], "total": event["totals"][event["winner"]]}
+        total = event["totals"][event["winner"]]
+        return ngettext("Game over: %(who)s wins with %(total)s point.", "Game over: %(who)s wins with %(total)s points.",
+                        total) % {"who": names[event["winner"]], "total": total}
     if kind == "timeout":
         return _("Time is up for %(who)s: the safe choice is made.") % {"who": who}
     if kind == "back":
         return _("%(who)s is back.") % {"who": who}
     if kind == "removed":
         return _("Staff removed %(who)s: a bot plays the seat.") % {"who": who}
+    if kind == "rematch_asked":
+        return _("%(who)s would like a rematch.") % {"who": who}
     if kind == "away":
         return _("%(who)s is away: a bot plays for them until they are back.") % {"who": who}
     return None
