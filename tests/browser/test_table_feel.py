@@ -86,6 +86,15 @@ def test_while_you_choose_a_freeze_target_you_see_your_row_and_the_deck(browser,
         assert "Ben decides" not in page.locator("#table").inner_text()
         shoot(page, f"freeze-target-{language}-{size}", full_page=False)
         context.close()
+    watcher = browser.new_context(viewport=SIZES[size])
+    page = watcher.new_page()
+    page.goto(f"{live_url}/en/t/{room.code}/")
+    expect(page.locator(".table--watching .seat")).to_have_count(4)
+    if size == "desktop":  # the four seats side by side, no empty half-row
+        tops = {round(box(page, f"#seat-{index}")["y"]) for index in range(4)}
+        assert len(tops) == 1, tops
+    shoot(page, f"spectator-{size}", full_page=False)
+    watcher.close()
 
 
 @pytest.mark.parametrize("size", SIZES)
