@@ -9,9 +9,11 @@ When they come back, the away mark goes and the game (paused if only bots were l
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from datetime import timedelta
 
+from asgiref.sync import SyncToAsync
 from django.db import transaction
 from django.db.models import Q
 from django.utils import timezone
@@ -94,10 +96,22 @@ def left(*, channel: str) -> None:
     message = room and _presence_message(room)
     if message is None:
         return
+    _send_soon(room.code, message)
+
+
+def _send_soon(code: str, message: dict) -> None:
+    """Broadcast without waiting for it. A socket's close runs this in a worker thread of the
+    server's event loop: the send goes to that loop, unless it has stopped (the server is going
+    away; waiting for it would never end). Called outside a server, it is sent at once."""
+    loop = getattr(SyncToAsync.threadlocal, "main_event_loop", None)
     try:
-        broadcast.send(room.code, message)
+        if loop is None:
+            broadcast.send(code, message)
+        elif loop.is_running():
+            asyncio.run_coroutine_threadsafe(broadcast.send_async(code, message), loop)
+        # else: the server is stopping, and its screens with it
     except Exception:  # the layer away: the marks catch up with the next change
-        logger.warning("presence broadcast failed for %s", room.code, exc_info=True)
+        logger.warning("presence broadcast failed for %s", code, exc_info=True)
 
 
 def heartbeat(*, channels: list[str]) -> None:
