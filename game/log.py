@@ -82,8 +82,9 @@ def line(event: dict, names: list[str]) -> str | None:
         return _("Tie at the top: everyone plays another round.")
     if kind == "game_over":
         total = event["totals"][event["winner"]]
-        return ngettext("Game over: %(who)s wins with %(total)s point.", "Game over: %(who)s wins with %(total)s points.",
-                        total) % {"who": names[event["winner"]], "total": total}
+        return ngettext("Game over: %(who)s wins with %(total)s point.",
+                        "Game over: %(who)s wins with %(total)s points.", total) % {
+            "who": names[event["winner"]], "total": total}
     if kind == "timeout":
         return _("Time is up for %(who)s: the safe choice is made.") % {"who": who}
     if kind == "back":

@@ -21,7 +21,7 @@ from django.utils import timezone
 from . import broadcast, selectors, services
 from .models import Presence, Room, Seat
 from .services.common import update_message
-from .services.play import ABSENT_TURN, GRACE, hurry
+from .services.play import GRACE, hurry
 
 logger = logging.getLogger(__name__)
 

@@ -14,7 +14,7 @@ from django.utils.translation import get_language, override
 
 from ..selectors import fingerprint
 from .panels import log_entries, viewer_seat
-from .pieces import TableDraw, presence_piece, game_pieces, log_lines
+from .pieces import TableDraw, game_pieces, log_lines, presence_piece
 
 
 def speaking(language: str):
