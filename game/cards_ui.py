@@ -7,9 +7,9 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-from django.utils.translation import get_language, gettext, pgettext_lazy
+from django.utils.translation import get_language, gettext, ngettext, pgettext_lazy
 
-from game.engine.cards import BALLAST, BONUS, KIND, MODIFIER, NUMBER, VALUE
+from game.engine.cards import BALLAST, BONUS, DECK, KIND, MODIFIER, NUMBER, VALUE
 
 GLYPHS = {
     "ballast": "⚓",
@@ -83,3 +83,29 @@ def _face(code: str, language: str | None) -> dict:
 def face(code: str) -> dict:
     """The look of one card (cached per language: it never changes)."""
     return _face(code, get_language())
+
+
+def card_rules() -> list[tuple[dict, str]]:
+    """Each kind of card with its rule, in the active language: the rulebook's texts (blurbs and
+    sections of the full rules, numbers filled in from the engine)."""
+    from rules.models import Blurb, Section
+    from rules.numbers import fill
+
+    blurbs = {blurb.key: blurb.text for blurb in Blurb.objects.filter(key__startswith="full.")}
+    sections = {section.key: section.body for section in Section.objects.filter(
+        key__in=("full.ballast", "full.modifiers"))}
+    rules = []
+    for code, copies in DECK.items():
+        kind = KIND[code]
+        if kind == NUMBER:
+            text = ngettext("%(n)s copy in the deck. Drawing a value you already hold busts you.",
+                            "%(n)s copies in the deck. Drawing a value you already hold busts you.", copies) % {
+                "n": copies}
+        elif kind == BALLAST:
+            text = sections.get("full.ballast", "")
+        elif kind == MODIFIER:
+            text = sections.get("full.modifiers", "")
+        else:
+            text = blurbs.get(f"full.{'bonus' if kind == BONUS else 'actions'}.{code}", "")
+        rules.append((face(code), fill(text)))
+    return rules

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import ngettext_lazy, pgettext
 
 from .cards_ui import card_name
 
@@ -42,11 +43,13 @@ SENTENCES = {
     "sevn": _("SEVN! %(who)s has seven different values."),
     "round_scored": _("Round %(round)s scored: %(scores)s."),
     "tie": _("Tie at the top: everyone plays another round."),
-    "game_over": _("Game over: %(who)s wins with %(total)s points."),
+    "game_over": ngettext_lazy("Game over: %(who)s wins with %(total)s point.",
+                               "Game over: %(who)s wins with %(total)s points.", "total"),
     "timeout": _("Time is up for %(who)s: the safe choice is made."),
     "back": _("%(who)s is back."),
     "removed": _("Staff removed %(who)s: a bot plays the seat."),
     "away": _("%(who)s is away: a bot plays for them until they are back."),
+    "rematch_asked": _("%(who)s would like a rematch."),
 }
 
 
@@ -73,9 +76,11 @@ def _facts(event: dict, names: list[str]) -> dict:
         "card": _card(event.get("card")), "round": event.get("round"), "dealer": _name(names, event.get("dealer")),
     }
     if "cards" in event:
-        facts["cards"] = " / ".join(_card(code) for code in event["cards"])
+        facts["cards"] = pgettext("between the Crossroads cards", " / ").join(_card(code) for code in event["cards"])
     if "scores" in event:
-        facts["scores"] = ", ".join(f"{names[i]} {score}" for i, score in enumerate(event["scores"]))
+        facts["scores"] = pgettext("between the round's scores", ", ").join(
+            pgettext("one seat's score in the round", "%(who)s %(score)s") % {"who": names[i], "score": score}
+            for i, score in enumerate(event["scores"]))
     if event["type"] == "game_over":
         facts["who"], facts["total"] = names[event["winner"]], event["totals"][event["winner"]]
     return facts
@@ -87,7 +92,9 @@ def line(event: dict, names: list[str]) -> str | None:
     if kind in SILENT:
         return None
     sentence = SENTENCES.get((kind, _variant(event))) or SENTENCES.get(kind)
-    return None if sentence is None else str(sentence) % _facts(event, names)
+    if sentence is None:
+        return None
+    return str(sentence % _facts(event, names))  # a plural sentence picks its form by the facts' count
 
 
 def lines(events: list[dict], names: list[str]) -> list[dict]:

@@ -1,29 +1,59 @@
 """Who is at the table right now: sockets of seated people, and taking over for the absent.
 
-A person whose last socket closed more than AWAY_AFTER ago is marked away (a bot plays for
-them); when they come back, the away mark goes and the game (paused if only bots were left)
-goes on.
+Every screen marks each seat connected or not: a socket opening or closing broadcasts which
+seats have one open (an event of its own, "presence", that changes no game). A person whose
+last socket closed more than GRACE ago has their decisions time out after ABSENT_TURN (not the
+room's whole turn clock); more than AWAY_AFTER ago, they are marked away (a bot plays for them).
+When they come back, the away mark goes and the game (paused if only bots were left) goes on.
 """
 
 from __future__ import annotations
 
+import asyncio
+import logging
 from datetime import timedelta
 
+from asgiref.sync import SyncToAsync
 from django.db import transaction
 from django.db.models import Q
 from django.utils import timezone
 
-from . import selectors, services
+from . import broadcast, selectors, services
 from .models import Presence, Room, Seat
+from .services.common import update_message
+from .services.play import GRACE, hurry
 from .services.rows import locked_room_and_game
+
+logger = logging.getLogger(__name__)
 
 AWAY_AFTER = timedelta(seconds=60)
 HEARTBEAT = timedelta(seconds=20)
 STALE_AFTER = HEARTBEAT * 3
 
 
+def online(room_id: int) -> list[int]:
+    """The seats of people with a socket open at the table (bots have none)."""
+    keys = set(Presence.objects.filter(room_id=room_id).values_list("player_key", flat=True))
+    return sorted(index for index, key in Seat.objects.filter(room_id=room_id, bot_level="")
+                  .values_list("index", "player_key") if key in keys)
+
+
+def presence_event(room_id: int) -> dict:
+    return {"type": "presence", "online": online(room_id)}
+
+
+def _presence_message(room: Room) -> dict | None:
+    """Which seats have a socket open, for every screen of a running or finished game."""
+    if room.status not in (Room.Status.PLAYING, Room.Status.FINISHED):
+        return None
+    message = update_message(room, sorted(room.seats.all(), key=lambda seat: seat.index), selectors.current_game(room))
+    message["events"] = [presence_event(room.id)]
+    return message
+
+
 def arrived(*, code: str, player_key: str, channel: str) -> dict | None:
-    """A socket opened; a seated person who was away is back. Returns a message to broadcast."""
+    """A socket opened; a seated person who was away is back. Returns a message to broadcast:
+    whose sockets are open now (the new screen learns it too), and the return if they were away."""
     room = selectors.room_by_code(code)
     if room is None:
         return None
@@ -31,12 +61,14 @@ def arrived(*, code: str, player_key: str, channel: str) -> dict | None:
     Presence.objects.update_or_create(channel=channel, defaults={"room": room, "player_key": player_key,
                                                                  "seen": now})
     seat = room.seats.filter(player_key=player_key).first()
-    if seat is None:
-        return None
-    Seat.objects.filter(id=seat.id).update(last_seen=now)
-    if not seat.away:
-        return None
-    return _back(room.id, seat.id)
+    if seat is not None:
+        Seat.objects.filter(id=seat.id).update(last_seen=now)
+    if seat is not None and seat.away:
+        message = _back(room.id, seat.id)
+        if message is not None:
+            message["events"] = [*message["events"], presence_event(room.id)]
+            return message
+    return _presence_message(room)
 
 
 @transaction.atomic
@@ -51,12 +83,36 @@ def _back(room_id: int, seat_id: int) -> dict | None:
 
 
 def left(*, channel: str) -> None:
-    """A socket closed; the seat remembers when its person was last here."""
+    """A socket closed; the seat remembers when its person was last here, and if it was their
+    last socket at the table, every screen hears that the seat is not connected."""
     presence = Presence.objects.filter(channel=channel).first()
     if presence is None:
         return
     presence.delete()
-    Seat.objects.filter(room_id=presence.room_id, player_key=presence.player_key).update(last_seen=timezone.now())
+    seated = Seat.objects.filter(room_id=presence.room_id, player_key=presence.player_key).update(
+        last_seen=timezone.now())
+    if not seated or Presence.objects.filter(room_id=presence.room_id, player_key=presence.player_key).exists():
+        return
+    room = Room.objects.filter(id=presence.room_id).first()
+    message = room and _presence_message(room)
+    if message is None:
+        return
+    _send_soon(room.code, message)
+
+
+def _send_soon(code: str, message: dict) -> None:
+    """Broadcast without waiting for it. A socket's close runs this in a worker thread of the
+    server's event loop: the send goes to that loop, unless it has stopped (the server is going
+    away; waiting for it would never end). Called outside a server, it is sent at once."""
+    loop = getattr(SyncToAsync.threadlocal, "main_event_loop", None)
+    try:
+        if loop is None:
+            broadcast.send(code, message)
+        elif loop.is_running():
+            asyncio.run_coroutine_threadsafe(broadcast.send_async(code, message), loop)
+        # else: the server is stopping, and its screens with it
+    except Exception:  # the layer away: the marks catch up with the next change
+        logger.warning("presence broadcast failed for %s", code, exc_info=True)
 
 
 def heartbeat(*, channels: list[str]) -> None:
@@ -66,16 +122,24 @@ def heartbeat(*, channels: list[str]) -> None:
 
 
 def mark_absent(now=None) -> list[dict]:
-    """Seated people in running games with no live socket for AWAY_AFTER become away."""
+    """Seated people in running games with no live socket for GRACE have their pending decision
+    due within ABSENT_TURN; with none for AWAY_AFTER they become away."""
     now = now or timezone.now()
     Presence.objects.filter(seen__lt=now - STALE_AFTER).delete()
     live = Presence.objects.values("room_id", "player_key")
+    live_keys = {(row["room_id"], row["player_key"]) for row in live}
+    messages = []
+    for seat in (Seat.objects.filter(room__status=Room.Status.PLAYING, away=False, bot_level="",
+                                     last_seen__lt=now - GRACE, last_seen__gte=now - AWAY_AFTER)
+                 .exclude(player_key="")):
+        if (seat.room_id, seat.player_key) not in live_keys:
+            message = hurry(room_id=seat.room_id, seat_index=seat.index, now=now)
+            if message:
+                messages.append(message)
     long_ago = now - AWAY_AFTER
     gone = (Seat.objects.filter(room__status=Room.Status.PLAYING, away=False, bot_level="")
             .exclude(player_key="")
             .filter(Q(last_seen__lt=long_ago) | Q(last_seen__isnull=True, joined__lt=long_ago)))
-    live_keys = {(row["room_id"], row["player_key"]) for row in live}
-    messages = []
     for seat in gone:
         if (seat.room_id, seat.player_key) in live_keys:
             continue

@@ -6,7 +6,6 @@ from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth import views as auth_views
 from django.http import Http404, HttpRequest, HttpResponse
-from django.middleware.csrf import get_token
 from django.shortcuts import redirect, render
 from django.urls import translate_url
 from django.utils.translation import get_language, gettext
@@ -19,6 +18,7 @@ from .errors import ServiceError
 from .forms import CreateTableForm
 from .identity import NICKNAME_KEY, known_player, player_for
 from .limits import client_address, is_limited, over_limit
+from .services.play import rematch_ask
 
 HERO_CARDS = ("7", "second_chance", "13", "x2", "storm")
 
@@ -123,12 +123,10 @@ def _lobby_post(request: HttpRequest, code: str, service, reload_page: bool = Fa
     if request.htmx and reload_page:
         return HttpResponse(status=204, headers={"HX-Refresh": "true"})
     if request.htmx:
-        if message["snapshot"]["room"]["status"] != "lobby":
-            # A game table reaches this page through its socket (which sends only what changed
-            # since it last drew): a second copy from here could arrive late and overwrite it.
-            return HttpResponse(status=204)
-        return HttpResponse(table_render.render_table(message["snapshot"], player.key, oob=True,
-                                                      csrf_token=get_token(request)))
+        # The clicker's socket brings the new table like everyone else's. A copy sent from here
+        # would target a #table the socket may have replaced already (htmx then finds no target
+        # for it) or arrive late and overwrite a newer one.
+        return HttpResponse(status=204)
     return redirect("table", code=code.upper())
 
 
@@ -177,6 +175,11 @@ def table_bot(request: HttpRequest, code: str) -> HttpResponse:
 @require_POST
 def table_start(request: HttpRequest, code: str) -> HttpResponse:
     return _lobby_post(request, code, services.game_start)
+
+
+@require_POST
+def table_rematch(request: HttpRequest, code: str) -> HttpResponse:
+    return _lobby_post(request, code, rematch_ask)
 
 
 def language_links(request: HttpRequest) -> dict:

@@ -20,6 +20,7 @@ urlpatterns += i18n_patterns(
     path("t/<str:code>/remove/", views.table_remove, name="table_remove"),
     path("t/<str:code>/bot/", views.table_bot, name="table_bot"),
     path("t/<str:code>/start/", views.table_start, name="table_start"),
+    path("t/<str:code>/rematch/", views.table_rematch, name="table_rematch"),
     path("rules/", include("rules.urls")),
     path("accounts/login/", views.LoginView.as_view(), name="login"),
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),

@@ -5,11 +5,12 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
+from django.utils.html import format_html, format_html_join
 from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
+from django.utils.translation import gettext_lazy, ngettext, pgettext
 
-from game.engine.cards import VALUE
+from game.engine.cards import TRIPLE_DRAW_CARDS, VALUE
 
 from .. import log
 from ..bots.odds import bust_chance, crossroads_busts
@@ -94,16 +95,44 @@ def seat_facts(snapshot: dict, index: int) -> SeatFacts:
                      status, seat_view["total"], round_score, tuple(row), game["over"] and index == view["winner"])
 
 
+def points(n: int) -> str:
+    """A number of points, in the plural form the language uses for it."""
+    return ngettext("%(n)s point", "%(n)s points", n) % {"n": n}
+
+
+def seat_label(nickname: str, status_label: str, total: int) -> str:
+    """What a screen reader hears for a seat: one sentence, so each language orders it (and
+    spaces its colon) as it must."""
+    return _("%(name)s: %(status)s, %(points)s") % {"name": nickname, "status": status_label,
+                                                      "points": points(total)}
+
+
+def dealer_mark() -> str:
+    return pgettext("one-letter dealer chip", "D")
+
+
 def seat_panel(facts: SeatFacts, fresh: set[str], shake: bool) -> dict:
     """The seat template's context: cards drawn, labels in the viewer's language."""
     values, extras = _cards(list(facts.row), fresh, facts.status == "bust")
+    status_label = STATUS_LABELS[facts.status]()
     return {
         "index": facts.index, "nickname": facts.nickname, "bot_level": facts.bot_level, "away": facts.away,
-        "is_dealer": facts.is_dealer, "status": facts.status, "status_label": STATUS_LABELS[facts.status](),
+        "is_dealer": facts.is_dealer, "dealer_mark": dealer_mark(), "status": facts.status,
+        "status_label": status_label, "label": seat_label(facts.nickname, status_label, facts.total),
         "total": facts.total, "round_score": facts.round_score, "values": values, "extras": extras,
         "distinct": sum(1 for code in facts.row if code in VALUE) if facts.status != "bust" else None,
         "shake": shake, "winner": facts.winner,
     }
+
+
+def access_keys(labels: list[str]) -> list[str]:
+    """A key per button, from its label in the viewer's language: its first letter, or the
+    first of its letters no button before it took (Pakken, Passen: p, a)."""
+    taken: list[str] = []
+    for label in labels:
+        letters = [ch for ch in label.lower() if ch.isalpha()]
+        taken.append(next((ch for ch in letters if ch not in taken), ""))
+    return taken
 
 
 # The decider's controls differ from one update to the next by the table version in their
@@ -122,14 +151,22 @@ def choices(snapshot: dict, me: int | None, names: list[str]) -> dict | None:
     controls = {"kind": kind, "version": VERSION_MARK}
     if kind == "turn":
         controls["can_draw"] = view["deck_count"] + view["discard_count"] > 0
+        controls["draw_label"], controls["pass_label"] = _("Draw"), _("Pass")
+        controls["draw_key"], controls["pass_key"] = access_keys([controls["draw_label"], controls["pass_label"]])
         if snapshot["room"]["show_odds"]:
             controls["bust_chance"] = round(100 * bust_chance(view, me))
     elif kind in ("freeze", "triple_draw", "gift"):
         controls["options"] = [
             {"seat": seat, "name": names[seat], "round_score": view["seats"][seat]["round_score"],
-             "is_you": seat == me}
+             "is_you": seat == me, "row": ngettext("row: %(n)s point", "row: %(n)s points",
+                                                    view["seats"][seat]["round_score"])
+             % {"n": view["seats"][seat]["round_score"]}}
             for seat in pending["options"]
         ]
+        if kind == "triple_draw":
+            controls["prompt"] = ngettext("Triple Draw: choose who takes up to %(n)s card.",
+                                          "Triple Draw: choose who takes up to %(n)s cards.",
+                                          TRIPLE_DRAW_CARDS) % {"n": TRIPLE_DRAW_CARDS}
     elif kind == "ballast":
         controls["card"] = face(pending["card"])
     elif kind == "crossroads":
@@ -170,8 +207,65 @@ def seat_names(snapshot: dict) -> list[str]:
 
 
 def standings_rows(view: dict, names: list[str]) -> list[dict]:
-    rows = [{"name": names[i], "total": s["total"], "winner": i == view["winner"]} for i, s in enumerate(view["seats"])]
-    return sorted(rows, key=lambda row: -row["total"])
+    top = max(seat["total"] for seat in view["seats"])
+    rows = [{"name": names[i], "total": s["total"], "points": points(s["total"]),
+             "winner": i == view["winner"] or (view["winner"] is None and s["total"] == top)}
+            for i, s in enumerate(view["seats"])]
+    rows.sort(key=lambda row: -row["total"])
+    place = 0
+    for position, row in enumerate(rows):  # equal totals share a place
+        if position == 0 or row["total"] != rows[position - 1]["total"]:
+            place = position + 1
+        row["place"] = place
+    return rows
+
+
+# Line colours of the score chart, one per seat (8 at most), each paired with its name in the
+# table's head (never colour alone; sevn.css .swatch-N has the same); all readable on white.
+CHART_COLOURS = ("#d6402b", "#1d4ed8", "#13795b", "#8a6206", "#6b2fa0", "#0e7490", "#b45309", "#334155")
+CHART_W, CHART_H, CHART_PAD = 320, 150, 26
+
+
+def scoreboard(view: dict, names: list[str]) -> dict:
+    """Every round's score and the running totals per seat, and a line chart of the totals."""
+    history = view["history"]
+    running = [0] * len(names)
+    rounds = []
+    for number, scores in enumerate(history, start=1):
+        running = [total + score for total, score in zip(running, scores, strict=True)]
+        rounds.append({"number": number, "cells": [{"score": score, "total": total}
+                                                    for score, total in zip(scores, running, strict=True)]})
+    return {"names": names, "rounds": rounds, "totals": [seat["total"] for seat in view["seats"]],
+            "chart": score_chart(history, names, view["target"])}
+
+
+def score_chart(history: list[list[int]], names: list[str], target: int) -> str:
+    """The running totals as an SVG line chart, drawn on the server (no script needed)."""
+    totals = [[0] * len(names)]
+    for scores in history:
+        totals.append([total + score for total, score in zip(totals[-1], scores, strict=True)])
+    top = max([target] + [max(row) for row in totals])
+    width, height = CHART_W - 2 * CHART_PAD, CHART_H - 2 * CHART_PAD
+    steps = max(1, len(totals) - 1)
+
+    def point(i: int, value: int) -> str:
+        return f"{CHART_PAD + width * i / steps:.1f},{CHART_PAD + height * (1 - value / top):.1f}"
+
+    target_y = CHART_PAD + height * (1 - target / top)
+    lines = format_html_join("", '<polyline fill="none" stroke="{}" stroke-width="2.5" points="{}"><title>{}</title>'
+                             '</polyline>', (
+        (CHART_COLOURS[seat % len(CHART_COLOURS)], " ".join(point(i, row[seat]) for i, row in enumerate(totals)),
+         f"{name}: {points(totals[-1][seat])}") for seat, name in enumerate(names)))
+    return format_html(
+        '<svg class="chart" viewBox="0 0 {w} {h}" role="img" aria-label="{label}">'
+        '<line class="chart__axis" x1="{p}" y1="{bottom}" x2="{right}" y2="{bottom}"/>'
+        '<line class="chart__target" x1="{p}" y1="{ty}" x2="{right}" y2="{ty}"/>'
+        '<text class="chart__text" x="{p}" y="{ty_text}">{target_label}</text>'
+        '<text class="chart__text" x="{p}" y="{h_text}">0</text>{lines}</svg>',
+        w=CHART_W, h=CHART_H, p=CHART_PAD, bottom=CHART_PAD + height, right=CHART_PAD + width, ty=f"{target_y:.1f}",
+        ty_text=f"{target_y - 4:.1f}", h_text=CHART_H - 8, lines=lines,
+        label=_("Running totals after each round"),
+        target_label=_("Target: %(target)s") % {"target": target})
 
 
 def log_entries(snapshot: dict, events: list[dict]) -> list[dict]:

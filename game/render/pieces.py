@@ -26,6 +26,7 @@ from .panels import (
     fresh_cards,
     log_entries,
     round_summary,
+    scoreboard,
     seat_facts,
     seat_names,
     seat_panel,
@@ -84,10 +85,8 @@ def _seat_drawn(panel: dict) -> str:
                                        "seat": panel, "you_badge": _YOU_BADGE}))
     status = Parts.get("seat-status", (panel["status"], panel["distinct"], panel["round_score"]),
                        lambda: render_to_string("table/_seat_status.html", {"seat": panel, "sevn_goal": SEVN_DISTINCT}))
-    points = _("%(total)s points") % {"total": panel["total"]}
-    label = f"{panel['nickname']}: {panel['status_label']}, {points}"
     return render_to_string("table/_seat.html", {"seat": panel, "head": mark_safe(head), "status": mark_safe(status),
-                                                 "label": label, "marks": _MARKS})
+                                                 "label": panel["label"], "marks": _MARKS})
 
 
 def _seat_html(facts: SeatFacts, fresh: set[str], shake: bool, is_you: bool) -> str:
@@ -143,7 +142,8 @@ class TableDraw:
             "room": self.room, "game": self.game, "view": self.view, "current_name": self.current_name,
             "deadline_ms": int(self.game["deadline"] * 1000) if self.game["deadline"] else None,
             "summary": bool(self.view.get("last_round")),
-            "show_summary": any(e["type"] == "round_scored" for e in self.events),
+            "show_summary": not self.game["over"] and any(e["type"] == "round_scored" for e in self.events),
+            "host_name": self.room["host_name"],
         }
         self._memo: dict = {}
 
@@ -190,34 +190,48 @@ class TableDraw:
             "table/_pile.html", {"kind": kind, "count": count}))
 
     @_shared
-    def center(self) -> Piece:
+    def center(self, yours: bool) -> Piece:
+        """The cards in play in the middle; a card held for a decision says whose it is ("you"
+        on the decider's own screen)."""
         view, names = self.view, self.names
         held = view["pending"]["card"] if view["pending"] and "card" in view["pending"] else None
         shows = (tuple(view["revealed"]), view["active"], tuple(view["queue"]),
-                 tuple(names[seat] for seat in view["queue_seats"]), held, self.current_name if held else None)
-        return self._piece("center", shows, lambda: render_to_string("table/_center.html", {
-            "current_name": self.current_name,
+                 tuple(names[seat] for seat in view["queue_seats"]), held, self.current_name if held else None,
+                 yours and bool(held))
+        return self._piece(f"center-{shows[-1]}", shows, lambda: render_to_string("table/_center.html", {
+            "current_name": self.current_name, "yours": shows[-1],
             "revealed": [face(code) for code in view["revealed"]],
             "held": face(held) if held else None,
             "active": face(view["active"]) if view["active"] else None,
-            "queue": [{"face": face(code), "owner": names[owner]}
+            "queue": [{"face": face(code), "owner": names[owner], "size": "sm" if face(code)["short"] else "chip"}
                       for code, owner in zip(view["queue"], view["queue_seats"], strict=True)],
         }))
 
     @_shared
     def waiting(self, seated: bool) -> Piece:
-        shows = (seated, self.current_name, self.game["over"])
+        shows = (seated, self.current_name, self.game["over"], self.room["host_name"])
         return self._piece(f"waiting-{seated}", shows, lambda: render_to_string("table/_controls.html", {
             **self.shared, "me": 0 if seated else None, "controls": None, "is_host": False}))
 
     @_shared
     def standings(self) -> Piece:
+        """Game over: the winner, the final standings and the celebration, in view at the top."""
         view, names = self.view, self.names
         if not self.game["over"]:
             return Piece(None, str)
         shows = (tuple(names), tuple(seat["total"] for seat in view["seats"]), view["winner"])
         return self._piece("standings", shows, lambda: render_to_string(
             "table/_standings.html", {"standings": standings_rows(view, names)}))
+
+    @_shared
+    def scores(self) -> Piece:
+        """Every round's scores and the running totals, with their chart: new once per round."""
+        view, names = self.view, self.names
+        if not view["history"]:
+            return Piece(None, str)
+        shows = (tuple(names), tuple(tuple(scores) for scores in view["history"]), view["target"], self.game["over"])
+        return self._piece("scores", shows, lambda: render_to_string(
+            "table/_scores.html", {"board": scoreboard(view, names), "over": self.game["over"]}))
 
     @_shared
     def summary(self) -> Piece:
@@ -239,8 +253,8 @@ class TableDraw:
             "table-meta": _meta(game, self.shared["deadline_ms"], self.shared["show_summary"], room["turn_seconds"]),
             "table-bar": self.bar(),
             **{f"seat-{index}": self.seat(index, False) for index in range(len(self.view["seats"]))},
-            "pile-deck": self.pile("deck"), "pile-discard": self.pile("discard"), "table-center": self.center(),
-            "standings": self.standings(), "summary": self.summary(),
+            "pile-deck": self.pile("deck"), "pile-discard": self.pile("discard"),
+            "standings": self.standings(), "scores": self.scores(), "summary": self.summary(),
         }
         paused = not game["over"] and room["status"] == "playing" and all(
             s["bot_level"] or s["away"] for s in self.snapshot["seats"])
@@ -281,11 +295,21 @@ def _decision(draw: TableDraw, me: int, controls: dict, is_host: bool) -> Piece:
     return Piece(("decide", draw.game["id"], version), html)
 
 
+def presence_piece(online: tuple[int, ...] | None) -> Piece:
+    """Which seats have a socket open (as the last presence change said), read by the style:
+    a seat is not redrawn when its person comes and goes. None: not known yet."""
+    return Piece(("presence", online), lambda: (
+        f'<div id="table-presence" hidden data-online="{" ".join(str(int(seat)) for seat in online or ())}"'
+        f'{" data-known" if online is not None else ""}></div>'))
+
+
 def game_pieces(snapshot: dict, viewer_key: str | None, events: list[dict] = (), csrf_token: str = "",
-                key: str | None = None) -> tuple[tuple | None, dict[str, Piece]]:
+                key: str | None = None, asked: frozenset = frozenset(),
+                online: tuple[int, ...] | None = None) -> tuple[tuple | None, dict[str, Piece]]:
     """One viewer's table as pieces (element id -> Piece, in page order) and its frame: what the
     arrangement around the pieces depends on. A lobby or closed table has no pieces (frame None):
-    it is always drawn whole."""
+    it is always drawn whole. `asked`: the seats that asked for a rematch; `online`: the seats
+    with a socket open, as far as this screen knows."""
     room = snapshot["room"]
     if snapshot["game"] is None or room["status"] in ("lobby", "closed"):
         return None, {}
@@ -293,38 +317,52 @@ def game_pieces(snapshot: dict, viewer_key: str | None, events: list[dict] = (),
     mine = viewer_seat(snapshot, viewer_key)
     me = mine["index"] if mine is not None and mine["index"] < len(draw.view["seats"]) else None
     is_host = bool(viewer_key) and viewer_key == room["host_key"]
+    asked = frozenset(seat for seat in asked if seat < len(draw.view["seats"])) if draw.game["over"] else frozenset()
     if key is None:  # a draw of its own (a whole table on connect): nobody to share with
-        return _pieces(draw, me, is_host, csrf_token)
+        return _pieces(draw, me, is_host, csrf_token, asked, online)
     # viewers in the same place (every spectator, say) share one set of pieces per update
-    return draw._once(("pieces", me, is_host, csrf_token if is_host else ""),
-                      lambda: _pieces(draw, me, is_host, csrf_token))
+    needs_token = is_host or (draw.game["over"] and me is not None)
+    return draw._once(("pieces", me, is_host, csrf_token if needs_token else "", asked, online),
+                      lambda: _pieces(draw, me, is_host, csrf_token, asked, online))
 
 
-def _pieces(draw: TableDraw, me: int | None, is_host: bool, csrf_token: str) -> tuple[tuple, dict[str, Piece]]:
+def _rematch(draw: TableDraw, me: int, is_host: bool, csrf_token: str, asked: frozenset) -> Piece:
+    """Game over, for a seated viewer: the host starts a rematch (and sees who asked for one);
+    anyone else seated may ask for one."""
+    asked_names = tuple(draw.names[seat] for seat in sorted(asked) if seat != me)
+    shows = ("rematch", draw.game["id"], is_host, asked_names if is_host else me in asked)
+    return Piece(shows, lambda: render_to_string("table/_controls.html", {
+        **draw.shared, "me": me, "controls": None, "is_host": is_host, "csrf_token": csrf_token,
+        "asked_names": asked_names, "you_asked": me in asked}))
+
+
+def _pieces(draw: TableDraw, me: int | None, is_host: bool, csrf_token: str, asked: frozenset,
+            online: tuple[int, ...] | None) -> tuple[tuple, dict[str, Piece]]:
     room, game, view = draw.room, draw.game, draw.view
     n = len(view["seats"])
     controls = choices(draw.snapshot, me, draw.names)
     if controls is not None:
         controls_piece = _decision(draw, me, controls, is_host)
-    elif is_host and game["over"]:
-        controls_piece = Piece(("rematch", game["id"]), lambda: render_to_string(
-            "table/_controls.html", {**draw.shared, "me": me, "controls": None, "is_host": True,
-                                     "csrf_token": csrf_token}))
+    elif game["over"] and (me is not None or is_host):
+        controls_piece = _rematch(draw, me, is_host, csrf_token, asked)
     else:
         controls_piece = draw.waiting(me is not None)
     start = 0 if me is None else me + 1  # your seat at the bottom, the others clockwise after you
     order = tuple((start + i) % n for i in range(n) if (start + i) % n != me)
     common, paused = draw.common()
     pieces = {name: common[name] for name in ("table-meta", "table-bar")}
+    pieces["table-presence"] = presence_piece(online)
     pieces["table-turn"] = draw.turn(controls is not None)
+    for name in ("standings", "scores", "summary"):
+        pieces[name] = common[name]
     for index in order:
         pieces[f"seat-{index}"] = common[f"seat-{index}"]
+    for name in ("pile-deck", "pile-discard"):
+        pieces[name] = common[name]
+    pieces["table-center"] = draw.center(controls is not None)
     if me is not None:
         pieces[f"seat-{me}"] = draw.seat(me, True)
-    for name in ("pile-deck", "pile-discard", "table-center"):
-        pieces[name] = common[name]
     pieces["controls"] = controls_piece
-    pieces["standings"], pieces["summary"] = common["standings"], common["summary"]
     frame = (room["status"], game["id"], me, order, paused, game["over"], draw.shared["summary"])
     return frame, pieces
 

@@ -14,7 +14,7 @@ from django.utils.translation import get_language, override
 
 from ..selectors import fingerprint
 from .panels import log_entries, viewer_seat
-from .pieces import TableDraw, game_pieces, log_lines
+from .pieces import TableDraw, game_pieces, log_lines, presence_piece
 
 
 def speaking(language: str):
@@ -23,8 +23,10 @@ def speaking(language: str):
 
 
 def table_context(snapshot: dict, viewer_key: str | None, events: list[dict] = (), csrf_token: str = "",
-                  key: str | None = None) -> dict:
-    """Everything the table template needs for one viewer, its pieces drawn."""
+                  key: str | None = None, asked: frozenset = frozenset(),
+                  online: tuple[int, ...] | None = None) -> dict:
+    """Everything the table template needs for one viewer, its pieces drawn (`asked`, `online`:
+    what the viewer's screen knows of rematch requests and open sockets)."""
     room = snapshot["room"]
     seats = snapshot["seats"]
     mine = viewer_seat(snapshot, viewer_key)
@@ -43,7 +45,7 @@ def table_context(snapshot: dict, viewer_key: str | None, events: list[dict] = (
         ]
         context["can_start"] = len(seats) >= 2
         return context
-    frame, pieces = game_pieces(snapshot, viewer_key, events, csrf_token, key)
+    frame, pieces = game_pieces(snapshot, viewer_key, events, csrf_token, key, asked, online)
     context.update(TableDraw.of(snapshot, events, key).shared)
     if frame is None:  # closed: the banner only
         return context
@@ -52,6 +54,7 @@ def table_context(snapshot: dict, viewer_key: str | None, events: list[dict] = (
     context.update({
         "me": me, "paused": frame[4], "pieces": pieces, "frame": frame,
         "meta": drawn["table-meta"], "bar": drawn["table-bar"], "turn": drawn["table-turn"],
+        "presence": drawn["table-presence"], "scores": drawn["scores"],
         "deck": drawn["pile-deck"], "discard": drawn["pile-discard"],
         "center": drawn["table-center"],
         "others": mark_safe("".join(drawn[f"seat-{index}"] for index in frame[3])),
@@ -92,6 +95,8 @@ class Screen:
         self.shown: dict[str, Hashable] = {}
         self.version: tuple[int, int] | None = None
         self.snapshot: dict | None = None  # the last one drawn (shared with every other screen: read only)
+        self.online: tuple[int, ...] | None = None  # seats with a socket open, from the last presence change
+        self.asked: dict[int, set[int]] = {}  # game id -> seats that asked for a rematch
 
     @property
     def fingerprint(self) -> tuple | None:
@@ -115,8 +120,24 @@ class Screen:
         mine = viewer_seat(self.snapshot, viewer_key)
         return mine is not None and mine["index"] == game["view"]["current"]
 
+    def _heard(self, snapshot: dict, events: list[dict]) -> None:
+        """What an update says besides the table: who asked for a rematch, whose sockets are open."""
+        game = snapshot["game"]
+        for event in events:
+            if event["type"] == "presence":
+                self.online = tuple(event["online"])
+            elif event["type"] == "rematch_asked" and game is not None:
+                self.asked.setdefault(game["id"], set()).add(event["seat"])
+
+    def _asked(self, snapshot: dict) -> frozenset:
+        game = snapshot["game"]
+        return frozenset(self.asked.get(game["id"], ())) if game is not None else frozenset()
+
     def full(self, snapshot: dict, log_events: list[dict]) -> str:
         """The whole table and the whole log (on connect, and after a refused move)."""
+        game = snapshot["game"]
+        if game is not None:  # the log is where earlier rematch requests are
+            self.asked[game["id"]] = {e["seat"] for e in log_events if e["type"] == "rematch_asked"}
         with speaking(self.language):
             html = self._table(snapshot, [], None)
             return html + render_to_string("table/_log.html", {
@@ -129,12 +150,16 @@ class Screen:
         moments apart): its table is already shown but its lines would be missing or out of
         order, so the caller draws the whole table and log again from the database."""
         game = snapshot["game"]
+        self._heard(snapshot, events)
         if game is not None and self.version is not None and self.version[0] == game["id"] \
                 and game["version"] < self.version[1]:
+            if all(event["type"] == "presence" for event in events):  # it needs no table of its own
+                return self._presence_only()
             return None if events else ""
         self.snapshot = snapshot
         with speaking(self.language):
-            frame, pieces = game_pieces(snapshot, self.viewer_key, events, self.csrf_token, key)
+            frame, pieces = game_pieces(snapshot, self.viewer_key, events, self.csrf_token, key,
+                                        self._asked(snapshot), self.online)
             if frame is None or frame != self.frame:
                 html = self._table(snapshot, events, key)
             else:
@@ -149,9 +174,20 @@ class Screen:
                 html += TableDraw.of(snapshot, events, key).log()
             return html
 
+    def _presence_only(self) -> str:
+        """An older update that only says whose sockets are open: the marks, nothing else."""
+        if self.frame is None or "table-presence" not in self.shown:
+            return ""
+        piece = presence_piece(self.online)
+        if self.shown["table-presence"] == piece.shows:
+            return ""
+        self.shown["table-presence"] = piece.shows
+        return _swapped_in(piece.draw())
+
     def _table(self, snapshot: dict, events: list[dict], key: str | None) -> str:
         self.snapshot = snapshot
-        context = table_context(snapshot, self.viewer_key, events, self.csrf_token, key)
+        context = table_context(snapshot, self.viewer_key, events, self.csrf_token, key, self._asked(snapshot),
+                                self.online)
         pieces = context.get("pieces", {})
         self.frame = context.get("frame")
         self.shown = {name: piece.shows for name, piece in pieces.items()}

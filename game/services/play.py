@@ -21,12 +21,16 @@ from .. import selectors
 from ..bots import decide as bot_decide
 from ..errors import ServiceError
 from ..identity import Player
-from ..models import Game, Room, Seat
+from ..models import Game, Presence, Room, Seat
 from . import rows
 from .common import locked_room, require_host, update_message
 from .lobby import MIN_SEATS
 
 AWAY_AFTER_TIMEOUTS = 3
+# A person whose every socket at the table closed GRACE ago has their decisions due after
+# ABSENT_TURN, not the room's turn clock: an absent player does not hold up the table.
+GRACE = timedelta(seconds=15)
+ABSENT_TURN = timedelta(seconds=3)
 MAX_BOT_MOVES = 5000  # per service call; a whole game of bots is far shorter
 
 
@@ -123,6 +127,23 @@ def game_expire(*, game_id: int, now=None) -> dict | None:
     return _commit(room, seats, game, state, records, now)
 
 
+@transaction.atomic
+def rematch_ask(*, code: str, player: Player) -> dict:
+    """A seated player (not the host, who simply starts one) asks for a rematch once a game is
+    over: it goes in the game's log, so the host sees it on every screen until the rematch."""
+    room = locked_room(code)
+    if room.status != Room.Status.FINISHED:
+        raise ServiceError("not_over", _("A rematch can be asked for once the game is over."))
+    game = selectors.current_game(room)
+    seats = sorted(room.seats.all(), key=lambda seat: seat.index)
+    mine = next((seat for seat in seats if seat.player_key and seat.player_key == player.key), None)
+    if mine is None:
+        raise ServiceError("spectator", _("You are watching this table: only seated players can play."))
+    if game.events.filter(kind="rematch_asked", data__seat=mine.index).exists():
+        raise ServiceError("asked", _("You have asked for a rematch already."))
+    return _commit(room, seats, game, from_json(game.state), [{"type": "rematch_asked", "seat": mine.index}])
+
+
 def _bot_plays(seat: Seat) -> bool:
     return seat.is_bot or seat.away
 
@@ -159,9 +180,39 @@ def _deadline(room: Room, seats: list[Seat], state: dict, now):
         if not _humans_present(seats):
             return None
         return now + timedelta(milliseconds=room.bot_delay_ms)
+    if _gone(room, seat, now):
+        return now + ABSENT_TURN
     if room.turn_seconds:
         return now + timedelta(seconds=room.turn_seconds)
     return None
+
+
+def _gone(room: Room, seat: Seat, now) -> bool:
+    """Whether a person's sockets at the table all closed GRACE ago or more (a seat that never
+    had one is not gone: it has not arrived yet)."""
+    if seat.last_seen is None or seat.last_seen > now - GRACE:
+        return False
+    return not Presence.objects.filter(room_id=room.id, player_key=seat.player_key).exists()
+
+
+@transaction.atomic
+def hurry(*, room_id: int, seat_index: int, now=None) -> dict | None:
+    """A person just counted as gone: the decision waiting for them is due within ABSENT_TURN.
+    Returns the message to broadcast (the clock every screen shows), or None if nothing changed."""
+    now = now or timezone.now()
+    room = Room.objects.select_for_update().get(id=room_id)
+    game = selectors.current_game(room)
+    if room.status != Room.Status.PLAYING or game is None or game.over:
+        return None
+    state = from_json(game.state)
+    if state["pending"] is None or state["pending"]["seat"] != seat_index:
+        return None
+    soon = now + ABSENT_TURN
+    if game.deadline is not None and game.deadline <= soon:
+        return None
+    game.deadline = soon
+    game.save(update_fields=["deadline"])
+    return update_message(room, sorted(room.seats.all(), key=lambda seat: seat.index), game, state)
 
 
 def _commit(room: Room, seats: list[Seat], game: Game, state: dict, records: list[dict], now=None) -> dict:

@@ -32,5 +32,20 @@ def card(face: dict, size: str = "md", new: bool = False, busting: bool = False)
 @register.simple_tag
 def card_row(cards: list[dict], size: str = "md") -> str:
     """A row of cards, each {"face", "new", "busting"}: one tag for the whole row, as a row is
-    redrawn every time a card joins it."""
-    return mark_safe("".join(card(c["face"], size, c.get("new", False), c.get("busting", False)) for c in cards))
+    redrawn every time a card joins it. Small named cards (bonus, action) are drawn as chips
+    with their name: a symbol alone does not say which card it is."""
+    return mark_safe("".join(card(c["face"], _sized(c["face"], size), c.get("new", False), c.get("busting", False))
+                             for c in cards))
+
+
+def _sized(face: dict, size: str) -> str:
+    return "chip" if size == "sm" and not face["short"] else size
+
+
+@register.inclusion_tag("cards/_rules.html")
+def card_rules() -> dict:
+    """Every card's name and rule in the active language, from the rulebook's own texts: what
+    tapping a card on the table shows."""
+    from game.cards_ui import card_rules as rules
+
+    return {"rules": rules()}

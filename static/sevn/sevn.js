@@ -8,16 +8,25 @@
   /* ---------- the live table ---------- */
 
   function table() { return document.getElementById("table"); }
+  function shell() { return document.querySelector(".table-shell"); }
+  function remembered(key) { try { return window.sessionStorage.getItem(key); } catch (e) { return null; } }
+  function remember(key, value) { try { window.sessionStorage.setItem(key, value); } catch (e) { /* private mode */ } }
 
-  // Keyboard: D draws, P passes, digits pick a choice (never while typing in a field).
+  // Key hints show where a keyboard is in use: always with a fine pointer, and on a touch
+  // screen once a key is pressed (the style reads this class).
+  document.addEventListener("keydown", function () { document.documentElement.classList.add("uses-keyboard"); }, true);
+
+  // Keyboard: each button's key comes from its label in the page's language (data-key, drawn by
+  // the server: Draw is D, Ziehen is Z), digits pick a choice; never while typing in a field.
   document.addEventListener("keydown", function (event) {
     if (event.ctrlKey || event.metaKey || event.altKey) return;
     var target = event.target;
     if (target && (target.isContentEditable || /^(INPUT|TEXTAREA|SELECT)$/.test(target.tagName))) return;
+    if (event.key === "Escape") { closeCardRule(); return; }
     var controls = document.getElementById("controls");
-    if (!controls) return;
+    if (!controls || !event.key) return;
     var key = event.key.toLowerCase();
-    var button = controls.querySelector('[data-key="' + key + '"]');
+    var button = controls.querySelector('[data-key="' + (window.CSS && CSS.escape ? CSS.escape(key) : key) + '"]');
     if (button && !button.disabled) {
       event.preventDefault();
       button.click();
@@ -28,6 +37,7 @@
   document.addEventListener("htmx:wsBeforeSend", function (event) {
     var controls = document.getElementById("controls");
     if (controls && controls.contains(event.target)) {
+      focusWasInControls = true;
       controls.querySelectorAll("button:not([disabled])").forEach(function (b) {
         b.disabled = true;
         b.setAttribute("data-sending", "");
@@ -60,21 +70,141 @@
     countdownTimer = setInterval(tick, 250);
   }
 
-  function openSummary(force) {
-    var dialog = document.getElementById("summary");
-    if (!dialog || typeof dialog.showModal !== "function" || dialog.open) return;
+  /* The round summary: a panel at the top of the table that never stops play (no modal, no
+     cover over the controls); it opens once per scored round and stays closed once closed. */
+  function summaryKey(panel) {
+    var meta = document.getElementById("table-meta");
+    var s = shell();
+    return "sevn:summary:" + (s ? s.dataset.code : "") + ":" + (meta ? meta.dataset.game : "") + ":" + panel.dataset.round;
+  }
+  function showSummary(force) {
+    var panel = document.getElementById("summary");
+    if (!panel) return;
     var meta = document.getElementById("table-meta");
     var fresh = meta && meta.hasAttribute("data-show-summary");
     if (fresh) meta.removeAttribute("data-show-summary");  // once per scored round
-    if (force || fresh) dialog.showModal();
+    var closed = remembered(summaryKey(panel)) === "closed";
+    if (force) {
+      remember(summaryKey(panel), "open");
+      panel.hidden = false;
+      panel.scrollIntoView({ block: "nearest", behavior: reduceMotion ? "auto" : "smooth" });
+    } else if ((fresh && !closed) || remembered(summaryKey(panel)) === "open") {
+      if (fresh) remember(summaryKey(panel), "open");
+      panel.hidden = false;
+    }
+  }
+  function closeSummary() {
+    var panel = document.getElementById("summary");
+    if (!panel) return;
+    remember(summaryKey(panel), "closed");
+    panel.hidden = true;
   }
 
-  // The round summary stays open while play goes on: it says so when the next decision is yours.
-  function markYourTurn() {
+  // The scoreboard: open or closed as this tab left it (always open at game over).
+  function applyScores() {
+    var panel = document.getElementById("scores");
+    var s = shell();
+    if (!panel || panel.classList.contains("scores--over")) return;
+    var open = remembered("sevn:scores:" + (s ? s.dataset.code : "")) === "open";
+    panel.hidden = !open;
+    document.querySelectorAll("[data-toggle-scores]").forEach(function (b) { b.setAttribute("aria-expanded", String(open)); });
+  }
+  function toggleScores() {
+    var panel = document.getElementById("scores");
+    var s = shell();
+    if (!panel) return;
+    if (panel.classList.contains("scores--over")) { panel.scrollIntoView({ block: "start" }); return; }
+    remember("sevn:scores:" + (s ? s.dataset.code : ""), panel.hidden ? "open" : "closed");
+    applyScores();
+    if (!panel.hidden) panel.scrollIntoView({ block: "nearest" });
+  }
+
+  // Game over is a moment: the winner is brought into view once per game.
+  function showGameOver() {
+    var standings = document.getElementById("standings");
     var meta = document.getElementById("table-meta");
-    var mine = document.querySelector(".seat--you");
-    var yours = !!(meta && mine && meta.dataset.turn !== "" && meta.dataset.turn === mine.dataset.seat);
-    document.querySelectorAll("[data-your-turn]").forEach(function (mark) { mark.hidden = !yours; });
+    var s = shell();
+    if (!standings || !meta || !s) return;
+    var key = "sevn:over:" + s.dataset.code + ":" + meta.dataset.game;
+    if (remembered(key)) return;
+    remember(key, "seen");
+    standings.scrollIntoView({ block: "nearest" });
+  }
+
+  /* Your turn: the tab's title and icon change, an optional sound plays (off unless chosen,
+     remembered per browser), and a polite announcement says it. */
+  var myTurn = false;
+  var baseTitle = document.title;
+  var baseIcon = null;
+  var audio = null;
+  function soundOn() { try { return window.localStorage.getItem("sevn:sound") === "on"; } catch (e) { return false; } }
+  function beep() {
+    var Context = window.AudioContext || window.webkitAudioContext;
+    if (!Context) return;
+    audio = audio || new Context();
+    if (audio.state === "suspended") audio.resume();
+    var now = audio.currentTime;
+    [660, 880].forEach(function (pitch, i) {
+      var tone = audio.createOscillator(), gain = audio.createGain();
+      tone.type = "sine";
+      tone.frequency.value = pitch;
+      gain.gain.setValueAtTime(0.0001, now + i * 0.14);
+      gain.gain.exponentialRampToValueAtTime(0.18, now + i * 0.14 + 0.02);
+      gain.gain.exponentialRampToValueAtTime(0.0001, now + i * 0.14 + 0.22);
+      tone.connect(gain).connect(audio.destination);
+      tone.start(now + i * 0.14);
+      tone.stop(now + i * 0.14 + 0.25);
+    });
+  }
+  function showSound() {
+    document.querySelectorAll("[data-sound]").forEach(function (b) { b.setAttribute("aria-pressed", String(soundOn())); });
+  }
+  function toggleSound() {
+    try { window.localStorage.setItem("sevn:sound", soundOn() ? "off" : "on"); } catch (e) { return; }
+    showSound();
+    if (soundOn()) beep();  // a click lets the page make sounds from now on; this one says how it sounds
+  }
+  function markTurn() {
+    var s = shell();
+    var controls = document.querySelector("#controls.controls--active");
+    var yours = !!controls;
+    var icon = document.querySelector('link[rel="icon"]');
+    if (icon && baseIcon === null) baseIcon = icon.getAttribute("href");
+    if (s && yours !== myTurn) {
+      document.title = yours ? "● " + s.dataset.turnTitle + " · " + baseTitle : baseTitle;
+      if (icon) icon.setAttribute("href", yours ? s.dataset.turnIcon : baseIcon);
+      var say = document.getElementById("turn-announce");
+      if (say) say.textContent = yours ? s.dataset.turnTitle : "";
+      if (yours && soundOn()) beep();
+    }
+    myTurn = yours;
+  }
+
+  /* Focus survives redraws: a swapped-in piece takes the focus away with the element it
+     replaced. It comes back to the control that makes sense: the first choice when it is your
+     decision (Draw), or the decision bar. Focus elsewhere (the log, a link) is left alone. */
+  var focusWasInControls = false;
+  document.addEventListener("htmx:oobBeforeSwap", function () {
+    var active = document.activeElement;
+    var controls = document.getElementById("controls");
+    if (active && controls && controls.contains(active)) focusWasInControls = true;
+  });
+  function restoreFocus(turnStarted) {
+    var active = document.activeElement;
+    var lost = !active || active === document.body || !active.isConnected;
+    var inControls = !lost && !!(active.closest && active.closest("#controls"));
+    var wasInControls = focusWasInControls;
+    focusWasInControls = false;
+    if (!lost && !inControls) return;  // where the person put it
+    var controls = document.getElementById("controls");
+    if (!controls) return;
+    if (controls.classList.contains("controls--active")) {
+      if (inControls && !turnStarted) return;  // on a choice already
+      var first = controls.querySelector("button:not([disabled])");
+      if (first) first.focus({ preventScroll: true });
+    } else if (lost && wasInControls) {
+      controls.focus({ preventScroll: true });
+    }
   }
 
   function afterRedraw() {
@@ -88,22 +218,60 @@
         b.removeAttribute("data-sending");
       });
     }
+    var was = myTurn;
     startCountdown();
-    openSummary(false);
-    markYourTurn();
+    showSummary(false);
+    applyScores();
+    showSound();
+    showGameOver();
+    markTurn();
+    restoreFocus(myTurn && !was);
     var log = document.getElementById("log-list");
     if (log) log.scrollTop = log.scrollHeight;
   }
 
   document.addEventListener("htmx:wsAfterMessage", afterRedraw);
   document.addEventListener("htmx:afterSwap", afterRedraw);
-  document.addEventListener("htmx:oobAfterSwap", function (event) {
-    if (event.target && event.target.id === "table") afterRedraw();
-  });
+
+  /* Tap or click a card: its rule, in the page's language (the rulebook's text). */
+  var ruleFor = null;
+  function closeCardRule() {
+    var box = document.getElementById("card-rule");
+    if (box && !box.hidden) {
+      box.hidden = true;
+      if (ruleFor && ruleFor.isConnected) ruleFor.focus({ preventScroll: true });
+      ruleFor = null;
+    }
+  }
+  function openCardRule(card) {
+    var box = document.getElementById("card-rule");
+    var rule = document.querySelector('#card-rules [data-rule="' + card.dataset.code + '"]');
+    if (!box || !rule) return;
+    box.querySelector("[data-card-rule-body]").innerHTML = rule.innerHTML;
+    box.setAttribute("aria-label", card.getAttribute("aria-label") || "");
+    box.hidden = false;
+    var place = card.getBoundingClientRect();
+    var width = box.offsetWidth, height = box.offsetHeight;
+    var left = Math.min(Math.max(8, place.left + place.width / 2 - width / 2), window.innerWidth - width - 8);
+    var top = place.top - height - 8 < 8 ? place.bottom + 8 : place.top - height - 8;
+    box.style.left = left + "px";
+    box.style.top = Math.min(top, window.innerHeight - height - 8) + "px";
+    ruleFor = card;
+    box.querySelector("[data-card-rule-close]").focus({ preventScroll: true });
+  }
+
   document.addEventListener("click", function (event) {
-    var opener = event.target.closest && event.target.closest("[data-open-summary]");
-    if (opener) openSummary(true);
-    var copy = event.target.closest && event.target.closest("[data-copy]");
+    var target = event.target;
+    if (!target.closest) return;
+    if (target.closest("[data-open-summary]")) showSummary(true);
+    if (target.closest("[data-close-summary]")) closeSummary();
+    if (target.closest("[data-toggle-scores]")) toggleScores();
+    if (target.closest("[data-sound]")) toggleSound();
+    if (target.closest("[data-card-rule-close]")) { closeCardRule(); return; }
+    var card = target.closest("#table .card[data-code]");
+    if (card && !card.closest("button")) { openCardRule(card); return; }
+    if (!target.closest("#card-rule")) closeCardRule();
+    var copy = target.closest("[data-copy]");
     if (copy) {
       var input = document.querySelector(copy.getAttribute("data-copy"));
       if (!input) return;

@@ -71,14 +71,41 @@ def _rulebook(rulebook):
     """Every page of the site shows the rulebook's texts somewhere; keep them in place."""
 
 
+class ConsoleWatch:
+    """Console errors and uncaught page errors of every page a test opens."""
+
+    def __init__(self) -> None:
+        self.errors: list[str] = []
+
+    def watch(self, context):
+        context.on("console", lambda message: message.type == "error" and self.errors.append(
+            f"console: {message.text} ({message.location.get('url', '')})"))
+        context.on("weberror", lambda error: self.errors.append(f"page error: {error.error}"))
+        return context
+
+
+@pytest.fixture(autouse=True)
+def no_console_errors(request, monkeypatch):
+    """Every browser test fails on any console error or uncaught page error anywhere it went."""
+    if "browser" not in request.fixturenames and "page" not in request.fixturenames:
+        yield None
+        return
+    browser = request.getfixturevalue("browser")
+    watch = ConsoleWatch()
+    opened = browser.new_context
+    monkeypatch.setattr(browser, "new_context", lambda *args, **kwargs: watch.watch(opened(*args, **kwargs)))
+    yield watch
+    assert not watch.errors, "\n".join(watch.errors)
+
+
 @pytest.fixture
 def shoot():
     """Save a screenshot under artifacts/screenshots/ (to look at, and for CI's artefacts)."""
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
 
-    def save(page, name: str) -> Path:
+    def save(page, name: str, full_page: bool = True) -> Path:
         path = SCREENSHOTS / f"{name}.png"
-        page.screenshot(path=str(path), full_page=True)
+        page.screenshot(path=str(path), full_page=full_page)
         return path
 
     return save

@@ -33,23 +33,17 @@ def deciding(pages: list[Page]) -> Page | None:
     return None
 
 
-def close_summary(page: Page) -> None:
-    dialog = page.locator("dialog#summary[open]")
-    if dialog.count():
-        dialog.locator("button").click()
-
-
 def decide(page: Page) -> str:
-    """Take the decision on screen: draw while the row is short, otherwise the first choice."""
-    close_summary(page)
+    """Take the decision on screen: draw while the row is short, otherwise the first choice
+    (the round summary, beside the table, never needs closing first)."""
     controls = page.locator("#controls")
-    draw = controls.locator('[data-key="d"]')
+    draw = controls.locator('[data-action="draw"]')
     if draw.count():
         values = page.locator(".seat--you .row--values .card").count()
         if values < 3 and draw.is_enabled():
             draw.click()
             return "draw"
-        controls.locator('[data-key="p"]').click()
+        controls.locator('[data-action="pass"]').click()
         return "pass"
     controls.locator("button").first.click()
     return "choice"

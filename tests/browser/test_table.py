@@ -60,7 +60,7 @@ def test_two_friends_play_a_round_live_and_a_spectator_watches(browser, live_url
     play_until([ana, ben], lambda: "Round 1 scored" in log_text(ana))
     expect(ben.locator("#log-list")).to_contain_text("Round 1 scored")
     expect(watcher.locator("#log-list")).to_contain_text("Round 1 scored")
-    expect(ana.locator("dialog#summary")).to_be_visible()
+    expect(ana.locator("#summary")).to_be_visible()
     shoot(ana, "round-summary-desktop")
     for context in (ana_ctx, ben_ctx, watcher_ctx):
         context.close()
@@ -84,7 +84,7 @@ def test_keyboard_plays_draw_and_pass(browser, live_url):
 
     def turn_on_screen() -> bool:
         page = deciding([ana, ben])
-        return page is not None and page.locator('#controls [data-key="p"]').count() > 0
+        return page is not None and page.locator('#controls [data-action="pass"]').count() > 0
 
     play_until([ana, ben], turn_on_screen)  # Ballast or a target first? Those get answered
     page = deciding([ana, ben])
@@ -135,7 +135,7 @@ TURN_LIGHT = """() => {
 }"""
 
 
-def test_the_turn_light_follows_the_decider_and_a_summary_stays_open_while_play_goes_on(browser, live_url):
+def test_the_turn_light_follows_the_decider_and_a_summary_stays_beside_play(browser, live_url):
     contexts, ana, ben = two_players(browser, live_url, DESKTOP)
     for _ in range(3):  # only what changed is sent: the light moves without redrawing the seats
         for page in (ana, ben):
@@ -150,8 +150,8 @@ def test_the_turn_light_follows_the_decider_and_a_summary_stays_open_while_play_
         expect(page.locator("#table-meta")).not_to_have_attribute("data-version", version)
 
     play_until([ana, ben], lambda: "Round 1 scored" in log_text(ana) and "Round 1 scored" in log_text(ben))
-    expect(ana.locator("dialog#summary")).to_be_visible()
-    expect(ben.locator("dialog#summary")).to_be_visible()
+    expect(ana.locator("#summary")).to_be_visible()
+    expect(ben.locator("#summary")).to_be_visible()
     for _ in range(100):
         mover = deciding([ana, ben])
         if mover is not None:
@@ -160,14 +160,10 @@ def test_the_turn_light_follows_the_decider_and_a_summary_stays_open_while_play_
     assert mover is not None
     reader = ben if mover is ana else ana
     version = reader.locator("#table-meta").get_attribute("data-version")
-    decide(mover)
+    decide(mover)  # at once: nothing to close first
     expect(reader.locator("#table-meta")).not_to_have_attribute("data-version", version)
-    expect(reader.locator("dialog#summary")).to_be_visible()  # the next move does not close it
-    # and it says when the next decision is the reader's
-    your_turn = reader.locator("dialog#summary [data-your-turn]")
-    if reader.locator("#controls.controls--active").count():
-        expect(your_turn).to_be_visible()
-    else:
-        expect(your_turn).to_be_hidden()
+    expect(reader.locator("#summary")).to_be_visible()  # the next move does not close it
+    reader.locator("[data-close-summary]").click()
+    expect(reader.locator("#summary")).to_be_hidden()
     for context in contexts:
         context.close()

@@ -10,6 +10,7 @@ from django.utils import timezone
 
 from game import presence, render, selectors, services, timers
 from game.models import Presence, Room, Seat
+from game.services.play import ABSENT_TURN
 
 from .factories import act, game_of, people, state_of, table
 
@@ -93,8 +94,13 @@ def test_a_player_gone_for_a_minute_is_taken_over_and_comes_back():
     presence.arrived(code=room.code, player_key=ana.key, channel="ana-socket")
     presence.arrived(code=room.code, player_key=ben.key, channel="ben-socket")
     presence.left(channel="ben-socket")
+    Seat.objects.filter(room=room, nickname="Ben").update(last_seen=timezone.now() - timedelta(seconds=5))
+    assert presence.mark_absent() == []  # not gone for the grace period yet
     Seat.objects.filter(room=room, nickname="Ben").update(last_seen=timezone.now() - timedelta(seconds=30))
-    assert presence.mark_absent() == []  # not a minute yet
+    hurried = presence.mark_absent()  # not a minute yet: not away, but his decision is due soon
+    assert len(hurried) == 1 and not room.seats.get(nickname="Ben").away
+    assert game_of(room).deadline - timezone.now() <= ABSENT_TURN
+    assert presence.mark_absent() == []  # hurried once
     Seat.objects.filter(room=room, nickname="Ben").update(last_seen=timezone.now() - timedelta(seconds=61))
     messages = presence.mark_absent()
     ben_seat = room.seats.get(nickname="Ben")

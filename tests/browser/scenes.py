@@ -1,0 +1,75 @@
+"""Tables set up in a known moment (a pending Freeze, a round just scored, game over) through
+the service layer, and a browser seated at them as one of the players."""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.contrib.sessions.backends.db import SessionStore
+
+from game.engine import from_json, to_json
+from game.identity import SESSION_KEY
+
+from ..web.factories import act, game_of, table
+
+NAMES = ("Ana", "Ben", "Cleo", "Dan")
+# Dealt to Ben, Cleo, Dan, Ana; then each draws once (Cleo a Second Chance, Ana a Ladder) and
+# Ben draws a Freeze.
+DECK = ["5", "9", "4", "1", "7", "second_chance", "11", "ladder", "freeze",
+        "6", "8", "10", "12", "3", "2", "13", "0", "x2", "+4", "9", "10", "11", "12", "13"]
+
+
+def seat_as(context, live_url: str, player) -> None:
+    """The browser context is this player (their session holds the player's key)."""
+    session = SessionStore()
+    session[SESSION_KEY] = player.key
+    session.create()
+    context.add_cookies([{"name": settings.SESSION_COOKIE_NAME, "value": session.session_key, "url": live_url}])
+
+
+def freeze_pending():
+    """Four seats, everyone has drawn; Ben has drawn a Freeze and must choose its target."""
+    room, players = table(names=NAMES, seats=4, turn_seconds=0, deck=DECK)
+    game_of(room).events.all().delete()  # the log of the game the stacked deck replaced
+    ana, ben, cleo, dan = players
+    for player in (ben, cleo, dan, ana, ben):
+        act(room, player, {"kind": "draw"})
+    return room, players
+
+
+def round_scored():
+    """Round 1 just scored after everyone passed: round 2 is dealt and Cleo decides first."""
+    room, players = freeze_pending()
+    ana, ben, cleo, dan = players
+    act(room, ben, {"kind": "freeze", "seat": 1})
+    for player in (cleo, dan, ana):
+        act(room, player, {"kind": "pass"})
+    return room, players
+
+
+EARLIER_ROUNDS = [[22, 35, 0, 18], [31, 0, 44, 25], [12, 41, 30, 0]]
+
+
+def game_over():
+    """Three rounds played before this one (their scores in the history); Ben freezes himself,
+    everyone else passes, and Ben's total passes the target: Ben wins."""
+    room, players = freeze_pending()
+    ana, ben, cleo, dan = players
+    game = game_of(room)
+    state = from_json(game.state)
+    state["history"] = [list(scores) for scores in EARLIER_ROUNDS]
+    for seat, total in enumerate(map(sum, zip(*EARLIER_ROUNDS, strict=True))):
+        state["seats"][seat]["total"] = total
+    state["target"], state["round"] = 80, len(EARLIER_ROUNDS) + 1
+    game.state = to_json(state)
+    game.save(update_fields=["state"])
+    act(room, ben, {"kind": "freeze", "seat": 1})
+    for player in (cleo, dan, ana):
+        act(room, player, {"kind": "pass"})
+    return room, players
+
+
+def two_players():
+    """Ana and Ben, dealt a 5 (Ben) and a 9 (Ana); Ben decides first, draws a 4, Ana a 1."""
+    room, players = table(names=NAMES[:2], seats=2, turn_seconds=0, deck=["5", "9", "4", "1", "2", "3", "6", "7"])
+    game_of(room).events.all().delete()
+    return room, players

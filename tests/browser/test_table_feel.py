@@ -1,0 +1,137 @@
+"""How the table feels: game over in view, the decision bar beside (never over) your row, the
+round summary beside the controls, focus that survives redraws; screenshots in every language."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from playwright.sync_api import expect
+
+from rules.content.load import LANGUAGES
+
+from . import scenes
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+SIZES = {"phone": {"width": 360, "height": 740}, "desktop": {"width": 1366, "height": 768}}
+
+
+def box(page, selector: str) -> dict:
+    found = page.locator(selector).first.bounding_box()
+    assert found is not None, f"{selector} is not on screen"
+    return found
+
+
+def overlap(a: dict, b: dict) -> bool:
+    return (a["x"] < b["x"] + b["width"] and b["x"] < a["x"] + a["width"]
+            and a["y"] < b["y"] + b["height"] and b["y"] < a["y"] + a["height"])
+
+
+def in_view(page, selector: str) -> bool:
+    found = box(page, selector)
+    size = page.viewport_size
+    return found["y"] >= 0 and found["y"] + found["height"] <= size["height"] and found["x"] >= 0 \
+        and found["x"] + found["width"] <= size["width"]
+
+
+def open_table(browser, live_url, room, player, language: str, size: str):
+    context = browser.new_context(viewport=SIZES[size], reduced_motion="reduce", has_touch=size == "phone")
+    scenes.seat_as(context, live_url, player)
+    page = context.new_page()
+    page.goto(f"{live_url}/{language}/t/{room.code}/")
+    expect(page.locator("#table-presence[data-known]")).to_have_count(1)  # the socket is live
+    return context, page
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_game_over_shows_the_winner_standings_and_what_comes_next(browser, live_url, shoot, size):
+    room, (ana, ben, cleo, dan) = scenes.game_over()
+    for language in LANGUAGES:
+        context, page = open_table(browser, live_url, room, cleo, language, size)
+        expect(page.locator("#standings")).to_be_visible()
+        assert in_view(page, "#standings-title"), "the winner is below the fold"
+        assert page.locator(".standings__list li").count() == 4
+        expect(page.locator("#scores .chart polyline")).to_have_count(4)
+        expect(page.locator("#controls")).to_contain_text("Ana")  # waiting for the host
+        expect(page.locator('#controls [data-action="ask-rematch"]')).to_be_visible()
+        shoot(page, f"game-over-{language}-{size}", full_page=False)
+        context.close()
+
+
+def test_a_rematch_request_reaches_the_host(browser, live_url):
+    room, (ana, ben, cleo, dan) = scenes.game_over()
+    host_context, host = open_table(browser, live_url, room, ana, "en", "desktop")
+    context, page = open_table(browser, live_url, room, cleo, "en", "phone")
+    expect(host.locator("#standings-title")).to_have_text("Ben wins!")
+    page.locator('#controls [data-action="ask-rematch"]').click()
+    expect(page.locator("#controls")).to_contain_text("You asked Ana for a rematch.")
+    expect(host.locator("#controls")).to_contain_text("Cleo would like a rematch.")
+    host.locator('#controls [data-action="rematch"]').click()
+    expect(page.locator("#table")).to_have_attribute("data-status", "playing")
+    for each in (host_context, context):
+        each.close()
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_while_you_choose_a_freeze_target_you_see_your_row_and_the_deck(browser, live_url, shoot, size):
+    room, (ana, ben, cleo, dan) = scenes.freeze_pending()
+    for language in LANGUAGES:
+        context, page = open_table(browser, live_url, room, ben, language, size)
+        expect(page.locator('#controls [data-action="target"]')).to_have_count(4)
+        for selector in ("#controls", ".seat--you", "#pile-deck", ".seat--you .row--values"):
+            assert in_view(page, selector), selector
+        assert not overlap(box(page, "#controls"), box(page, ".seat--you"))
+        assert "row:" in page.locator("#controls").inner_text() or language != "en"
+        assert "Ben decides" not in page.locator("#table").inner_text()
+        shoot(page, f"freeze-target-{language}-{size}", full_page=False)
+        context.close()
+    watcher = browser.new_context(viewport=SIZES[size])
+    page = watcher.new_page()
+    page.goto(f"{live_url}/en/t/{room.code}/")
+    expect(page.locator(".table--watching .seat")).to_have_count(4)
+    if size == "desktop":  # the four seats side by side, no empty half-row
+        tops = {round(box(page, f"#seat-{index}")["y"]) for index in range(4)}
+        assert len(tops) == 1, tops
+    shoot(page, f"spectator-{size}", full_page=False)
+    watcher.close()
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_the_round_summary_never_covers_the_controls_whose_clock_runs(browser, live_url, shoot, size):
+    room, (ana, ben, cleo, dan) = scenes.round_scored()
+    for language in LANGUAGES:
+        context, page = open_table(browser, live_url, room, cleo, language, size)
+        page.locator("[data-open-summary]").click()
+        expect(page.locator("#summary")).to_be_visible()
+        assert in_view(page, "#controls") and not overlap(box(page, "#controls"), box(page, "#summary"))
+        assert not overlap(box(page, "#controls"), box(page, ".seat--you"))
+        shoot(page, f"round-summary-{language}-{size}", full_page=False)
+        context.close()
+    context, page = open_table(browser, live_url, room, cleo, "en", "phone")
+    page.locator("[data-open-summary]").click()
+    page.locator('#controls [data-action="draw"]').click()  # the decider plays at once
+    expect(page.locator("#log-list")).to_contain_text("Cleo draws")
+    context.close()
+
+
+def focused_action(page) -> str | None:
+    return page.evaluate("document.activeElement && document.activeElement.dataset.action || null")
+
+
+def test_focus_comes_back_to_draw_when_the_turn_comes_back(browser, live_url):
+    """No Tab needed: the turn that comes back brings the focus to Draw, and says so."""
+    room, (ana, ben) = scenes.two_players()
+    (ana_context, ana_page), (ben_context, ben_page) = (
+        open_table(browser, live_url, room, player, "en", "desktop") for player in (ana, ben))
+    expect(ben_page.locator("#turn-announce")).to_have_text("Your turn")
+    assert focused_action(ben_page) == "draw"
+    ben_page.keyboard.press("Enter")  # Ben draws; Ana's turn
+    expect(ana_page.locator("#turn-announce")).to_have_text("Your turn")
+    expect(ben_page.locator("#turn-announce")).to_have_text("")
+    assert focused_action(ana_page) == "draw"
+    ana_page.keyboard.press("Enter")  # Ana draws; Ben's turn again, after a redraw of his bar
+    expect(ben_page.locator('#controls [data-action="draw"]')).to_be_focused()
+    expect(ben_page).to_have_title(re.compile("^● Your turn"))
+    for context in (ana_context, ben_context):
+        context.close()
