@@ -11,6 +11,7 @@ import re
 import socket
 import subprocess
 import sys
+import tempfile
 import time
 import urllib.parse
 import urllib.request
@@ -78,9 +79,11 @@ def cluster():
     env = {
         **os.environ, "DJANGO_SETTINGS_MODULE": "sevn_site.settings", "DATABASE_URL": f"{PG}/{database}",
         "REDIS_URL": REDIS, "SEVN_BOT_DELAY_MS": "0", "ALLOWED_HOSTS": "127.0.0.1", "DB_CONN_MAX_AGE": "60",
+        "STATIC_ROOT": tempfile.mkdtemp(prefix="sevn-static-"),
     }
     env.pop("DJANGO_ALLOW_ASYNC_UNSAFE", None)
-    subprocess.run([sys.executable, "manage.py", "migrate", "-v0"], cwd=ROOT, env=env, check=True)
+    for command in (["migrate", "-v0"], ["collectstatic", "--noinput", "-v0"]):  # as the README deploys
+        subprocess.run([sys.executable, "manage.py", *command], cwd=ROOT, env=env, check=True)
     servers = [Server(env), Server(env)]
     yield {"servers": servers, "dsn": f"{PG}/{database}"}
     for server in servers:
