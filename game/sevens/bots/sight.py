@@ -1,0 +1,42 @@
+"""What one seat knows: its view and the round's public moves, nothing else.
+
+From the moves it learns more than the view says: a seat that passed held none of the cards
+that fitted at that moment, and hands only shrink, so it holds none of them now.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .bits import ALL, BIT, OPENS, SEVENS, index_of, mask, table_mask
+
+
+@dataclass(frozen=True)
+class Sight:
+    seat: int
+    hand: int                  # my cards
+    playable: list[str]        # my legal plays, DECK order
+    fitting: int               # every card that fits the layout now
+    unseen: int                # cards in other hands (not mine, not on the table)
+    counts: list[int]          # cards in each hand
+    lacks: list[int]           # per seat, cards it is known not to hold (from its passes)
+    totals: list[int]          # penalty totals before this round's end
+
+
+def read_sight(view: dict, moves: list[list]) -> Sight:
+    """The seat's knowledge from its `view` and this round's public `moves` ([seat, card|None])."""
+    seats = view["seats"]
+    hand = mask(view["hand"])
+    fitting = SEVENS
+    lacks = [0] * len(seats)
+    for seat, card in moves:
+        if card is None:
+            lacks[seat] |= fitting
+        else:
+            fitting = (fitting & ~BIT[card]) | OPENS[index_of(card)]
+    seat = view["current"]
+    return Sight(
+        seat=seat, hand=hand, playable=list(view["playable"]), fitting=fitting,
+        unseen=ALL & ~hand & ~table_mask(view["layout"]),
+        counts=[s["count"] for s in seats], lacks=lacks, totals=[s["total"] for s in seats],
+    )
