@@ -21,16 +21,17 @@ def play_game(policies: list[Policy], seed: int, *, rounds: int = 3,
               timings: list[list[float]] | None = None) -> State:
     """Play one game to its end, one policy per seat; returns the final state.
 
-    With `timings` (one list per seat), each decision's wall time in seconds is appended to its
-    seat's list: view, sight and policy together, as a live room would pay.
+    With `timings` (one list per seat), each decision's time in seconds is appended to its
+    seat's list: view, sight and policy together, as a live room would pay. It is the CPU time
+    of this thread, so it measures the work on one core, not how busy the machine is.
     """
     state = new_game(len(policies), seed, rounds=rounds)
     rngs = [random.Random(f"{seed}/{seat}") for seat in range(len(policies))]
     while not state["over"]:
         seat = state["current"]
-        started = time.perf_counter()
+        started = time.thread_time()
         action = policies[seat](read_sight(view(state, seat), state["moves"]), rngs[seat])
         if timings is not None:
-            timings[seat].append(time.perf_counter() - started)
+            timings[seat].append(time.thread_time() - started)
         apply(state, action)
     return state

@@ -7,7 +7,8 @@ import random
 
 from game.sevens.engine.cards import RANK_INDEX, SEVEN, rank_of, suit_of
 
-from .bits import BEYOND, SUIT_MASKS, index_of
+from .bits import SUIT_MASKS, cards, mask
+from .rollout import keen_pick
 from .sight import Sight
 
 SUIT_NUMBER = {"S": 0, "H": 1, "D": 2, "C": 3}
@@ -21,22 +22,10 @@ def easy(sight: Sight, rng: random.Random) -> dict:
     return play(rng.choice(sight.playable))
 
 
-def medium_rank(hand: int, unseen: int, index: int) -> int:
-    """How keen medium is to play card `index` (higher first).
-
-    A card with own cards behind it opens the way to them: the more, the better, and of two
-    such plays the one that frees fewer rival cards. A card with none of ours behind it only
-    helps others (a 6 or 8 held back blocks a whole side of its row), so it comes last, and of
-    those the one that frees the fewest rival cards.
-    """
-    behind = BEYOND[index]
-    own = (hand & behind).bit_count()
-    rivals = (unseen & behind).bit_count()
-    return (64 + own) * 64 - rivals if own else -rivals
-
-
 def medium(sight: Sight, rng: random.Random) -> dict:
-    return play(max(sight.playable, key=lambda card: medium_rank(sight.hand, sight.unseen, index_of(card))))
+    """Open the way to its own cards, hold back the cards that would only free others'
+    (rollout.keen_pick)."""
+    return play(cards(keen_pick(sight.hand, sight.unseen, mask(sight.playable)))[0])
 
 
 def long_suit_far(sight: Sight, rng: random.Random) -> dict:

@@ -1,9 +1,12 @@
 """The hard bot: determinized search. It deals the unseen cards many ways that fit all it has
 seen (worlds.py), plays each of its options out to the end of the round in every deal
-(rollout.py), and picks the option with the fewest cards left on average.
+(rollout.py), and picks the option with the lowest expected penalty: its own cards left, less
+the average left to the others (a point that others avoid counts against us as surely as one
+we take, since the lowest total wins).
 
-Every option meets the same deals, so they are compared on the same luck; the number of deals
-shrinks as options grow, keeping a decision to a fixed budget of rollouts.
+Every option meets the same deals, so they are compared on the same luck. The number of deals
+follows a fixed budget of simulated plays, so a decision costs about the same early in a round
+(long rollouts, few deals) as late (short rollouts, many deals).
 """
 
 from __future__ import annotations
@@ -14,30 +17,34 @@ from .basic import play
 from .bits import BIT, OPENS, index_of
 from .rollout import finish_round
 from .sight import Sight
-from .worlds import sample_hands
+from .worlds import Dealer
 
-ROLLOUTS = 160     # per decision, shared among the options
-MIN_DEALS = 12
+PLAY_BUDGET = 12000   # simulated plays per decision, shared among the options
+MIN_DEALS, MAX_DEALS = 24, 300
+OTHERS_WEIGHT = 1.0   # how much a card left to the others counts against one left to us
 
 
 def choose(sight: Sight, rng: random.Random) -> dict:
     options = sight.playable
     if len(options) == 1:
         return play(options[0])
-    deals = [sample_hands(sight, rng) for _ in range(max(MIN_DEALS, ROLLOUTS // len(options)))]
-    seats = len(sight.counts)
-    after = (sight.seat + 1) % seats
+    in_hands = sight.unseen.bit_count() + sight.hand.bit_count()
+    count = min(MAX_DEALS, max(MIN_DEALS, PLAY_BUDGET // (len(options) * in_hands)))
+    dealer = Dealer(sight)
+    deals = [dealer.deal(rng) for _ in range(count)]
+    me = sight.seat
+    after = (me + 1) % len(sight.counts)
+    others = len(sight.counts) - 1
 
-    def cards_left(card: str) -> int:
+    def penalty(card: str) -> float:
         bit = BIT[card]
         fitting = (sight.fitting ^ bit) | OPENS[index_of(card)]
-        total = 0
+        total = 0.0
         for hands in deals:
             hands = list(hands)
-            hands[sight.seat] ^= bit
-            if not hands[sight.seat]:
-                return 0
-            total += finish_round(hands, fitting, after)[sight.seat]
+            hands[me] ^= bit
+            left = finish_round(hands, fitting, after) if hands[me] else [hand.bit_count() for hand in hands]
+            total += left[me] - OTHERS_WEIGHT * (sum(left) - left[me]) / others
         return total
 
-    return play(min(options, key=cards_left))
+    return play(min(options, key=penalty))

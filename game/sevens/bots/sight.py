@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .bits import ALL, BIT, OPENS, SEVENS, index_of, mask, table_mask
+from .bits import ALL, BIT, OPENS, SEVENS, index_of, mask
 
 
 @dataclass(frozen=True)
@@ -21,6 +21,7 @@ class Sight:
     counts: list[int]          # cards in each hand
     lacks: list[int]           # per seat, cards it is known not to hold (from its passes)
     totals: list[int]          # penalty totals before this round's end
+    plays: list[tuple[int, int, int, int]]  # each chosen play: (seat, card, fitting and table before it)
 
 
 def read_sight(view: dict, moves: list[list]) -> Sight:
@@ -28,15 +29,20 @@ def read_sight(view: dict, moves: list[list]) -> Sight:
     seats = view["seats"]
     hand = mask(view["hand"])
     fitting = SEVENS
+    table = 0
     lacks = [0] * len(seats)
-    for seat, card in moves:
+    plays = []
+    for index, (seat, card) in enumerate(moves):
         if card is None:
             lacks[seat] |= fitting
-        else:
-            fitting = (fitting & ~BIT[card]) | OPENS[index_of(card)]
+            continue
+        if index:  # the 7♦ that opens is forced, not chosen
+            plays.append((seat, BIT[card], fitting, table))
+        fitting = (fitting & ~BIT[card]) | OPENS[index_of(card)]
+        table |= BIT[card]
     seat = view["current"]
     return Sight(
         seat=seat, hand=hand, playable=list(view["playable"]), fitting=fitting,
-        unseen=ALL & ~hand & ~table_mask(view["layout"]),
-        counts=[s["count"] for s in seats], lacks=lacks, totals=[s["total"] for s in seats],
+        unseen=ALL & ~hand & ~table,
+        counts=[s["count"] for s in seats], lacks=lacks, totals=[s["total"] for s in seats], plays=plays,
     )
