@@ -8,6 +8,7 @@ import random
 from game.sevens.bots import LEVELS, POLICIES, decide, read_sight
 from game.sevens.bots.arena import play_game
 from game.sevens.bots.bits import cards, mask
+from game.sevens.bots.inference import evidence_by_seat, likely_deals, odd_plays
 from game.sevens.bots.worlds import Dealer
 from game.sevens.engine import apply, legal_actions, new_game, to_json, view
 
@@ -59,6 +60,26 @@ def test_the_deals_a_bot_imagines_fit_the_counts_and_what_it_saw():
             assert not dealt & hand
             dealt |= hand
         assert dealt == sight.hand | sight.unseen and hands[sight.seat] == sight.hand
+
+
+def test_the_deals_weighed_by_the_plays_still_fit_the_counts_and_the_passes():
+    for index, state in enumerate(random_positions(10, every=5)):
+        sight = read_sight(view(state, state["current"]), state["moves"])
+        for hands in likely_deals(sight, Dealer(sight), 5, random.Random(index)):
+            assert [hand.bit_count() for hand in hands] == sight.counts and hands[sight.seat] == sight.hand
+            assert all(not hand & lacked for hand, lacked in zip(hands, sight.lacks, strict=True))
+            assert sum(hands) == sight.hand | sight.unseen   # disjoint hands: the sum is the union
+
+
+def test_the_real_hands_of_medium_players_never_look_odd_to_medium_rule():
+    rng = random.Random(3)
+    state = new_game(4, seed=8, rounds=1)
+    while not state["over"]:
+        sight = read_sight(view(state, state["current"]), state["moves"])
+        evidence = evidence_by_seat(sight)
+        for seat, held in enumerate(state["seats"]):
+            assert odd_plays(mask(held["hand"]), evidence[seat]) == 0
+        apply(state, decide("medium", state, rng))
 
 
 def test_hard_decides_the_same_whatever_the_hidden_hands_are():
