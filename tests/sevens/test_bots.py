@@ -136,3 +136,27 @@ def test_medium_beats_random_play():
         winners = play_game(policies, seed)["winners"]
         share += 1 / len(winners) if seat in winners else 0.0
     assert share / games > 0.45
+
+
+def test_a_deal_is_found_even_when_what_was_seen_leaves_little_room():
+    """Dense passes (each seat lacks most cards it does not hold) force the dealer into corners
+    that only a chain of moves between hands gets out of."""
+    from game.sevens.bots.sight import Sight
+
+    rng = random.Random(5)
+    for trial in range(200):
+        cards_left = list(range(20))
+        rng.shuffle(cards_left)
+        sizes = [4, 5, 5, 6]
+        real, start = [], 0
+        for size in sizes:
+            real.append(sum(1 << card for card in cards_left[start:start + size]))
+            start += size
+        every = (1 << 20) - 1
+        lacks = [0] + [every & ~hand & rng.getrandbits(20) for hand in real[1:]]
+        sight = Sight(seat=0, hand=real[0], playable=[], fitting=0, unseen=every & ~real[0], counts=sizes,
+                      lacks=lacks, totals=[0] * 4, plays=[])
+        hands = Dealer(sight).deal(random.Random(trial))
+        assert [hand.bit_count() for hand in hands] == sizes
+        assert all(not hand & lacked for hand, lacked in zip(hands, lacks, strict=True))
+        assert sum(hands) == every
