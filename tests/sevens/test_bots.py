@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import random
 
-from game.sevens.bots import LEVELS, POLICIES, decide, read_sight
+from game.sevens.bots import LEVELS, POLICIES, decide, read_sight, round_moves
 from game.sevens.bots.arena import play_game
 from game.sevens.bots.bits import cards, mask
 from game.sevens.bots.inference import evidence_by_seat, likely_deals, odd_plays
@@ -39,6 +39,15 @@ def test_every_level_plays_a_legal_card_and_changes_nothing():
         for level in POLICIES:
             assert decide(level, state, random.Random(index)) in legal_actions(state), level
         assert to_json(state) == before
+
+
+def test_the_round_moves_read_from_the_log_are_the_states():
+    rng = random.Random(2)
+    log: list[dict] = []
+    state = new_game(5, seed=4, rounds=2, events=log)
+    while not state["over"]:
+        assert round_moves(log) == state["moves"]
+        log += apply(state, rng.choice(legal_actions(state)))
 
 
 def test_what_a_seat_knows_is_sound_a_seat_that_passed_lacks_what_fitted():
@@ -155,7 +164,7 @@ def test_a_deal_is_found_even_when_what_was_seen_leaves_little_room():
         every = (1 << 20) - 1
         lacks = [0] + [every & ~hand & rng.getrandbits(20) for hand in real[1:]]
         sight = Sight(seat=0, hand=real[0], playable=[], fitting=0, unseen=every & ~real[0], counts=sizes,
-                      lacks=lacks, totals=[0] * 4, plays=[])
+                      lacks=lacks, plays=[])
         hands = Dealer(sight).deal(random.Random(trial))
         assert [hand.bit_count() for hand in hands] == sizes
         assert all(not hand & lacked for hand, lacked in zip(hands, lacks, strict=True))

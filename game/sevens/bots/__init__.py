@@ -1,7 +1,8 @@
 """Computer players for Sevens at three levels, plus the `long_suit_far` baseline; pure Python.
 
 A policy sees only what its seat may know: `view(state, seat)` and the round's public moves
-(who played what, who passed), read into a `Sight`; never another seat's hand.
+(who played what, who passed: the state's `moves`, or `round_moves(log events)`), read into a
+`Sight`; never another seat's hand.
 """
 
 from __future__ import annotations
@@ -12,7 +13,7 @@ from game.sevens.engine import State, view
 
 from . import basic, hard
 from .arena import Policy
-from .sight import Sight, read_sight
+from .sight import Sight, read_sight, round_moves
 
 LEVELS = ("easy", "medium", "hard")
 
@@ -29,4 +30,4 @@ def decide(level: str, state: State, rng: random.Random) -> dict:
     return POLICIES[level](read_sight(view(state, state["current"]), state["moves"]), rng)
 
 
-__all__ = ["LEVELS", "POLICIES", "Policy", "Sight", "decide", "read_sight"]
+__all__ = ["LEVELS", "POLICIES", "Policy", "Sight", "decide", "read_sight", "round_moves"]

@@ -8,7 +8,7 @@ as one mask: `fitting = (fitting & ~bit) | OPENS[i]`.
 from __future__ import annotations
 
 from game.sevens.engine import DECK
-from game.sevens.engine.cards import RANK_INDEX, SEVEN, SUITS
+from game.sevens.engine.cards import SEVEN
 
 ALL = (1 << len(DECK)) - 1
 BIT: dict[str, int] = {code: 1 << index for index, code in enumerate(DECK)}
@@ -64,13 +64,3 @@ def cards(bits: int) -> list[str]:
 def index_of(card: str) -> int:
     return BIT[card].bit_length() - 1
 
-
-def table_mask(layout: dict) -> int:
-    """The cards on the table of a view's layout."""
-    total = 0
-    for suit, letter in enumerate(SUITS):
-        row = layout[letter]
-        if row is not None:
-            for rank in range(RANK_INDEX[row[0]], RANK_INDEX[row[1]] + 1):
-                total |= 1 << (suit * 13 + rank)
-    return total

@@ -20,7 +20,6 @@ class Sight:
     unseen: int                # cards in other hands (not mine, not on the table)
     counts: list[int]          # cards in each hand
     lacks: list[int]           # per seat, cards it is known not to hold (from its passes)
-    totals: list[int]          # penalty totals before this round's end
     plays: list[tuple[int, int, int, int]]  # each chosen play: (seat, card, fitting and table before it)
 
 
@@ -44,5 +43,19 @@ def read_sight(view: dict, moves: list[list]) -> Sight:
     return Sight(
         seat=seat, hand=hand, playable=list(view["playable"]), fitting=fitting,
         unseen=ALL & ~hand & ~table,
-        counts=[s["count"] for s in seats], lacks=lacks, totals=[s["total"] for s in seats], plays=plays,
+        counts=[s["count"] for s in seats], lacks=lacks, plays=plays,
     )
+
+
+def round_moves(events: list[dict]) -> list[list]:
+    """The current round's public moves from a game log's events (the same as the state's
+    `moves`), for callers that keep the log rather than the state."""
+    moves: list[list] = []
+    for event in events:
+        if event["type"] == "dealt":
+            moves = []
+        elif event["type"] == "played":
+            moves.append([event["seat"], event["card"]])
+        elif event["type"] == "passed":
+            moves.append([event["seat"], None])
+    return moves
