@@ -1,0 +1,67 @@
+"""Medium's rule over masks, and the rest of a round played out with it: fast, and a fair
+guess at how people and bots play."""
+
+from __future__ import annotations
+
+from .bits import BEYOND, OPENS
+
+
+def keen_pick(hand: int, rest: int, options: int) -> int:
+    """The card (a bit of `options`) medium plays, `rest` being the cards in other hands.
+
+    A card with own cards behind it opens the way to them: the more, the better, and of two
+    such plays the one that frees fewer rival cards. A card with none of ours behind it only
+    helps others (a 6 or 8 held back blocks a whole side of its row), so it comes last, and of
+    those the one that frees the fewest rival cards. Ties go to the first in DECK order.
+    """
+    if not options & (options - 1):
+        return options
+    best = card = -1 << 30
+    while options:
+        low = options & -options
+        options ^= low
+        behind = BEYOND[low.bit_length() - 1]
+        own = (hand & behind).bit_count()
+        keen = ((64 + own) << 6) - (rest & behind).bit_count() if own else -(rest & behind).bit_count()
+        if keen > best:
+            best, card = keen, low
+    return card
+
+
+def finish_round(hands: list[int], fitting: int, seat: int) -> list[int]:
+    """Play on from `seat`'s turn until a hand is empty; the cards left in each hand.
+
+    `hands` is changed in place. Someone always has a card that fits, so this ends. This is
+    the bots' hot loop, so `keen_pick` is written out in it.
+    """
+    seats = len(hands)
+    opens, beyond = OPENS, BEYOND
+    in_hands = 0
+    for hand in hands:
+        in_hands |= hand
+    while True:
+        hand = hands[seat]
+        options = hand & fitting
+        if options:
+            if options & (options - 1):
+                rest = in_hands & ~hand
+                best = -1 << 30
+                while options:
+                    low = options & -options
+                    options ^= low
+                    behind = beyond[low.bit_length() - 1]
+                    own = (hand & behind).bit_count()
+                    keen = ((64 + own) << 6) - (rest & behind).bit_count() if own else -(rest & behind).bit_count()
+                    if keen > best:
+                        best, card = keen, low
+            else:
+                card = options
+            hand ^= card
+            hands[seat] = hand
+            in_hands ^= card
+            fitting = (fitting ^ card) | opens[card.bit_length() - 1]
+            if not hand:
+                return [h.bit_count() for h in hands]
+        seat += 1
+        if seat == seats:
+            seat = 0

@@ -1,0 +1,61 @@
+"""What one seat knows: its view and the round's public moves, nothing else.
+
+From the moves it learns more than the view says: a seat that passed held none of the cards
+that fitted at that moment, and hands only shrink, so it holds none of them now.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .bits import ALL, BIT, OPENS, SEVENS, index_of, mask
+
+
+@dataclass(frozen=True)
+class Sight:
+    seat: int
+    hand: int                  # my cards
+    playable: list[str]        # my legal plays, DECK order
+    fitting: int               # every card that fits the layout now
+    unseen: int                # cards in other hands (not mine, not on the table)
+    counts: list[int]          # cards in each hand
+    lacks: list[int]           # per seat, cards it is known not to hold (from its passes)
+    plays: list[tuple[int, int, int, int]]  # each chosen play: (seat, card, fitting and table before it)
+
+
+def read_sight(view: dict, moves: list[list]) -> Sight:
+    """The seat's knowledge from its `view` and this round's public `moves` ([seat, card|None])."""
+    seats = view["seats"]
+    hand = mask(view["hand"])
+    fitting = SEVENS
+    table = 0
+    lacks = [0] * len(seats)
+    plays = []
+    for index, (seat, card) in enumerate(moves):
+        if card is None:
+            lacks[seat] |= fitting
+            continue
+        if index:  # the 7♦ that opens is forced, not chosen
+            plays.append((seat, BIT[card], fitting, table))
+        fitting = (fitting & ~BIT[card]) | OPENS[index_of(card)]
+        table |= BIT[card]
+    seat = view["current"]
+    return Sight(
+        seat=seat, hand=hand, playable=list(view["playable"]), fitting=fitting,
+        unseen=ALL & ~hand & ~table,
+        counts=[s["count"] for s in seats], lacks=lacks, plays=plays,
+    )
+
+
+def round_moves(events: list[dict]) -> list[list]:
+    """The current round's public moves from a game log's events (the same as the state's
+    `moves`), for callers that keep the log rather than the state."""
+    moves: list[list] = []
+    for event in events:
+        if event["type"] == "dealt":
+            moves = []
+        elif event["type"] == "played":
+            moves.append([event["seat"], event["card"]])
+        elif event["type"] == "passed":
+            moves.append([event["seat"], None])
+    return moves
