@@ -29,6 +29,7 @@ LANGUAGES = {code for code, _name in settings.LANGUAGES}
 TARGETED = ("freeze", "triple_draw", "gift")
 NOT_UNDERSTOOD = _("That move was not understood.")
 CLOSE_FLOODING, CLOSE_TOO_MANY_SOCKETS, CLOSE_NO_TABLE = 4429, 4430, 4404
+CLEANUP_SECONDS = 5  # a closing socket's last writes may not hold up a server that is stopping
 
 
 def _refuse_constant(name: str):
@@ -187,7 +188,10 @@ class TableConsumer(QuickDispatch, AsyncWebsocketConsumer):
             logger.warning("group_discard failed for %s", code, exc_info=True)
         if present:
             try:
-                await database_sync_to_async(presence.left)(channel=self.channel_name)
+                message = await asyncio.wait_for(
+                    database_sync_to_async(presence.left)(channel=self.channel_name), CLEANUP_SECONDS)
+                if message:
+                    await asyncio.wait_for(self._broadcast_from(code, message), CLEANUP_SECONDS)
             except Exception:  # the database away: the presence row goes stale and is removed
                 logger.warning("presence.left failed for %s", code, exc_info=True)
 
@@ -243,13 +247,17 @@ class TableConsumer(QuickDispatch, AsyncWebsocketConsumer):
         await self._cleanup()
 
     async def _broadcast(self, message: dict) -> None:
+        await self._broadcast_from(self.code, message)
+
+    @staticmethod
+    async def _broadcast_from(code: str, message: dict) -> None:
         """Tell every screen; if the layer fails, this process's screens read the table at once
         and the others find out from their own check (game.watch)."""
         try:
-            await send_async(self.code, message)
+            await send_async(code, message)
         except Exception:
-            logger.warning("broadcast failed for %s; local screens read again", self.code, exc_info=True)
-            await watch.resync_table(self.code)
+            logger.warning("broadcast failed for %s; local screens read again", code, exc_info=True)
+            await watch.resync_table(code)
 
     async def table_update(self, message: dict) -> None:
         """Redraw what changed on this viewer's table, from the broadcast snapshot (no database query)."""

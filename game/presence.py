@@ -9,16 +9,14 @@ When they come back, the away mark goes and the game (paused if only bots were l
 
 from __future__ import annotations
 
-import asyncio
 import logging
 from datetime import timedelta
 
-from asgiref.sync import SyncToAsync
 from django.db import transaction
 from django.db.models import Q
 from django.utils import timezone
 
-from . import broadcast, selectors, services
+from . import selectors, services
 from .models import Presence, Room, Seat
 from .services.common import update_message
 from .services.play import GRACE, hurry
@@ -82,37 +80,19 @@ def _back(room_id: int, seat_id: int) -> dict | None:
     return services.refresh_deadline(room, events=[{"type": "back", "seat": seat.index}])
 
 
-def left(*, channel: str) -> None:
-    """A socket closed; the seat remembers when its person was last here, and if it was their
-    last socket at the table, every screen hears that the seat is not connected."""
+def left(*, channel: str) -> dict | None:
+    """A socket closed; the seat remembers when its person was last here. If it was their last
+    socket at the table, returns the message that tells every screen the seat is not connected."""
     presence = Presence.objects.filter(channel=channel).first()
     if presence is None:
-        return
+        return None
     presence.delete()
     seated = Seat.objects.filter(room_id=presence.room_id, player_key=presence.player_key).update(
         last_seen=timezone.now())
     if not seated or Presence.objects.filter(room_id=presence.room_id, player_key=presence.player_key).exists():
-        return
+        return None
     room = Room.objects.filter(id=presence.room_id).first()
-    message = room and _presence_message(room)
-    if message is None:
-        return
-    _send_soon(room.code, message)
-
-
-def _send_soon(code: str, message: dict) -> None:
-    """Broadcast without waiting for it. A socket's close runs this in a worker thread of the
-    server's event loop: the send goes to that loop, unless it has stopped (the server is going
-    away; waiting for it would never end). Called outside a server, it is sent at once."""
-    loop = getattr(SyncToAsync.threadlocal, "main_event_loop", None)
-    try:
-        if loop is None:
-            broadcast.send(code, message)
-        elif loop.is_running():
-            asyncio.run_coroutine_threadsafe(broadcast.send_async(code, message), loop)
-        # else: the server is stopping, and its screens with it
-    except Exception:  # the layer away: the marks catch up with the next change
-        logger.warning("presence broadcast failed for %s", code, exc_info=True)
+    return room and _presence_message(room)
 
 
 def heartbeat(*, channels: list[str]) -> None:

@@ -233,3 +233,13 @@ async def test_two_identical_moves_on_two_sockets_apply_once():
     assert len((await current_state(room))["seats"][1]["row"]) == 2  # dealt one, drew one
     for socket in (first, second):
         await socket.disconnect()
+
+
+async def test_the_last_socket_of_a_player_closing_tells_the_others_at_once():
+    room, (ana, ben) = await started_table()
+    ana_socket, ben_socket = await connect(room.code, ana.key), await connect(room.code, ben.key)
+    assert 'data-online="0 1"' in "".join(await drain(ana_socket))
+    await drain(ben_socket)
+    await ben_socket.disconnect()
+    assert 'data-online="0"' in await ana_socket.receive_from()
+    await ana_socket.disconnect()

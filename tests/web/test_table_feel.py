@@ -138,17 +138,14 @@ def test_a_lobby_action_is_answered_by_the_socket_alone():
     assert response.status_code == 204 and room.seats.count() == 3
 
 
-def test_presence_is_broadcast_when_a_socket_opens_and_when_the_last_one_closes(monkeypatch):
-    sent = []
-    monkeypatch.setattr(presence.broadcast, "send", lambda code, message: sent.append(message))
+def test_presence_is_broadcast_when_a_socket_opens_and_when_the_last_one_closes():
     room, (ana, ben) = table(deck=["5", "9", "4", "1", "2", "3"])
     arrived = presence.arrived(code=room.code, player_key=ben.key, channel="ben-1")
     assert arrived["events"] == [{"type": "presence", "online": [1]}]
     presence.arrived(code=room.code, player_key=ben.key, channel="ben-2")
-    presence.left(channel="ben-1")
-    assert sent == []  # another of Ben's sockets is still open
-    presence.left(channel="ben-2")
-    assert sent[-1]["events"] == [{"type": "presence", "online": []}]
+    assert presence.left(channel="ben-1") is None  # another of Ben's sockets is still open
+    gone = presence.left(channel="ben-2")  # the socket broadcasts what this returns
+    assert gone["events"] == [{"type": "presence", "online": []}]
     screen = Screen(ana.key, "en")
     screen.full(snapshot_of(room), [])
     html = screen.update(arrived["snapshot"], arrived["events"], key=arrived["id"])
