@@ -6,13 +6,15 @@ the table is measured against. They are the benchmark's, never the production ro
 
 from __future__ import annotations
 
-from channels.generic.websocket import AsyncWebsocketConsumer
-from channels.routing import ProtocolTypeRouter, URLRouter
-from django.urls import path
+from sevn_site.asgi import application as site  # first: it sets Django up
 
-from game.consumers import QuickDispatch
-from sevn_site.asgi import application as site
-from sevn_site.asgi import django_asgi_app
+from sevn_site.asgi import django_asgi_app  # isort: skip
+
+from channels.generic.websocket import AsyncWebsocketConsumer  # noqa: E402
+from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
+from django.urls import path  # noqa: E402
+
+from game.consumers import QuickDispatch  # noqa: E402
 
 
 class EchoConsumer(AsyncWebsocketConsumer):

@@ -28,6 +28,7 @@ from deploy.local_stack import Stack  # noqa: E402
 from deploy.players import Browser, Seat, address_of  # noqa: E402
 
 PEOPLE = 4
+FLOOD_RATE = 1000  # messages a second from the flooding socket
 
 
 def percentile(values: list[float], p: float) -> float:
@@ -92,9 +93,19 @@ class Table:
                     self.latencies.append((when - sent) * 1000)
 
     @property
+    def error_texts(self) -> list[str]:
+        return [toast for seat in self.seats for toast in seat.screen.toasts] + [
+            f"closed {code}" for seat in self.seats for code in seat.closed_codes if code != 1000]
+
+    @property
     def errors(self) -> int:
         return sum(len(seat.screen.toasts) for seat in self.seats) + sum(
             1 for seat in self.seats for code in seat.closed_codes if code != 1000)
+
+
+def committed(stack: Stack) -> int:
+    """Every table's version summed: each committed move adds one."""
+    return int(stack.postgres.sql("SELECT coalesce(sum(version), 0) FROM game_game")[0][0])
 
 
 class Sampler(threading.Thread):
@@ -113,37 +124,71 @@ class Sampler(threading.Thread):
             time.sleep(0.5)
 
 
-async def play(tables: list[Table], seconds: float, flood=None) -> float:
-    until = time.monotonic() + seconds
+async def play(tables: list[Table], seconds: float, flood=None, measure=None, warm_up: float = 5.0) -> float:
+    """Every socket connects and gets its table first (a crowd arriving is the fault tests'
+    matter); then the people play for `seconds`, measured from then on (`measure(start)`
+    marks the start and returns a function that closes the measurement)."""
+    seats = [seat for table in tables for seat in table.seats]
+    for seat in seats:
+        seat.plays = False
+    until = time.monotonic() + warm_up + seconds
+    running = [asyncio.ensure_future(seat.run(until)) for seat in seats]
+    await asyncio.sleep(warm_up)
+    done = measure() if measure is not None else None
     started = time.monotonic()
-    work = [seat.run(until) for table in tables for seat in table.seats]
+    for seat in seats:
+        seat.plays = True
+        seat.sent.clear()
+        asyncio.ensure_future(seat._decide())  # each person looks at the table now shown
     if flood is not None:
-        work.append(flood(until))
-    await asyncio.gather(*work)
-    return time.monotonic() - started
+        running.append(asyncio.ensure_future(flood(until)))
+    await asyncio.gather(*running)
+    elapsed = time.monotonic() - started
+    if done is not None:
+        done()
+    return elapsed
+
+
+async def _flood(port: int, code: str, session: str, address: str, seconds: float, counts) -> None:
+    """One socket sending stale moves at FLOOD_RATE a second (the rate the issue saw), reconnecting
+    at once whenever it is closed."""
+    from websockets.asyncio.client import connect
+    from websockets.exceptions import ConnectionClosed, InvalidHandshake
+
+    stale = json.dumps({"kind": "draw", "version": 0})
+    until = time.monotonic() + seconds
+    while time.monotonic() < until:
+        try:
+            async with connect(f"ws://127.0.0.1:{port}/ws/t/{code}/?lang=en", origin=f"http://127.0.0.1:{port}",
+                               additional_headers={"Cookie": f"sessionid={session}"},
+                               local_addr=(address, 0), max_size=2**22) as sock:
+                while time.monotonic() < until:
+                    await sock.send(stale)
+                    counts[0] += 1
+                    if counts[0] % 50 == 0:
+                        await asyncio.sleep(50 / FLOOD_RATE)
+        except (ConnectionClosed, OSError, InvalidHandshake):  # closed, or refused (403, 429): again
+            counts[1] += 1
+            await asyncio.sleep(0.05)
+
+
+def _flood_process(port: int, code: str, session: str, address: str, seconds: float, counts) -> None:
+    asyncio.run(_flood(port, code, session, address, seconds, counts))
 
 
 def flooder(port: int, code: str, session: str, address: str):
-    """One socket sending stale moves as fast as it can, reconnecting whenever it is closed."""
+    """The abusive client in a process of its own (another machine, as far as the server can
+    tell): it must not slow the load client that measures the other tables."""
+    import multiprocessing
+
+    counts = multiprocessing.Array("l", 2)
 
     async def flood(until: float) -> None:
-        from websockets.asyncio.client import connect
-        from websockets.exceptions import ConnectionClosed
-
-        stale = json.dumps({"kind": "draw", "version": 0})
-        while time.monotonic() < until:
-            try:
-                async with connect(f"ws://127.0.0.1:{port}/ws/t/{code}/?lang=en", origin=f"http://127.0.0.1:{port}",
-                                   additional_headers={"Cookie": f"sessionid={session}"},
-                                   local_addr=(address, 0), max_size=2**22) as sock:
-                    while time.monotonic() < until:
-                        await sock.send(stale)
-                        flood.sent += 1
-                        if flood.sent % 50 == 0:
-                            await asyncio.sleep(0)
-            except (ConnectionClosed, OSError):
-                flood.closed += 1
-                await asyncio.sleep(0.05)
+        process = multiprocessing.get_context("fork").Process(
+            target=_flood_process, args=(port, code, session, address, until - time.monotonic(), counts))
+        process.start()
+        await asyncio.to_thread(process.join)
+        flood.sent, flood.closed = counts[0], counts[1]
 
     flood.sent = flood.closed = 0
     return flood
@@ -178,17 +223,29 @@ def main() -> None:
         tables = [Table(port, code, sessions, n, args.think) for n, (code, sessions) in enumerate(made[:args.tables])]
         sampler = Sampler(stack)
         sampler.start()
-        cpu_before = stack.cpu_seconds()
-        client_before = time.process_time()
-        elapsed = asyncio.run(play(tables, args.seconds))
-        client_cpu = time.process_time() - client_before
-        parts = {name: used - cpu_before[name] for name, used in stack.cpu_seconds().items()}
+        marks: dict = {}
+
+        def measure():
+            marks.update(cpu=stack.cpu_seconds(), client=time.process_time(), versions=committed(stack))
+
+            def done():
+                marks.update(cpu_after=stack.cpu_seconds(), client_after=time.process_time(),
+                             versions_after=committed(stack))
+            return done
+
+        elapsed = asyncio.run(play(tables, args.seconds, measure=measure))
+        print(f"moves committed (table versions in the database): {marks['versions_after'] - marks['versions']}")
+        client_cpu = marks["client_after"] - marks["client"]
+        parts = {name: used - marks["cpu"][name] for name, used in marks["cpu_after"].items()}
         sampler.running = False
         load = summarise(tables, elapsed, parts["daphne"])
         load["db_connections"] = sampler.peak
         per_move = {name: round(1000 * used / max(1, load["moves"]), 2) for name, used in parts.items()}
         per_move["load client"] = round(1000 * client_cpu / max(1, load["moves"]), 2)
         print(f"CPU ms per move by part: {per_move}")
+        texts = [text for table in tables for text in table.error_texts]
+        if texts:
+            print(f"errors seen by the people: {sorted(set(texts))[:10]}")
         print(f"{args.tables} tables x {PEOPLE} people ({args.tables * PEOPLE} sockets through nginx, 2 Daphne, "
               f"PostgreSQL + Redis), think ~{args.think}s, {elapsed:.0f}s: {load}; "
               f"database connections held: peak {sampler.peak} (pool {args.pool} x 2 processes)")

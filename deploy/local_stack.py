@@ -227,7 +227,7 @@ class Nginx:
         site = NGINX_SITE.read_text()
         upstreams = "".join(f"    server 127.0.0.1:{port} max_fails=1 fail_timeout=5s;\n" for port in backends)
         site = site.replace("    server 127.0.0.1:8001 max_fails=1 fail_timeout=5s;\n"
-                            "    server 127.0.0.1:8002 max_fails=1 fail_timeout=5s;\n", upstreams)
+                            "    server 127.0.0.1:8002 max_fails=1 fail_timeout=5s;\n", upstreams)  # both upstreams
         site = site.replace("listen 80;", f"listen 127.0.0.1:{self.port};").replace("listen [::]:80;\n", "")
         site = site.replace("server_name sevn.example.org;", "server_name 127.0.0.1;")
         site = site.replace("/srv/sevn/staticfiles/", f"{static_root}/")

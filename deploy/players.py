@@ -195,6 +195,7 @@ class Seat:
                 await self._decide()
             elif 'class="toast"' in html and self.screen.active:
                 await asyncio.sleep(0.3)  # refused (the server busy or restarting): as a person, try again
+                self.sent.pop(self.screen.version, None)
                 await self._decide()
 
     async def _decide(self) -> None:
@@ -209,6 +210,8 @@ class Seat:
             move = self.screen.choose(self.rng)
             if move is None:
                 return
+        if self.screen.version in self.sent:  # one answer per table shown, as the page's bar allows
+            return
         self.sent[self.screen.version] = time.perf_counter()
         await self.socket.send(json.dumps(move))
 

@@ -134,11 +134,6 @@ class TableConsumer(QuickDispatch, AsyncWebsocketConsumer):
         self.behind_since: object = None
         self.resyncing = False
         address = limits.client_address(self.scope)
-        if limits.penalised(address):
-            await self.accept()
-            await self._close_with(str(_("This connection sent too many messages and was closed.")),
-                                   CLOSE_FLOODING)
-            return
         if not limits.socket_opened(address):
             await self.accept()
             await self._close_with(str(_("Too many open tables from your address: close some tabs.")),

@@ -17,13 +17,16 @@ from django.core.cache import cache
 
 
 class MessageBudget:
-    """One socket's allowance: `rate` messages a second, up to `burst` at once."""
+    """One socket's allowance: `rate` messages a second, up to `burst` at once. A socket that
+    has `close_after` messages dropped within FLOOD_WINDOW seconds is flooding."""
+
+    FLOOD_WINDOW = 10.0
 
     def __init__(self, rate: float, burst: int, close_after: int, clock=time.monotonic) -> None:
         self.rate, self.burst, self.close_after, self.clock = rate, burst, close_after, clock
         self.tokens = float(burst)
         self.stamp = clock()
-        self.dropped = 0  # since the socket last kept to its allowance
+        self.window, self.dropped = self.stamp, 0  # drops since the window began
         self.noticed = -1.0
 
     def take(self) -> bool:
@@ -33,14 +36,16 @@ class MessageBudget:
         self.stamp = now
         if self.tokens >= 1:
             self.tokens -= 1
-            self.dropped = 0
             return True
+        if now - self.window > self.FLOOD_WINDOW:
+            self.window, self.dropped = now, 0
         self.dropped += 1
         return False
 
     @property
     def flooding(self) -> bool:
-        """Dropped so many in a row that the socket is closed."""
+        """So many dropped lately that the socket is closed (a steady flood lets some through
+        as the allowance refills: it is the drops that count, not whether they came in a row)."""
         return self.dropped >= self.close_after
 
     def notice_due(self) -> bool:

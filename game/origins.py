@@ -14,6 +14,8 @@ from channels.security.websocket import WebsocketDenier
 from django.conf import settings
 from django.http.request import split_domain_port, validate_host
 
+from .limits import client_address, penalised
+
 DEFAULT_PORTS = {"http": 80, "https": 443, "ws": 80, "wss": 443}
 
 
@@ -50,6 +52,9 @@ class SameOriginValidator:
         headers = dict(scope.get("headers", []))
         origin = headers.get(b"origin", b"").decode("latin1")
         host = headers.get(b"host", b"").decode("latin1")
-        if scope["type"] == "websocket" and not origin_allowed(origin, host):
+        if scope["type"] == "websocket" and (not origin_allowed(origin, host)
+                                             or penalised(client_address(scope))):
+            # another site's page, or an address that flooded a socket lately: refused before
+            # any session, database or consumer work
             return await WebsocketDenier()(scope, receive, send)
         return await self.application(scope, receive, send)

@@ -200,7 +200,7 @@ LOGOUT_REDIRECT_URL = "home"
 SEVN_BOT_DELAY_MS = int(os.environ.get("SEVN_BOT_DELAY_MS", "900"))
 
 # What one client may ask (game.limits): a socket's messages per second and burst (then dropped;
-# closed after SEVN_SOCKET_CLOSE_AFTER dropped in a row), sockets per address per process,
+# closed after SEVN_SOCKET_CLOSE_AFTER dropped within 10 s), sockets per address per process,
 # table-code lookups that find nothing and failed logins per address per minute.
 SEVN_SOCKET_RATE = float(os.environ.get("SEVN_SOCKET_RATE", "10"))
 SEVN_SOCKET_BURST = _env_int("SEVN_SOCKET_BURST", 20)

@@ -243,3 +243,18 @@ async def test_the_last_socket_of_a_player_closing_tells_the_others_at_once():
     await ben_socket.disconnect()
     assert 'data-online="0"' in await ana_socket.receive_from()
     await ana_socket.disconnect()
+
+
+async def test_an_address_that_flooded_is_refused_new_sockets_before_any_database_work(monkeypatch):
+    from channels.testing import WebsocketCommunicator
+
+    from game import limits
+    from sevn_site.asgi import application
+
+    from ..web.test_consumers import HOST, ORIGIN
+
+    room, (ana, _ben) = await started_table()
+    limits.penalise(limits.client_address({}))  # the test communicator's scope names no client
+    socket = WebsocketCommunicator(application, f"/ws/t/{room.code}/", headers=[ORIGIN, HOST])
+    connected, _ = await socket.connect()
+    assert not connected

@@ -58,3 +58,15 @@ def test_people_clicking_fast_pass_untouched(settings):
     for _ in range(20):
         WebSocketProtocol.onMessage(protocol, b'{"kind":"draw","version":1}', False)
     assert protocol.application_queue.qsize() == 20 and protocol.closed == []
+
+
+def test_a_steady_flood_is_closed_although_the_allowance_lets_some_through():
+    """1,000 messages a second against 50 allowed: some pass as the allowance refills, and the
+    drops still add up to a close (they need not come in a row)."""
+    now = [0.0]
+    budget = limits.MessageBudget(rate=50, burst=100, close_after=200, clock=lambda: now[0])
+    passed = 0
+    for _ in range(400):
+        now[0] += 0.001
+        passed += budget.take()
+    assert 100 <= passed < 130 and budget.flooding
