@@ -191,6 +191,8 @@ class Seat:
             if not self.plays:
                 continue
             if newer or fresh:
+                if fresh:  # a move sent before the socket dropped may never have arrived: answer again
+                    self.sent.pop(self.screen.version, None)
                 fresh = False
                 await self._decide()
             elif 'class="toast"' in html and self.screen.active:
