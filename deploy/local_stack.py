@@ -213,6 +213,20 @@ class Daphne:
         """User + system CPU time this process has used."""
         return process_cpu_seconds(self.process.pid) if self.process is not None else 0.0
 
+    def open_connections(self) -> int:
+        """Established TCP connections to this process's port (nginx's sockets to it)."""
+        count = 0
+        for table in ("/proc/net/tcp", "/proc/net/tcp6"):
+            try:
+                lines = Path(table).read_text().splitlines()[1:]
+            except FileNotFoundError:
+                continue
+            for line in lines:
+                fields = line.split()
+                if int(fields[1].rsplit(":", 1)[1], 16) == self.port and fields[3] == "01":  # ESTABLISHED
+                    count += 1
+        return count
+
 
 class Nginx:
     """nginx running deploy/nginx/sevn.conf, its upstream ports and paths replaced."""
