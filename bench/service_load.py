@@ -216,7 +216,7 @@ def main() -> None:
     parser.add_argument("--flood-seconds", type=float, default=10)
     args = parser.parse_args()
 
-    env = {"DB_POOL_SIZE": str(args.pool), "SEVN_BOT_DELAY_MS": "0", "LOG_LEVEL": "ERROR"}
+    env = {"DB_POOL_SIZE": str(args.pool), "SEVN_BOT_DELAY_MS": "0", "LOG_LEVEL": "WARNING"}
     with Stack(env=env) as stack:
         made = prepare(stack, args.tables + args.flood_tables + 1)
         port = stack.nginx.port

@@ -329,6 +329,8 @@ class Stack:
         return "".join(path.read_text(errors="replace") for path in sorted(self.folder.glob("daphne-*.log")))
 
     def __exit__(self, *exc) -> None:
+        if os.environ.get("SEVN_STACK_LOGS"):  # keep the servers' logs for a look afterwards
+            Path(os.environ["SEVN_STACK_LOGS"]).write_text(self.logs())
         for stop in [self.nginx.stop, *(server.stop for server in self.servers), self.redis.stop,
                      self.postgres.stop]:
             try:

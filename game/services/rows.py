@@ -41,12 +41,15 @@ def _sql(vendor: str) -> dict[str, str]:
     # the room row is locked (SQLite has no FOR UPDATE: its BEGIN IMMEDIATE locks the database)
     lock = " FOR UPDATE OF r" if connection.features.has_select_for_update else ""
     room, game, seat, event = (_q(model._meta.db_table) for model in (Room, Game, Seat, Event))
-    current = f"SELECT {_q('id')} FROM {game} WHERE {_q('room_id')} = r.{_q('id')} ORDER BY {_q('number')} DESC LIMIT 1"
-    room_and_game = (f"SELECT {_columns(Room, ROOM_FIELDS, 'r')}, {_columns(Game, GAME_FIELDS, 'g')} "
-                     f"FROM {room} r LEFT JOIN {game} g ON g.{_q('id')} = ({current}) ")
+    # The room is locked first and its game read by a statement of its own: on PostgreSQL a
+    # statement that waited for the lock still sees the rows of the moment it began, so a game
+    # read in the same statement could be one move old.
+    locked_room = f"SELECT {_columns(Room, ROOM_FIELDS, 'r')} FROM {room} r "
     return {
-        "room_and_game": f"{room_and_game}WHERE r.{_q('code')} = %s{lock}",
-        "room_and_game_by_id": f"{room_and_game}WHERE r.{_q('id')} = %s{lock}",
+        "room": f"{locked_room}WHERE r.{_q('code')} = %s{lock}",
+        "room_by_id": f"{locked_room}WHERE r.{_q('id')} = %s{lock}",
+        "game": f"SELECT {_columns(Game, GAME_FIELDS)} FROM {game} WHERE {_q('room_id')} = %s "
+                f"ORDER BY {_q('number')} DESC LIMIT 1",
         "seats": f"SELECT {_columns(Seat, SEAT_FIELDS)} FROM {seat} WHERE {_q('room_id')} = %s ORDER BY {_q('index')}",
         "events": f"INSERT INTO {event} ({_columns(Event, EVENT_FIELDS)}) VALUES ",
         "save_game": f"UPDATE {game} SET {', '.join(f'{_columns(Game, [name])} = %s' for name in SAVED_FIELDS)} "
@@ -90,18 +93,21 @@ def _instance(model, names, converters, row):
 def locked_room_and_game(code: str | None = None, *, room_id: int | None = None) -> tuple[Room | None, Game | None]:
     """The room by its code (or id), locked for this transaction, and its current game (or None).
     Every writer locks a room through here: one statement, the same lock on every database."""
+    statements = _sql(connection.vendor)
     with connection.cursor() as cursor:
         if room_id is not None:
-            cursor.execute(_sql(connection.vendor)["room_and_game_by_id"], [room_id])
+            cursor.execute(statements["room_by_id"], [room_id])
         else:
-            cursor.execute(_sql(connection.vendor)["room_and_game"], [str(code).upper()])
+            cursor.execute(statements["room"], [str(code).upper()])
         row = cursor.fetchone()
-    if row is None:
-        return None, None
-    room = _instance(Room, ROOM_FIELDS, _ROOM, row[:len(ROOM_FIELDS)])
-    if row[len(ROOM_FIELDS)] is None:  # no game yet
+        if row is None:
+            return None, None
+        room = _instance(Room, ROOM_FIELDS, _ROOM, row)
+        cursor.execute(statements["game"], [room.id])  # after the lock: the game as it is now
+        row = cursor.fetchone()
+    if row is None:  # no game yet
         return room, None
-    game = _instance(Game, GAME_FIELDS, _GAME, row[len(ROOM_FIELDS):])
+    game = _instance(Game, GAME_FIELDS, _GAME, row)
     game.room = room
     return room, game
 

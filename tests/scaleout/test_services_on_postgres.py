@@ -10,7 +10,8 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
 PG = os.environ.get("SEVN_TEST_POSTGRES", "postgresql://postgres@127.0.0.1:5432")
-SUITES = ["tests/web/test_rows.py", "tests/web/test_services.py", "tests/web/test_screen.py"]
+SUITES = ["tests/web/test_rows.py", "tests/web/test_services.py", "tests/web/test_screen.py",
+          "tests/web/test_timers_and_concurrency.py"]
 
 
 def test_services_and_rows_pass_on_postgres():
