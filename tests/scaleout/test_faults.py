@@ -97,61 +97,52 @@ def test_idle_sockets_stay_open_on_redis_for_a_minute(stack):
     assert_every_screen_shows_the_database(stack, tables)
 
 
+def fault_during_play(stack, tables, seconds: float, at: float, fault) -> dict:
+    """People play for `seconds`; `at` seconds in, `fault()` runs (in a thread: it may wait).
+    Returns each table's version right after the fault, then lets every screen settle."""
+    async def scenario():
+        game = asyncio.ensure_future(play(tables, seconds))
+        await asyncio.sleep(at)
+        await asyncio.to_thread(fault)
+        after = {code: database_version(stack, code) for code, _seats in tables}
+        await game
+        return after
+
+    after = asyncio.run(scenario())
+    asyncio.run(settle(tables, 4))
+    return after
+
+
+def assert_play_went_on(stack, tables, after: dict) -> None:
+    for code, _seats in tables:
+        assert database_version(stack, code)[1] > after[code][1], f"{code} did not move after the fault"
+    assert_every_screen_shows_the_database(stack, tables)
+
+
 def test_a_server_killed_mid_game_loses_no_move(stack):
     tables = seats_for(stack, 4, people=2, think=0.05, first=10, watchers=1)
+    killed = []
 
-    async def scenario():
-        game = asyncio.ensure_future(play(tables, 9))
-        await asyncio.sleep(3)
-        before = {code: database_version(stack, code) for code, _seats in tables}
-        busiest = max(stack.servers, key=lambda server: server.open_connections())
-        busiest.kill()  # SIGKILL: its sockets drop, its browsers reconnect through nginx
-        await game
-        return before, busiest
+    def kill_the_busiest():  # SIGKILL: its sockets drop, its browsers reconnect through nginx
+        killed.append(max(stack.servers, key=lambda server: server.open_connections()))
+        killed[0].kill()
 
-    before, killed = asyncio.run(scenario())
-    killed.start()
-    asyncio.run(settle(tables))
+    after = fault_during_play(stack, tables, 9, 3, kill_the_busiest)
+    killed[0].start()
     assert sum(seat.reconnects for _code, seats in tables for seat in seats) >= 1
-    for code, _seats in tables:
-        assert database_version(stack, code)[1] > before[code][1], "play went on after the kill"
-    assert_every_screen_shows_the_database(stack, tables)
+    assert_play_went_on(stack, tables, after)
 
 
 def test_redis_down_for_ten_seconds_then_back(stack):
     tables = seats_for(stack, 4, people=2, think=0.1, first=20, watchers=1)
-
-    async def scenario():
-        game = asyncio.ensure_future(play(tables, 20))
-        await asyncio.sleep(2)
-        await asyncio.to_thread(stack.redis.restart, 10)  # everything Redis held is gone
-        after = {code: database_version(stack, code) for code, _seats in tables}
-        await game
-        return after
-
-    back = asyncio.run(scenario())
-    asyncio.run(settle(tables, 4))
-    for code, _seats in tables:
-        assert database_version(stack, code)[1] > back[code][1], "tables move again after the restart"
-    assert_every_screen_shows_the_database(stack, tables)
+    after = fault_during_play(stack, tables, 20, 2, lambda: stack.redis.restart(10))  # all Redis held is gone
+    assert_play_went_on(stack, tables, after)
 
 
 def test_postgres_restarted_play_continues(stack):
     tables = seats_for(stack, 3, people=2, think=0.1, first=30, watchers=1)
-
-    async def scenario():
-        game = asyncio.ensure_future(play(tables, 14))
-        await asyncio.sleep(2)
-        await asyncio.to_thread(stack.postgres.restart, 2)
-        after = {code: database_version(stack, code) for code, _seats in tables}
-        await game
-        return after
-
-    back = asyncio.run(scenario())
-    asyncio.run(settle(tables, 4))
-    for code, _seats in tables:
-        assert database_version(stack, code)[1] > back[code][1], "play continues after the restart"
-    assert_every_screen_shows_the_database(stack, tables)
+    after = fault_during_play(stack, tables, 14, 2, lambda: stack.postgres.restart(2))
+    assert_play_went_on(stack, tables, after)
 
 
 def test_a_flooding_socket_is_closed_while_other_tables_get_every_update(stack):
