@@ -18,7 +18,10 @@ SIZES = {"phone": {"width": 360, "height": 740}, "desktop": {"width": 1366, "hei
 
 
 def box(page, selector: str) -> dict:
-    found = page.locator(selector).first.bounding_box()
+    """Where an element is drawn, once it is (the socket's first table may still be swapping in)."""
+    locator = page.locator(selector).first
+    expect(locator).to_be_visible()
+    found = locator.bounding_box()
     assert found is not None, f"{selector} is not on screen"
     return found
 
