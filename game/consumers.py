@@ -163,6 +163,16 @@ class TableConsumer(QuickDispatch, AsyncWebsocketConsumer):
     async def disconnect(self, close_code: int) -> None:
         await self._cleanup()
 
+    async def send(self, text_data: str | None = None, bytes_data: bytes | None = None, close: bool = False) -> None:
+        """What this viewer sees; nothing if they have gone meanwhile (a browser that closed while
+        its table was being drawn is not a crash: its disconnect follows and cleans up)."""
+        try:
+            await super().send(text_data, bytes_data, close)
+        except RuntimeError as error:
+            if "closed protocol" not in str(error):
+                raise
+            logger.info("socket at %s closed before it was sent its table", self.code)
+
     async def _cleanup(self) -> None:
         """Forget the socket here (so no heartbeat refreshes it), in its group and in presence;
         each step on its own, so one failing skips none."""
