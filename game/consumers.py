@@ -112,6 +112,7 @@ class TableConsumer(QuickDispatch, AsyncWebsocketConsumer):
 
     channel_layer_alias = LOCAL  # this process's sockets; game.broadcast relays what other processes send
     present = False  # a seated viewer's presence row exists
+    following = False  # this socket counts in its process's following of the table (broadcast.relay)
     code: str | None = None
     address: str | None = None
 
@@ -186,7 +187,7 @@ class TableConsumer(QuickDispatch, AsyncWebsocketConsumer):
         watch.remove(code, self)
         try:
             await self.channel_layer.group_discard(group_name(code), self.channel_name)
-            if getattr(self, "following", False):
+            if self.following:
                 self.following = False
                 await relay.unfollow(code)
         except Exception:  # Redis away: the membership expires on its own
