@@ -65,7 +65,7 @@ def _tone(code: str) -> str:
 
 # Where long one-word card names may break on a small card face (a soft hyphen goes there).
 _BREAKS = ("Feather|weight", "Heavy|weight", "Cross|roads", "Licht|gewicht", "Zwaar|gewicht", "Twee|sprong",
-           "Her|kansing")
+           "Her|kansing", "Zamro|żenie", "Roz|droże", "Potrój|ne", "do|branie", "piór|kowa", "Carre|four")
 SOFT_HYPHENS = {pair.replace("|", ""): pair.replace("|", "\u00ad") for pair in _BREAKS}
 
 

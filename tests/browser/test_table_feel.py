@@ -38,6 +38,13 @@ def in_view(page, selector: str) -> bool:
         and found["x"] + found["width"] <= size["width"]
 
 
+# Card names wider than the face they are printed on (each label's text must fit its card).
+CLIPPED_LABELS = """() => [...document.querySelectorAll('.card')].filter(card => {
+    const label = card.querySelector('.card__label');
+    return label && card.offsetParent !== null && label.scrollWidth > card.clientWidth + 1;
+}).map(card => card.dataset.code + ' at ' + card.clientWidth + 'px')"""
+
+
 def open_table(browser, live_url, room, player, language: str, size: str):
     context = browser.new_context(viewport=SIZES[size], reduced_motion="reduce", has_touch=size == "phone")
     scenes.seat_as(context, live_url, player)
@@ -87,6 +94,7 @@ def test_while_you_choose_a_freeze_target_you_see_your_row_and_the_deck(browser,
         assert not overlap(box(page, "#controls"), box(page, ".seat--you"))
         assert "row:" in page.locator("#controls").inner_text() or language != "en"
         assert "Ben decides" not in page.locator("#table").inner_text()
+        assert page.evaluate(CLIPPED_LABELS) == [], (language, page.evaluate(CLIPPED_LABELS))
         shoot(page, f"freeze-target-{language}-{size}", full_page=False)
         context.close()
     watcher = browser.new_context(viewport=SIZES[size])
@@ -98,6 +106,36 @@ def test_while_you_choose_a_freeze_target_you_see_your_row_and_the_deck(browser,
         assert len(tops) == 1, tops
     shoot(page, f"spectator-{size}", full_page=False)
     watcher.close()
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_every_card_name_fits_on_its_face_at_table_size(browser, live_url, size):
+    """Each named card (bonus, action) drawn as the table draws a pending card, in every language:
+    its name wraps where it may and is never cut off at the card's edge."""
+    context = browser.new_context(viewport=SIZES[size], bypass_csp=True)
+    page = context.new_page()
+    for language in LANGUAGES:
+        page.goto(f"{live_url}/{language}/rules/full/")
+        cards = page.locator(".card-rules .card.card--lg")
+        expect(cards.first).to_be_attached()
+        page.evaluate("""() => {
+            const shelf = document.createElement('div');
+            shelf.className = 'table__dock';
+            shelf.id = 'shelf';
+            document.body.append(shelf);
+            for (const width of [56, 44]) {
+                for (const card of document.querySelectorAll('.card-rules .card.card--lg')) {
+                    const copy = card.cloneNode(true);
+                    copy.classList.replace('card--lg', 'card--md');
+                    copy.style.setProperty('--w', width + 'px');
+                    copy.style.setProperty('--h', Math.round(width * 1.4) + 'px');
+                    shelf.append(copy);
+                }
+            }
+        }""")
+        assert page.locator("#shelf .card--action, #shelf .card--bonus").count() >= 16
+        assert page.evaluate(CLIPPED_LABELS) == [], (language, page.evaluate(CLIPPED_LABELS))
+    context.close()
 
 
 @pytest.mark.parametrize("size", SIZES)
