@@ -184,14 +184,31 @@
      replaced. It comes back to the control that makes sense: the first choice when it is your
      decision (Draw), or the decision bar. Focus elsewhere (the log, a link) is left alone. */
   var focusWasInControls = false;
+  var focusedCard = null;  // {piece, at}: the card that had the focus, by its piece's id and place
   document.addEventListener("htmx:oobBeforeSwap", function () {
     var active = document.activeElement;
     var controls = document.getElementById("controls");
     if (active && controls && controls.contains(active)) focusWasInControls = true;
+    if (active && active.matches && active.matches(".card[data-code]")) {
+      var piece = active.closest("[id]");
+      if (piece) focusedCard = { piece: piece.id, at: cardsOf(piece).indexOf(active) };
+    }
   });
+  function cardBack() {
+    var was = focusedCard;
+    focusedCard = null;
+    var piece = was && document.getElementById(was.piece);
+    if (!piece) return false;
+    var cards = cardsOf(piece);
+    var card = cards[Math.min(was.at, cards.length - 1)];
+    if (!card) return false;
+    card.focus({ preventScroll: true });
+    return true;
+  }
   function restoreFocus(turnStarted) {
     var active = document.activeElement;
     var lost = !active || active === document.body || !active.isConnected;
+    if (lost && !focusWasInControls && cardBack()) return;
     var inControls = !lost && !!(active.closest && active.closest("#controls"));
     var wasInControls = focusWasInControls;
     focusWasInControls = false;
@@ -225,6 +242,7 @@
     showSound();
     showGameOver();
     markTurn();
+    focusableCards();
     restoreFocus(myTurn && !was);
     var log = document.getElementById("log-list");
     if (log) log.scrollTop = log.scrollHeight;
@@ -232,6 +250,53 @@
 
   document.addEventListener("htmx:wsAfterMessage", afterRedraw);
   document.addEventListener("htmx:afterSwap", afterRedraw);
+
+  /* Cards on the table take the keyboard's focus: one Tab stop per group of cards (a row, the
+     centre, a pile), arrows move within it, Enter or Space shows the card's rule. */
+  var CARD_GROUP = ".row, .table__center-cards, .pile, .queue, .crossroads-pair";
+  function cardsOf(group) {
+    return Array.prototype.filter.call(group.querySelectorAll(".card[data-code]"), function (card) {
+      return !card.closest("button");
+    });
+  }
+  function focusableCards() {
+    var table = document.getElementById("table");
+    if (!table || !document.getElementById("card-rule")) return;
+    var groups = new Set();
+    cardsOf(table).forEach(function (card) {
+      if (!card.hasAttribute("tabindex")) {
+        card.setAttribute("tabindex", "-1");
+        card.setAttribute("role", "button");
+        card.setAttribute("aria-haspopup", "dialog");
+      }
+      groups.add(card.closest(CARD_GROUP) || card.parentElement);
+    });
+    groups.forEach(function (group) {
+      var cards = cardsOf(group);
+      var stop = cards.filter(function (card) { return card === document.activeElement; })[0] || cards[0];
+      cards.forEach(function (card) { card.tabIndex = card === stop ? 0 : -1; });
+    });
+  }
+  document.addEventListener("keydown", function (event) {
+    var card = event.target && event.target.matches && event.target.matches("#table .card[data-code]") && event.target;
+    if (!card) return;
+    if (event.key === "Enter" || event.key === " ") {
+      event.preventDefault();
+      event.stopImmediatePropagation();
+      openCardRule(card);
+      return;
+    }
+    var step = { ArrowRight: 1, ArrowDown: 1, ArrowLeft: -1, ArrowUp: -1 }[event.key];
+    if (!step && event.key !== "Home" && event.key !== "End") return;
+    var cards = cardsOf(card.closest(CARD_GROUP) || card.parentElement);
+    var at = cards.indexOf(card);
+    var next = event.key === "Home" ? 0 : event.key === "End" ? cards.length - 1
+      : Math.max(0, Math.min(cards.length - 1, at + step));
+    event.preventDefault();
+    card.tabIndex = -1;
+    cards[next].tabIndex = 0;
+    cards[next].focus();
+  }, true);
 
   /* Tap or click a card: its rule, in the page's language (the rulebook's text). */
   var ruleFor = null;

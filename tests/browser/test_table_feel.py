@@ -10,6 +10,7 @@ from playwright.sync_api import expect
 
 from rules.content.load import LANGUAGES
 
+from ..web.factories import act
 from . import scenes
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -176,3 +177,45 @@ def test_focus_comes_back_to_draw_when_the_turn_comes_back(browser, live_url):
     expect(ben_page).to_have_title(re.compile("^● Your turn"))
     for context in (ana_context, ben_context):
         context.close()
+
+
+FOCUSED_CARD = """() => {
+    const card = document.activeElement;
+    if (!card || !card.matches('#table .card[data-code]')) return null;
+    return {code: card.dataset.code, seat: card.closest('[data-seat]')?.dataset.seat ?? null,
+            row: card.closest('.row')?.className ?? null, role: card.getAttribute('role')};
+}"""
+
+
+def test_cards_take_the_keyboard_focus_and_show_their_rule(browser, live_url):
+    """A keyboard user reaches the cards with Tab (one stop per row), moves along a row with the
+    arrows, opens a card's rule with Enter and closes it with Escape; a redraw of the row keeps
+    the focus on the same card."""
+    room, (ana, ben, cleo, dan) = scenes.freeze_pending()
+    context, page = open_table(browser, live_url, room, ana, "en", "desktop")
+    for _ in range(80):  # Tab until Dan's row of values (4 and 11)
+        page.keyboard.press("Tab")
+        card = page.evaluate(FOCUSED_CARD)
+        if card and card["seat"] == "3" and "row--values" in card["row"]:
+            break
+    else:
+        pytest.fail("Tab never reached Dan's cards")
+    assert card["code"] == "4" and card["role"] == "button"
+    page.keyboard.press("ArrowRight")
+    assert page.evaluate(FOCUSED_CARD)["code"] == "11"
+    page.keyboard.press("Enter")
+    rule = page.locator("#card-rule")
+    expect(rule).to_be_visible()
+    expect(rule).to_contain_text("Drawing a value you already hold busts you.")
+    page.keyboard.press("Escape")
+    expect(rule).to_be_hidden()
+    assert page.evaluate(FOCUSED_CARD)["code"] == "11"
+    page.keyboard.press("Shift+Tab")  # out of the row at once: the 4 is not a stop of its own
+    assert (page.evaluate(FOCUSED_CARD) or {}).get("code") != "4"
+    page.keyboard.press("Tab")
+    assert page.evaluate(FOCUSED_CARD)["code"] == "11"  # the row remembers its stop
+
+    act(room, ben, {"kind": "freeze", "seat": 3})  # Dan's seat is drawn again (frozen)
+    expect(page.locator("#seat-3.seat--frozen")).to_have_count(1)
+    assert page.evaluate(FOCUSED_CARD) == {"code": "11", "seat": "3", "row": "row row--values", "role": "button"}
+    context.close()
