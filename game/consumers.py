@@ -141,7 +141,7 @@ class TableConsumer(QuickDispatch, AsyncWebsocketConsumer):
                                    CLOSE_TOO_MANY_SOCKETS)
             return
         self.address = address
-        snapshot, log = await self._snapshot_and_log()
+        snapshot, log, online = await self._snapshot_and_log()
         await self.accept()
         if snapshot is None:
             await self._close_with(str(_("There is no table with that code.")), CLOSE_NO_TABLE)
@@ -153,7 +153,7 @@ class TableConsumer(QuickDispatch, AsyncWebsocketConsumer):
             await relay.follow(self.code)
         except Exception:  # Redis away: the screens' check keeps this one current, the heartbeat rejoins
             logger.warning("following table %s failed", self.code, exc_info=True)
-        await self.send(self.screen.full(snapshot, log))
+        await self.send(self.screen.full(snapshot, log, online))
         if self.viewer_key:
             message = await database_sync_to_async(presence.arrived)(code=self.code, player_key=self.viewer_key,
                                                                      channel=self.channel_name)
@@ -303,11 +303,11 @@ class TableConsumer(QuickDispatch, AsyncWebsocketConsumer):
             return
         self.resyncing = True
         try:
-            snapshot, log = await self._snapshot_and_log()
+            snapshot, log, online = await self._snapshot_and_log()
             await relay.renew()
             self.behind_since = None
             if snapshot is not None:
-                await self.send(self.screen.full(snapshot, log))
+                await self.send(self.screen.full(snapshot, log, online))
         except Exception:
             logger.warning("resync failed at table %s", self.code, exc_info=True)
         finally:
@@ -319,12 +319,12 @@ class TableConsumer(QuickDispatch, AsyncWebsocketConsumer):
         html = render.render_error(str(error.message), self.language)
         if error.code == "closed" or (error.code == "stale" and error.version is not None
                                       and (self.screen.version is None or self.screen.version[1] < error.version)):
-            snapshot, log = await self._snapshot_and_log()
+            snapshot, log, online = await self._snapshot_and_log()
             if snapshot is not None:
-                html += self.screen.full(snapshot, log)
+                html += self.screen.full(snapshot, log, online)
         await self.send(html)
 
-    async def _snapshot_and_log(self) -> tuple[dict | None, list[dict]]:
+    async def _snapshot_and_log(self) -> tuple[dict | None, list[dict], list[int]]:
         """The table and its log as the database holds them. Sockets of one table that ask at the
         same moment (a crowd arriving, every screen after a restart) share one read."""
         code = self.code
@@ -339,9 +339,11 @@ _reading: dict[str, asyncio.Future] = {}
 
 
 @database_sync_to_async
-def _read_table(code: str) -> tuple[dict | None, list[dict]]:
+def _read_table(code: str) -> tuple[dict | None, list[dict], list[int]]:
+    """The table, its log and whose sockets are open (so that every new screen, a spectator's
+    without a session too, marks who is here at once)."""
     room = selectors.room_by_code(code)
     if room is None:
-        return None, []
+        return None, [], []
     game = selectors.current_game(room)
-    return selectors.snapshot(room, game=game), selectors.log_events(game)
+    return selectors.snapshot(room, game=game), selectors.log_events(game), presence.online(room.id)

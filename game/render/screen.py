@@ -133,9 +133,12 @@ class Screen:
         game = snapshot["game"]
         return frozenset(self.asked.get(game["id"], ())) if game is not None else frozenset()
 
-    def full(self, snapshot: dict, log_events: list[dict]) -> str:
-        """The whole table and the whole log (on connect, and after a refused move)."""
+    def full(self, snapshot: dict, log_events: list[dict], online: list[int] | None = None) -> str:
+        """The whole table and the whole log (on connect, and after a refused move); `online`:
+        whose sockets are open, as the database says at this moment."""
         game = snapshot["game"]
+        if online is not None:
+            self.online = tuple(online)
         if game is not None:  # the log is where earlier rematch requests are
             self.asked[game["id"]] = {e["seat"] for e in log_events if e["type"] == "rematch_asked"}
         with speaking(self.language):

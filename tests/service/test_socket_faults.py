@@ -245,6 +245,20 @@ async def test_the_last_socket_of_a_player_closing_tells_the_others_at_once():
     await ana_socket.disconnect()
 
 
+async def test_a_spectator_without_a_session_sees_who_is_here_in_its_first_table():
+    """A watcher's socket changes no presence (it has no seat), so nothing would tell it who is
+    here until someone came or went: its first table says so itself."""
+    room, (ana, ben) = await started_table()
+    ana_socket = await connect(room.code, ana.key)
+    await drain(ana_socket)
+    watcher = await connect(room.code, None)
+    first = await watcher.receive_from()
+    assert 'id="table-presence" hidden data-online="0" data-known' in first
+    await drain(ana_socket)
+    for socket in (watcher, ana_socket):
+        await socket.disconnect()
+
+
 async def test_an_address_that_flooded_is_refused_new_sockets_before_any_database_work(monkeypatch):
     from channels.testing import WebsocketCommunicator
 
