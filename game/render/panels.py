@@ -269,4 +269,6 @@ def score_chart(history: list[list[int]], names: list[str], target: int) -> str:
 
 
 def log_entries(snapshot: dict, events: list[dict]) -> list[dict]:
-    return log.lines(events, seat_names(snapshot)) if snapshot["game"] is not None else []
+    if snapshot["game"] is None:
+        return []
+    return log.lines(events, seat_names(snapshot), snapshot["room"].get("kind", "sevn"))

@@ -12,14 +12,22 @@ from django.template.loader import render_to_string
 from django.utils.safestring import mark_safe
 from django.utils.translation import get_language, override
 
+from .. import kinds
 from ..selectors import fingerprint
 from .panels import log_entries, viewer_seat
 from .pieces import TableDraw, game_pieces, log_lines, presence_piece
+from .sevens import render_sevens_table
 
 
 def speaking(language: str):
     """The viewer's language for what is drawn next (nothing to switch if it is already on)."""
     return nullcontext() if get_language() == language else override(language)
+
+
+def sevens_playing(snapshot: dict) -> bool:
+    """A Sevens game on the table (drawn by render.sevens; its lobby and closed banner are shared)."""
+    return (snapshot["room"].get("kind") == "sevens" and snapshot["game"] is not None
+            and snapshot["room"]["status"] not in ("lobby", "closed"))
 
 
 def table_context(snapshot: dict, viewer_key: str | None, events: list[dict] = (), csrf_token: str = "",
@@ -43,7 +51,13 @@ def table_context(snapshot: dict, viewer_key: str | None, events: list[dict] = (
             {"index": i, "seat": by_index.get(i), "is_you": by_index.get(i) is not None and by_index[i] is mine}
             for i in range(room["seat_count"])
         ]
-        context["can_start"] = len(seats) >= 2
+        kind = kinds.of(room)
+        context["can_start"] = len(seats) >= kind.min_seats
+        context["bots_left"] = kind.max_bots - sum(1 for seat in seats if seat["bot_level"])
+        return context
+    if snapshot["room"].get("kind") == "sevens":
+        if sevens_playing(snapshot):
+            context["sevens_html"] = mark_safe(render_sevens_table(snapshot, viewer_key, asked=asked, online=online))
         return context
     frame, pieces = game_pieces(snapshot, viewer_key, events, csrf_token, key, asked, online)
     context.update(TableDraw.of(snapshot, events, key).shared)
@@ -66,6 +80,8 @@ def table_context(snapshot: dict, viewer_key: str | None, events: list[dict] = (
 
 def render_table(snapshot: dict, viewer_key: str | None, events: list[dict] = (), oob: bool = False,
                  csrf_token: str = "", key: str | None = None) -> str:
+    if sevens_playing(snapshot):
+        return render_sevens_table(snapshot, viewer_key, oob=oob)
     context = table_context(snapshot, viewer_key, events, csrf_token, key)
     context.update(oob=oob)
     return render_to_string("table/_table.html", context)
@@ -160,6 +176,12 @@ class Screen:
                 return self._presence_only()
             return None if events else ""
         self.snapshot = snapshot
+        if sevens_playing(snapshot):  # small: drawn whole every time
+            with speaking(self.language):
+                html = self._table(snapshot, events, key)
+                if events:
+                    html += TableDraw.of(snapshot, events, key).log()
+                return html
         with speaking(self.language):
             frame, pieces = game_pieces(snapshot, self.viewer_key, events, self.csrf_token, key,
                                         self._asked(snapshot), self.online)
@@ -189,6 +211,11 @@ class Screen:
 
     def _table(self, snapshot: dict, events: list[dict], key: str | None) -> str:
         self.snapshot = snapshot
+        if sevens_playing(snapshot):
+            self.frame, self.shown = ("sevens",), {}
+            self._remember(snapshot["game"])
+            return render_sevens_table(snapshot, self.viewer_key, oob=True, asked=self._asked(snapshot),
+                                       online=self.online)
         context = table_context(snapshot, self.viewer_key, events, self.csrf_token, key, self._asked(snapshot),
                                 self.online)
         pieces = context.get("pieces", {})
