@@ -14,6 +14,7 @@ from __future__ import annotations
 import time
 
 from django.template.loader import render_to_string
+from django.utils.text import capfirst
 from django.utils.translation import gettext
 
 from ..sevens.engine.cards import RANKS, SEVEN, SUITS, SYMBOL
@@ -43,10 +44,11 @@ def _layout_rows(layout: dict) -> list[dict]:
             cells.append({"rank": rank, "code": rank + suit, "face": face(rank + suit) if on_table else None,
                           "open": open_end, "seven": index == SEVEN})
         if ends is None:
-            state = gettext("%(suit)s: no 7 yet") % {"suit": suit_name(suit)}
+            state = gettext("%(suit)s: no 7 yet") % {"suit": capfirst(suit_name(suit))}
         else:
-            state = gettext("%(suit)s: %(low)s to %(high)s") % {
-                "suit": suit_name(suit), "low": short_name(ends[0] + suit), "high": short_name(ends[1] + suit)}
+            state = gettext("%(suit)s: %(low)s to %(high)s") % {"suit": capfirst(suit_name(suit)),
+                                                                "low": short_name(ends[0] + suit),
+                                                                "high": short_name(ends[1] + suit)}
         rows.append({"suit": suit, "symbol": SYMBOL[suit], "name": suit_name(suit), "cells": cells,
                      "label": state})
     return rows
