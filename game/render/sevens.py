@@ -18,7 +18,7 @@ from django.utils.text import capfirst
 from django.utils.translation import gettext
 
 from ..sevens.engine.cards import RANKS, SEVEN, SUITS, SYMBOL
-from ..sevens.faces import face, short_name, suit_name
+from ..sevens.faces import face, rank_label, short_name, suit_name
 from .panels import seat_names, viewer_seat
 
 
@@ -41,7 +41,7 @@ def _layout_rows(layout: dict) -> list[dict]:
         for index, rank in enumerate(RANKS):
             on_table = low is not None and low <= index <= high
             open_end = (index == SEVEN) if low is None else index in (low - 1, high + 1)
-            cells.append({"rank": rank, "code": rank + suit, "face": face(rank + suit) if on_table else None,
+            cells.append({"rank": rank_label(rank), "code": rank + suit, "face": face(rank + suit) if on_table else None,
                           "open": open_end, "seven": index == SEVEN})
         if ends is None:
             state = gettext("%(suit)s: no 7 yet") % {"suit": capfirst(suit_name(suit))}
