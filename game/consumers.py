@@ -138,8 +138,7 @@ class TableConsumer(QuickDispatch, AsyncWebsocketConsumer):
         self.language = query.get("lang") if query.get("lang") in LANGUAGES else settings.LANGUAGE_CODE
         self.player = known_player(self.scope.get("session"), self.scope.get("user"))
         self.viewer_key = self.player.key if self.player else None
-        self.csrf_token = self.scope.get("cookies", {}).get(settings.CSRF_COOKIE_NAME, "")
-        self.screen = render.Screen(self.viewer_key, self.language, self.csrf_token)
+        self.screen = render.Screen(self.viewer_key, self.language)
         self.budget = limits.message_budget()
         self.behind_since: object = None
         self.resyncing = False

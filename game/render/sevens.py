@@ -41,8 +41,8 @@ def _layout_rows(layout: dict) -> list[dict]:
         for index, rank in enumerate(RANKS):
             on_table = low is not None and low <= index <= high
             open_end = (index == SEVEN) if low is None else index in (low - 1, high + 1)
-            cells.append({"rank": rank_label(rank), "code": rank + suit, "face": face(rank + suit) if on_table else None,
-                          "open": open_end, "seven": index == SEVEN})
+            cells.append({"rank": rank_label(rank), "code": rank + suit, "open": open_end, "seven": index == SEVEN,
+                          "face": face(rank + suit) if on_table else None})
         if ends is None:
             state = gettext("%(suit)s: no 7 yet") % {"suit": capfirst(suit_name(suit))}
         else:
