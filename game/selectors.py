@@ -1,7 +1,8 @@
 """Reads: the plain-data snapshot of a table that every view and socket renders from.
 
-A snapshot holds only what may be shown, plus the seats' player keys, which stay on the server
-(the renderer uses them to find "you" and never prints them).
+A snapshot holds only what may be shown, plus a tag per seated person and for the host (an
+HMAC of their key, identity.tag): the renderer finds "you" by it and never prints it. Player
+keys themselves never enter a snapshot, so no broadcast carries them.
 """
 
 from __future__ import annotations
@@ -9,6 +10,7 @@ from __future__ import annotations
 from django.db.models import QuerySet
 
 from . import kinds
+from .identity import tag
 from .models import Event, Game, Room, Seat
 
 LOG_LINES = 80
@@ -27,13 +29,13 @@ def room_dict(room: Room) -> dict:
         "code": room.code, "kind": room.kind, "status": room.status, "seat_count": room.seat_count,
         "target": room.target, "rounds": room.rounds,
         "turn_seconds": room.turn_seconds, "show_odds": room.show_odds, "closed_reason": room.closed_reason,
-        "host_key": room.host_key, "host_name": room.host_name, "bot_delay_ms": room.bot_delay_ms,
+        "host": tag(room.host_key), "host_name": room.host_name, "bot_delay_ms": room.bot_delay_ms,
     }
 
 
 def seat_dict(seat: Seat) -> dict:
     return {
-        "index": seat.index, "nickname": seat.nickname, "player_key": seat.player_key,
+        "index": seat.index, "nickname": seat.nickname, "who": tag(seat.player_key),
         "bot_level": seat.bot_level, "away": seat.away,
     }
 

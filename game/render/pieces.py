@@ -19,6 +19,7 @@ from django.utils.translation import gettext as _
 from game.engine.cards import SEVN_DISTINCT
 
 from ..cards_ui import face
+from ..identity import tag
 from .panels import (
     VERSION_MARK,
     SeatFacts,
@@ -316,7 +317,7 @@ def game_pieces(snapshot: dict, viewer_key: str | None, events: list[dict] = (),
     draw = TableDraw.of(snapshot, events, key)
     mine = viewer_seat(snapshot, viewer_key)
     me = mine["index"] if mine is not None and mine["index"] < len(draw.view["seats"]) else None
-    is_host = bool(viewer_key) and viewer_key == room["host_key"]
+    is_host = bool(viewer_key) and tag(viewer_key) == room["host"]
     asked = frozenset(seat for seat in asked if seat < len(draw.view["seats"])) if draw.game["over"] else frozenset()
     if key is None:  # a draw of its own (a whole table on connect): nobody to share with
         return _pieces(draw, me, is_host, asked, online)

@@ -11,6 +11,7 @@ from django.utils.safestring import mark_safe
 from django.utils.translation import get_language, override
 
 from .. import kinds
+from ..identity import tag
 from ..selectors import fingerprint
 from .panels import log_entries, viewer_seat
 from .pieces import TableDraw, game_pieces, log_lines, presence_piece
@@ -37,7 +38,7 @@ def table_context(snapshot: dict, viewer_key: str | None, events: list[dict] = (
     seats = snapshot["seats"]
     mine = viewer_seat(snapshot, viewer_key)
     context = {
-        "room": room, "is_host": bool(viewer_key) and viewer_key == room["host_key"],
+        "room": room, "is_host": bool(viewer_key) and tag(viewer_key) == room["host"],
         "my_seat": mine and mine["index"], "seated": mine is not None,
         "seats_taken": len(seats), "game": None,
     }

@@ -17,6 +17,7 @@ from django.template.loader import render_to_string
 from django.utils.text import capfirst
 from django.utils.translation import gettext
 
+from ..identity import tag
 from ..sevens.engine.cards import RANKS, SEVEN, SUITS, SYMBOL
 from ..sevens.faces import face, rank_label, short_name, suit_name
 from .panels import seat_names, viewer_seat
@@ -105,7 +106,7 @@ def sevens_context(snapshot: dict, viewer_key: str | None, asked: frozenset = fr
     hand = [{"face": face(code), "playable": code in playable} for code in (view["hand"] or [])]
     deadline_ms = int(game["deadline"] * 1000) if game["deadline"] else None
     current = view["current"]
-    host_seat = next((s["index"] for s in snapshot["seats"] if s["player_key"] == room["host_key"]), None)
+    host_seat = next((s["index"] for s in snapshot["seats"] if s["who"] == room["host"]), None)
     return {
         "room": room, "game": game, "view": view, "me": me, "yours": yours, "hand": hand,
         "hand_count": len(hand), "layout": _layout_rows(view["layout"]), "seats": _seats(snapshot, view, names, me),
@@ -113,7 +114,7 @@ def sevens_context(snapshot: dict, viewer_key: str | None, asked: frozenset = fr
         "deadline_ms": deadline_ms, "now_ms": int(time.time() * 1000), "clock": bool(deadline_ms),
         "online": " ".join(str(int(seat)) for seat in online or ()), "online_known": online is not None,
         "last_round": _last_round(view, names), "standings": _standings(view, names) if view["over"] else [],
-        "is_host": bool(viewer_key) and viewer_key == room["host_key"], "host_name": room["host_name"],
+        "is_host": bool(viewer_key) and tag(viewer_key) == room["host"], "host_name": room["host_name"],
         "asked_names": [names[i] for i in sorted(asked) if i < len(names) and i != host_seat],
         "you_asked": me is not None and me in asked,
     }
