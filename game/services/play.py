@@ -18,7 +18,7 @@ from .. import kinds, selectors
 from ..errors import ServiceError
 from ..identity import Player
 from ..models import Game, Presence, Room, Seat
-from . import rows
+from . import store
 from .common import locked_room, require_host, update_message
 
 AWAY_AFTER_TIMEOUTS = 3
@@ -67,7 +67,7 @@ def game_start(*, code: str, player: Player) -> dict:
 def game_act(*, code: str, player: Player, action: object, version: int) -> dict:
     """A seated player's move, checked against whose decision it is and the table version it was
     made on: of two identical moves sent on that version, exactly one is applied."""
-    room, game = rows.locked_room_and_game(str(code))
+    room, game = store.locked_room_and_game(str(code))
     if room is None:
         raise ServiceError("unknown_room", _("There is no table with that code."))
     if room.status == Room.Status.CLOSED:
@@ -76,7 +76,7 @@ def game_act(*, code: str, player: Player, action: object, version: int) -> dict
         raise ServiceError("not_started", _("The game has not started yet."))
     if game.over:
         raise ServiceError("game_over", _("This game is over."))
-    seats = rows.seats_of(room)
+    seats = store.seats_of(room)
     mine = next((seat for seat in seats if seat.player_key and seat.player_key == player.key), None)
     if mine is None:
         raise ServiceError("spectator", _("You are watching this table: only seated players can play."))
@@ -105,12 +105,12 @@ def game_expire(*, game_id: int, now=None) -> dict | None:
     room_id = Game.objects.filter(id=game_id).values_list("room_id", flat=True).first()
     if room_id is None:
         return None
-    room, game = rows.locked_room_and_game(room_id=room_id)
+    room, game = store.locked_room_and_game(room_id=room_id)
     if game is None or game.id != game_id:  # a rematch began meanwhile: this game is no longer due
         return None
     if room.status != Room.Status.PLAYING or game.over or game.deadline is None or game.deadline > now:
         return None
-    seats = rows.seats_of(room)
+    seats = store.seats_of(room)
     kind = kinds.of(room)
     state = kind.from_json(game.state)
     seat = seats[kind.acting(state)]
@@ -229,9 +229,9 @@ def _commit(room: Room, seats: list[Seat], game: Game, state: dict, records: lis
         room.status = Room.Status.FINISHED
         room.save(update_fields=["status", "updated"])
     first = game.event_count
-    rows.append_events(game, first, records, now)
+    store.append_events(game, first, records, now)
     game.event_count = first + len(records)
-    rows.save_game(game)
+    store.save_game(game)
     logged = [{"seq": first + i, **record} for i, record in enumerate(records) if record["type"] != "action"]
     return update_message(room, seats, game, state, logged)
 

@@ -105,7 +105,8 @@ async def test_bad_messages_get_an_error_only_for_the_sender_and_change_nothing(
     await ben_socket.send_to(text_data=message)
     reply = await ben_socket.receive_from()
     assert 'class="toast"' in reply and error in reply
-    assert await ana_socket.receive_nothing(timeout=0.3)
+    # Ana hears nothing of it (a presence mark from Ben's socket may still arrive on a slow machine)
+    assert not [html for html in await drain(ana_socket) if "toast" in html or 'id="table"' in html]
     assert await current_state(room) == before and await version_of(room) == 1
     await ana_socket.disconnect()
     await ben_socket.disconnect()
