@@ -5,14 +5,16 @@ change nothing; bots and timeouts play on; rematch and staff work as for SEVN.""
 from __future__ import annotations
 
 import json
+from datetime import timedelta
 
 import pytest
 from channels.db import database_sync_to_async
 from django.utils import timezone, translation
 
-from game import selectors, services, timers
+from game import presence, render, selectors, services, timers
 from game.errors import ServiceError
-from game.models import Room
+from game.models import Room, Seat
+from game.services.play import ABSENT_TURN
 from game.sevens.engine import playable
 
 from ..web.test_consumers import connect, drain
@@ -183,3 +185,30 @@ async def test_the_socket_refuses_a_card_that_does_not_fit_to_the_sender_only():
     assert any(f'data-code="{fits}"' in message for message in await drain(other_socket))
     for socket in (mover_socket, other_socket):
         await socket.disconnect()
+
+
+def test_a_player_gone_for_a_minute_is_played_for_by_a_bot_until_they_come_back():
+    room, players = sevens_table(turn_seconds=0)
+    state = state_of(room)
+    gone = players[state["current"]]  # the one whose turn it is goes away
+    name = ("Ana", "Ben", "Cleo")[state["current"]]
+    for player in players:
+        presence.arrived(code=room.code, player_key=player.key, channel=f"{player.key}-socket")
+    presence.left(channel=f"{gone.key}-socket")
+    Seat.objects.filter(room=room, nickname=name).update(last_seen=timezone.now() - timedelta(seconds=30))
+    hurried = presence.mark_absent()
+    assert len(hurried) == 1 and game_of(room).deadline - timezone.now() <= ABSENT_TURN
+    Seat.objects.filter(room=room, nickname=name).update(last_seen=timezone.now() - timedelta(seconds=61))
+    messages = presence.mark_absent()
+    assert room.seats.get(nickname=name).away and any(e["type"] == "away" for e in messages[0]["events"])
+    assert state_of(room)["current"] != players.index(gone)  # the bot played the seat's card at once
+    assert "badge--away" in render.render_table(messages[0]["snapshot"], players[0].key)
+    back = presence.arrived(code=room.code, player_key=gone.key, channel=f"{gone.key}-socket-2")
+    assert back is not None and not room.seats.get(nickname=name).away
+
+
+def test_staff_close_a_sevens_table_and_every_screen_says_so():
+    room, (ana, ben, cleo) = sevens_table()
+    message = services.room_close(code=room.code, reason="Spam")
+    html = render.render_table(message["snapshot"], ben.key)
+    assert "closed by staff" in html and "Spam" in html and "sevens-layout" not in html
