@@ -116,7 +116,9 @@ class Sevens(Kind):
         return sevens.apply(state, action, actor=actor)
 
     def timeout(self, state):
-        return sevens.timeout(state)
+        """The clock ran out: said in the log (as SEVN's engine says it), then the default card."""
+        seat = state["current"]
+        return [{"type": "timeout", "seat": seat}, *sevens.timeout(state)]
 
     def acting(self, state):
         return state["current"]

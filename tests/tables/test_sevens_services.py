@@ -11,7 +11,7 @@ import pytest
 from channels.db import database_sync_to_async
 from django.utils import timezone, translation
 
-from game import presence, render, selectors, services, timers
+from game import log, presence, render, selectors, services, timers
 from game.errors import ServiceError
 from game.models import Room, Seat
 from game.services.play import ABSENT_TURN
@@ -134,6 +134,10 @@ def test_the_clock_plays_a_card_that_fits_for_whoever_runs_out_of_time():
     after = state_of(room)
     played = [e for m in messages for e in m["events"] if e["type"] == "played" and e["seat"] == seat]
     assert played and played[0]["card"] in fits
+    assert any(e["type"] == "timeout" and e["seat"] == seat for m in messages for e in m["events"])
+    with translation.override("en"):
+        lines = log.lines([e for m in messages for e in m["events"]], ["Ana", "Ben", "Cleo"], "sevens")
+    assert any(line["text"].startswith("Time is up for") for line in lines)
     assert len(after["seats"][seat]["hand"]) < len(state["seats"][seat]["hand"])
 
 
