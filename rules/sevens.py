@@ -11,7 +11,7 @@ from django.utils.translation import gettext, ngettext
 
 from game.sevens.engine import playable
 from game.sevens.engine.cards import RANK_INDEX, RANKS, SEVEN, SUITS, SYMBOL, rank_of, suit_of
-from game.sevens.faces import TONES, face, short_name, suit_name
+from game.sevens.faces import TONES, face, rank_label, short_name, suit_name
 
 Layout = dict[str, "list[str] | None"]
 
@@ -75,11 +75,13 @@ def verdicts(hand: list[str], layout: Layout) -> list[dict]:
 
 
 def rows(layout: Layout) -> list[dict]:
-    """The layout as the page draws it: per suit its name and the cards on the table, low to high."""
+    """The layout as the page draws it: per suit its name and the cards on the table, low to high,
+    each with its place in the row (0 for the Ace to 12 for the King, the 7 in the middle)."""
     drawn = []
     for suit in SUITS:
         row = layout[suit]
-        cards = [] if row is None else [face(_card(i, suit)) for i in range(RANK_INDEX[row[0]], RANK_INDEX[row[1]] + 1)]
+        places = [] if row is None else range(RANK_INDEX[row[0]], RANK_INDEX[row[1]] + 1)
+        cards = [{"face": face(_card(place, suit)), "place": place} for place in places]
         drawn.append({"suit": suit, "name": suit_name(suit), "glyph": SYMBOL[suit], "tone": TONES[suit],
                       "cards": cards})
     return drawn
@@ -87,13 +89,18 @@ def rows(layout: Layout) -> list[dict]:
 
 def example() -> dict:
     judged = verdicts(EXAMPLE_HAND, EXAMPLE_LAYOUT)
-    count = sum(verdict["fits"] for verdict in judged)
-    summary = ngettext(
+    return {"rows": rows(EXAMPLE_LAYOUT), "ranks": [rank_label(rank) for rank in RANKS], "hand": judged,
+            "summary": _summary(sum(verdict["fits"] for verdict in judged), len(judged))}
+
+
+def _summary(count: int, total: int) -> str:
+    """What the verdicts add up to: play one of the cards that fit, or pass."""
+    if not count:
+        return gettext("None of your cards fits: you pass.")
+    return ngettext(
         "%(count)s of your %(total)s cards fits: you must play it; you may not pass.",
         "%(count)s of your %(total)s cards fit: you must play one of them (you choose which); you may not pass.",
-        count) % {"count": count, "total": len(judged)} if count else gettext(
-        "None of your cards fits: you pass.")
-    return {"rows": rows(EXAMPLE_LAYOUT), "hand": judged, "summary": summary}
+        count) % {"count": count, "total": total}
 
 
 def cases() -> list[dict]:

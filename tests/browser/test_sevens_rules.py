@@ -82,3 +82,10 @@ def test_without_javascript_every_verdict_is_on_the_page(browser, live_url):
     page.locator('[data-pick="6C"]').click()  # a card is a link to its verdict
     assert page.url.endswith("#fits-6C")
     context.close()
+
+
+@pytest.mark.parametrize("width", [560, 640, 800, 1024])
+def test_no_sideways_scrolling_between_phone_and_desktop(page, live_url, width):
+    page.set_viewport_size({"width": width, "height": 900})
+    page.goto(f"{live_url}/pl/rules/sevens/")
+    assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth + 1")
