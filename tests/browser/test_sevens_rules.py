@@ -89,3 +89,18 @@ def test_no_sideways_scrolling_between_phone_and_desktop(page, live_url, width):
     page.set_viewport_size({"width": width, "height": 900})
     page.goto(f"{live_url}/pl/rules/sevens/")
     assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth + 1")
+
+
+def test_from_the_home_page_and_the_rulebook_to_the_sevens_page(browser, live_url, shoot):
+    context = browser.new_context(viewport=PHONE, has_touch=True)
+    page = context.new_page()
+    page.goto(f"{live_url}/de/")
+    teaser = page.locator(".home-sevens")
+    teaser.scroll_into_view_if_needed()
+    shoot(page, "sevens-home-de-phone", full_page=False)
+    teaser.get_by_role("link", name="So wird Sevens gespielt").tap()
+    expect(page).to_have_url(f"{live_url}/de/rules/sevens/")
+    page.goto(f"{live_url}/de/rules/full/")
+    page.locator(".rules-nav").get_by_role("link", name="So wird Sevens gespielt").tap()
+    expect(page.locator("h1")).to_have_text("So wird Sevens gespielt")
+    context.close()
