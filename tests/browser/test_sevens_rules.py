@@ -48,6 +48,8 @@ def test_choose_every_card_of_the_example_and_screenshots(browser, live_url, sho
         shoot(page, f"sevens-{language}-{name}-top", full_page=False)
         page.locator("[data-fits-example]").scroll_into_view_if_needed()
         shoot(page, f"sevens-{language}-{name}-example", full_page=False)
+        page.locator(".cases").scroll_into_view_if_needed()
+        shoot(page, f"sevens-{language}-{name}-cases", full_page=False)
         context.close()
 
 
