@@ -53,8 +53,9 @@ class GameInline(admin.TabularInline):
 
 @admin.register(Room)
 class RoomAdmin(FiltersOnly):
-    list_display = ("code", "status", "host_name", "players", "seat_count", "target", "turn_seconds", "created")
-    list_filter = ("status", "created", "turn_seconds")
+    list_display = ("code", "kind", "status", "host_name", "players", "seat_count", "target", "rounds", "turn_seconds",
+                    "created")
+    list_filter = ("kind", "status", "created", "turn_seconds")
     search_fields = ("code", "host_name", "seats__nickname")
     date_hierarchy = "created"
     readonly_fields = ("code", "host_key", "created", "updated")

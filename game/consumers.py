@@ -55,6 +55,13 @@ def _flag(value: object) -> bool:
     raise ValueError(value)
 
 
+def _card_code(value: object) -> str:
+    """A Sevens card as a form sends it ("8D", "10H"); the engine says whether it is one."""
+    if isinstance(value, str) and 2 <= len(value) <= 3 and value.isascii() and value.isalnum():
+        return value.upper()
+    raise ValueError(value)
+
+
 def parse_move(text: str) -> tuple[dict, int]:
     """A move from a submitted form: {"kind", "version", one field} into an engine action and
     the table version it was made on (required: a move without it could be applied twice).
@@ -80,6 +87,8 @@ def parse_move(text: str) -> tuple[dict, int]:
             action["pick"] = _small_int(data["pick"])
         elif kind == "ballast":
             action["keep"] = _flag(data["keep"])
+        elif kind == "play":  # Sevens
+            action["card"] = _card_code(data["card"])
         elif kind not in ("draw", "pass"):
             raise KeyError(kind)
     except (KeyError, TypeError, ValueError):
@@ -129,8 +138,7 @@ class TableConsumer(QuickDispatch, AsyncWebsocketConsumer):
         self.language = query.get("lang") if query.get("lang") in LANGUAGES else settings.LANGUAGE_CODE
         self.player = known_player(self.scope.get("session"), self.scope.get("user"))
         self.viewer_key = self.player.key if self.player else None
-        self.csrf_token = self.scope.get("cookies", {}).get(settings.CSRF_COOKIE_NAME, "")
-        self.screen = render.Screen(self.viewer_key, self.language, self.csrf_token)
+        self.screen = render.Screen(self.viewer_key, self.language)
         self.budget = limits.message_budget()
         self.behind_since: object = None
         self.resyncing = False

@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
+from django.utils.functional import lazy
 from django.utils.translation import gettext_lazy as _
 
-from game.engine import IllegalAction
-
-# Engine refusals, by code, in the words the table uses.
+# Engine refusals (either game's), by code, in the words the table uses.
 ENGINE_MESSAGES = {
     "not_your_turn": _("It is not your turn."),
     "game_over": _("This game is over."),
@@ -14,6 +13,14 @@ ENGINE_MESSAGES = {
     "wrong_decision": _("That is not the decision being asked for."),
     "bad_target": _("That player cannot be chosen."),
     "no_card": _("There is no card left to draw: pass."),
+    "must_play": _("A card of yours fits, so you must play one: you pass only when nothing fits."),
+    "not_a_card": _("That is not a card."),
+    "bad_seat": _("It is not your turn."),
+}
+# Sevens refusals that name the card (%(card)s: "8♠").
+CARD_MESSAGES = {
+    "not_in_hand": _("The %(card)s is not in your hand."),
+    "does_not_fit": _("The %(card)s does not fit the layout: play one of your highlighted cards."),
 }
 
 
@@ -27,5 +34,13 @@ class ServiceError(Exception):
         self.version = version  # the table's version, when the refusal is that the move was stale
 
     @classmethod
-    def from_engine(cls, error: IllegalAction) -> ServiceError:
-        return cls(error.code, ENGINE_MESSAGES.get(error.code, _("That move is not allowed now.")))
+    def from_engine(cls, error: ValueError) -> ServiceError:
+        """An engine's IllegalAction (its `code` and `params`) in the table's words."""
+        code = getattr(error, "code", "illegal")
+        card = getattr(error, "params", {}).get("card")
+        if code in CARD_MESSAGES and isinstance(card, str):
+            from game.sevens.faces import short_name
+
+            message = CARD_MESSAGES[code]
+            return cls(code, lazy(lambda: str(message) % {"card": short_name(card)}, str)())
+        return cls(code, ENGINE_MESSAGES.get(code, _("That move is not allowed now.")))

@@ -2,8 +2,13 @@
 
 from __future__ import annotations
 
+import hashlib
+import hmac
 import secrets
 from dataclasses import dataclass
+from functools import lru_cache
+
+from django.conf import settings
 
 SESSION_KEY = "sevn_player"
 NICKNAME_KEY = "sevn_nickname"
@@ -20,6 +25,15 @@ class Player:
     @property
     def is_user(self) -> bool:
         return self.user_id is not None
+
+
+@lru_cache(maxsize=4096)
+def tag(key: str | None) -> str:
+    """A player key as snapshots and broadcasts carry it: an HMAC of the key, enough to tell
+    who is who at a table and useless to act as them ("" for nobody)."""
+    if not key:
+        return ""
+    return hmac.new(settings.SECRET_KEY.encode(), key.encode(), hashlib.sha256).hexdigest()[:24]
 
 
 def player_for(session, user) -> Player:

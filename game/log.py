@@ -53,6 +53,63 @@ SENTENCES = {
 }
 
 
+# Sevens' events, where they differ from SEVN's (the shared ones: a game starting, a timeout,
+# someone away, back or removed, a rematch request). Cards are named as printed: "8♠".
+SEVENS_SENTENCES = {
+    "dealt": _("Round %(round)s: %(dealer)s deals."),
+    "played": _("%(who)s plays %(card)s."),
+    ("played", "opener"): _("%(who)s holds the 7♦ and opens the layout with it."),
+    "passed": _("%(who)s passes: nothing fits."),
+    "round_over": _("Round %(round)s is over: %(who)s has no cards left. Penalty points: %(scores)s."),
+    "game_over": ngettext_lazy("Game over: %(who)s wins with %(total)s penalty point.",
+                               "Game over: %(who)s wins with %(total)s penalty points.", "total"),
+    ("game_over", "shared"): ngettext_lazy("Game over: %(who)s share the win with %(total)s penalty point each.",
+                                           "Game over: %(who)s share the win with %(total)s penalty points each.",
+                                           "total"),
+    "timeout": _("Time is up for %(who)s: a card that fits is played for them."),
+}
+
+
+def _sevens_variant(event: dict) -> str | None:
+    kind = event["type"]
+    if kind == "played" and event["card"] == "7D":
+        return "opener"
+    if kind == "game_over" and len(event["winners"]) > 1:
+        return "shared"
+    return None
+
+
+def _sevens_facts(event: dict, names: list[str]) -> dict:
+    from .sevens.faces import short_name
+
+    facts = {"who": _name(names, event.get("seat")), "round": event.get("round"),
+             "dealer": _name(names, event.get("dealer"))}
+    if "card" in event:
+        facts["card"] = short_name(event["card"])
+    if event["type"] == "round_over":
+        facts["who"] = _name(names, event["out"])
+        facts["scores"] = pgettext("between the round's scores", ", ").join(
+            pgettext("one seat's score in the round", "%(who)s %(score)s") % {"who": names[i], "score": score}
+            for i, score in enumerate(event["penalties"]))
+    if event["type"] == "game_over":
+        winners = event["winners"]
+        facts["who"] = pgettext("between the names of tied winners", " and ").join(names[i] for i in winners)
+        facts["total"] = event["totals"][winners[0]]
+    return facts
+
+
+def sevens_line(event: dict, names: list[str]) -> str | None:
+    """One sentence for one event of a Sevens game."""
+    kind = event["type"]
+    if kind in SILENT:
+        return None
+    sentence = SEVENS_SENTENCES.get((kind, _sevens_variant(event))) or SEVENS_SENTENCES.get(kind) \
+        or SENTENCES.get(kind)
+    if sentence is None:
+        return None
+    return str(sentence % _sevens_facts(event, names))
+
+
 def _variant(event: dict) -> str | None:
     """Which of an event's sentences it takes, when it has more than one."""
     kind = event["type"]
@@ -97,11 +154,12 @@ def line(event: dict, names: list[str]) -> str | None:
     return str(sentence % _facts(event, names))  # a plural sentence picks its form by the facts' count
 
 
-def lines(events: list[dict], names: list[str]) -> list[dict]:
-    """Log entries {"seq", "text", "kind"} for the events that have a sentence."""
+def lines(events: list[dict], names: list[str], game: str = "sevn") -> list[dict]:
+    """Log entries {"seq", "text", "kind"} for the events that have a sentence (in `game`'s words)."""
+    say = sevens_line if game == "sevens" else line
     entries = []
     for event in events:
-        text = line(event, names)
+        text = say(event, names)
         if text:
             entries.append({"seq": event.get("seq"), "text": text, "kind": event["type"]})
     return entries

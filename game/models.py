@@ -24,13 +24,21 @@ class Room(models.Model):
         FINISHED = "finished", _("Game over")
         CLOSED = "closed", _("Closed")
 
+    class Kind(models.TextChoices):
+        """Which game the table plays (game.kinds holds each one's engine, bots and pictures)."""
+
+        SEVN = "sevn", "SEVN"
+        SEVENS = "sevens", _("Sevens")
+
     TIMER_CHOICES = [(0, _("Off")), (15, _("15 s")), (30, _("30 s")), (60, _("60 s"))]
 
     code = models.CharField(_("code"), max_length=8, unique=True)
     host_key = models.CharField(_("host key"), max_length=64, db_index=True)
     host_name = models.CharField(_("host"), max_length=20)
     seat_count = models.PositiveSmallIntegerField(_("seats"))
+    kind = models.CharField(_("game"), max_length=8, choices=Kind.choices, default=Kind.SEVN)
     target = models.PositiveIntegerField(_("target score"), default=TARGET)
+    rounds = models.PositiveSmallIntegerField(_("rounds"), default=3, help_text=_("Sevens: rounds in a game."))
     turn_seconds = models.PositiveSmallIntegerField(_("turn timer"), choices=TIMER_CHOICES, default=30)
     bot_delay_ms = models.PositiveIntegerField(_("bot pause (ms)"), default=default_bot_delay_ms)
     show_odds = models.BooleanField(_("show bust odds"), default=True)

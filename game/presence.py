@@ -20,7 +20,7 @@ from . import selectors, services
 from .models import Presence, Room, Seat
 from .services.common import update_message
 from .services.play import GRACE, hurry
-from .services.rows import locked_room_and_game
+from .services.store import locked_room_and_game
 
 logger = logging.getLogger(__name__)
 

@@ -1,15 +1,16 @@
 """Reads: the plain-data snapshot of a table that every view and socket renders from.
 
-A snapshot holds only what may be shown, plus the seats' player keys, which stay on the server
-(the renderer uses them to find "you" and never prints them).
+A snapshot holds only what may be shown, plus a tag per seated person and for the host (an
+HMAC of their key, identity.tag): the renderer finds "you" by it and never prints it. Player
+keys themselves never enter a snapshot, so no broadcast carries them.
 """
 
 from __future__ import annotations
 
 from django.db.models import QuerySet
 
-from game.engine import from_json, public_view
-
+from . import kinds
+from .identity import tag
 from .models import Event, Game, Room, Seat
 
 LOG_LINES = 80
@@ -25,23 +26,26 @@ def current_game(room: Room) -> Game | None:
 
 def room_dict(room: Room) -> dict:
     return {
-        "code": room.code, "status": room.status, "seat_count": room.seat_count, "target": room.target,
+        "code": room.code, "kind": room.kind, "status": room.status, "seat_count": room.seat_count,
+        "target": room.target, "rounds": room.rounds,
         "turn_seconds": room.turn_seconds, "show_odds": room.show_odds, "closed_reason": room.closed_reason,
-        "host_key": room.host_key, "host_name": room.host_name, "bot_delay_ms": room.bot_delay_ms,
+        "host": tag(room.host_key), "host_name": room.host_name, "bot_delay_ms": room.bot_delay_ms,
     }
 
 
 def seat_dict(seat: Seat) -> dict:
     return {
-        "index": seat.index, "nickname": seat.nickname, "player_key": seat.player_key,
+        "index": seat.index, "nickname": seat.nickname, "who": tag(seat.player_key),
         "bot_level": seat.bot_level, "away": seat.away,
     }
 
 
-def game_dict(game: Game, state: dict | None = None) -> dict:
-    state = from_json(game.state) if state is None else state
+def game_dict(game: Game, kind: kinds.Kind, state: dict | None = None) -> dict:
+    """A game as its viewers may see it: a spectator's view, and for a game with secrets each
+    seat's own view (`seat_views`), the only place a hand is; nothing else of the state."""
+    state = kind.from_json(game.state) if state is None else state
     return {
-        "id": game.id, "number": game.number, "version": game.version, "view": public_view(state),
+        "id": game.id, "number": game.number, "version": game.version, **kind.views(state),
         "deadline": game.deadline.timestamp() if game.deadline else None,
         "over": game.over, "winner": game.winner, "players": game.players,
     }
@@ -55,7 +59,7 @@ def snapshot(room: Room, seats: list[Seat] | None = None, game: Game | None = No
     return {
         "room": room_dict(room),
         "seats": [seat_dict(seat) for seat in sorted(seats, key=lambda s: s.index)],
-        "game": None if game is None else game_dict(game, state),
+        "game": None if game is None else game_dict(game, kinds.of(room), state),
     }
 
 

@@ -48,7 +48,8 @@ def table_create(request: HttpRequest) -> HttpResponse:
     try:
         room = services.room_create(
             player=player, nickname=data["nickname"], seat_count=data["seat_count"], target=data["target"],
-            turn_seconds=data["turn_seconds"], show_odds=data["show_odds"], bot_speed=data["bot_speed"])
+            turn_seconds=data["turn_seconds"], show_odds=data["show_odds"], bot_speed=data["bot_speed"],
+            kind=data["kind"], rounds=data["rounds"])
     except ServiceError as error:
         form.add_error(None, error.message)
         return _home(request, player, form, status=400)

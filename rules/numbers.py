@@ -8,12 +8,10 @@ import re
 
 from game.engine import DECK, scoring
 from game.engine.cards import CROSSROADS_CARDS, PLUS, SEVN_DISTINCT, SEVN_POINTS, TARGET, TRIPLE_DRAW_CARDS, VALUE
+from game.kinds import KINDS
 from game.sevens import engine as sevens
 from game.sevens.engine.cards import SUITS as SEVENS_SUITS
 from game.sevens.engine.state import MAX_ROUNDS, MAX_SEATS, MIN_ROUNDS, MIN_SEATS
-
-# Computer players fill at most this many seats of a Sevens table (sevens-rules.md, set-up).
-SEVENS_MAX_BOTS = 5
 
 PLACEHOLDER = re.compile(r"\{([a-z0-9_]+)\}")
 
@@ -56,8 +54,8 @@ def _sevens() -> dict[str, int]:
         "sevens_rounds": inspect.signature(sevens.new_game).parameters["rounds"].default,
         "sevens_min_rounds": MIN_ROUNDS,
         "sevens_max_rounds": MAX_ROUNDS,
-        "sevens_max_bots": SEVENS_MAX_BOTS,
-        "sevens_min_people": MAX_SEATS - SEVENS_MAX_BOTS,
+        "sevens_max_bots": KINDS["sevens"].max_bots,
+        "sevens_min_people": MAX_SEATS - KINDS["sevens"].max_bots,
         "sevens_max_fitting": 2 * len(SEVENS_SUITS),  # two open ends per row
         "sevens_even_seats": even[0],
         "sevens_even_hand": deck // even[0],

@@ -1,3 +1,5 @@
+from __future__ import annotations
+
 from modeltranslation.translator import TranslationOptions, register
 
 from .models import Blurb, DemoStep, EdgeCase, GlossaryEntry, Section

@@ -1,4 +1,5 @@
 """ASGI entry point: HTTP through Django, WebSockets through Channels, and the timer loop."""
+from __future__ import annotations
 
 import gc
 import os

@@ -1,3 +1,5 @@
+from __future__ import annotations
+
 from django.conf.urls.i18n import i18n_patterns
 from django.contrib import admin
 from django.contrib.auth import views as auth_views

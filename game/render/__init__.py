@@ -4,6 +4,7 @@ The same snapshot is drawn differently for each viewer: your own seat at the bot
 only for the seat that must decide, none for spectators. Player keys are used to find "you"
 and never reach the HTML.
 """
+from __future__ import annotations
 
 from .panels import log_entries, step_label
 from .pieces import TableDraw, game_pieces, log_lines

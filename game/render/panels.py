@@ -15,6 +15,7 @@ from game.engine.cards import TRIPLE_DRAW_CARDS, VALUE
 from .. import log
 from ..bots.odds import bust_chance, crossroads_busts
 from ..cards_ui import card_name, face
+from ..identity import tag
 
 STATUS_LABELS = {
     "in": lambda: _("In round"),
@@ -195,7 +196,8 @@ def round_summary(view: dict, names: list[str]) -> dict | None:
 
 
 def viewer_seat(snapshot: dict, viewer_key: str | None) -> dict | None:
-    return next((s for s in snapshot["seats"] if viewer_key and s["player_key"] == viewer_key), None)
+    who = tag(viewer_key)
+    return next((s for s in snapshot["seats"] if who and s["who"] == who), None)
 
 
 def seat_names(snapshot: dict) -> list[str]:
@@ -269,4 +271,6 @@ def score_chart(history: list[list[int]], names: list[str], target: int) -> str:
 
 
 def log_entries(snapshot: dict, events: list[dict]) -> list[dict]:
-    return log.lines(events, seat_names(snapshot)) if snapshot["game"] is not None else []
+    if snapshot["game"] is None:
+        return []
+    return log.lines(events, seat_names(snapshot), snapshot["room"].get("kind", "sevn"))

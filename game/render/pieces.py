@@ -19,6 +19,7 @@ from django.utils.translation import gettext as _
 from game.engine.cards import SEVN_DISTINCT
 
 from ..cards_ui import face
+from ..identity import tag
 from .panels import (
     VERSION_MARK,
     SeatFacts,
@@ -303,8 +304,8 @@ def presence_piece(online: tuple[int, ...] | None) -> Piece:
         f'{" data-known" if online is not None else ""}></div>'))
 
 
-def game_pieces(snapshot: dict, viewer_key: str | None, events: list[dict] = (), csrf_token: str = "",
-                key: str | None = None, asked: frozenset = frozenset(),
+def game_pieces(snapshot: dict, viewer_key: str | None, events: list[dict] = (), key: str | None = None,
+                asked: frozenset = frozenset(),
                 online: tuple[int, ...] | None = None) -> tuple[tuple | None, dict[str, Piece]]:
     """One viewer's table as pieces (element id -> Piece, in page order) and its frame: what the
     arrangement around the pieces depends on. A lobby or closed table has no pieces (frame None):
@@ -316,27 +317,25 @@ def game_pieces(snapshot: dict, viewer_key: str | None, events: list[dict] = (),
     draw = TableDraw.of(snapshot, events, key)
     mine = viewer_seat(snapshot, viewer_key)
     me = mine["index"] if mine is not None and mine["index"] < len(draw.view["seats"]) else None
-    is_host = bool(viewer_key) and viewer_key == room["host_key"]
+    is_host = bool(viewer_key) and tag(viewer_key) == room["host"]
     asked = frozenset(seat for seat in asked if seat < len(draw.view["seats"])) if draw.game["over"] else frozenset()
     if key is None:  # a draw of its own (a whole table on connect): nobody to share with
-        return _pieces(draw, me, is_host, csrf_token, asked, online)
+        return _pieces(draw, me, is_host, asked, online)
     # viewers in the same place (every spectator, say) share one set of pieces per update
-    needs_token = is_host or (draw.game["over"] and me is not None)
-    return draw._once(("pieces", me, is_host, csrf_token if needs_token else "", asked, online),
-                      lambda: _pieces(draw, me, is_host, csrf_token, asked, online))
+    return draw._once(("pieces", me, is_host, asked, online), lambda: _pieces(draw, me, is_host, asked, online))
 
 
-def _rematch(draw: TableDraw, me: int, is_host: bool, csrf_token: str, asked: frozenset) -> Piece:
+def _rematch(draw: TableDraw, me: int, is_host: bool, asked: frozenset) -> Piece:
     """Game over, for a seated viewer: the host starts a rematch (and sees who asked for one);
     anyone else seated may ask for one."""
     asked_names = tuple(draw.names[seat] for seat in sorted(asked) if seat != me)
     shows = ("rematch", draw.game["id"], is_host, asked_names if is_host else me in asked)
     return Piece(shows, lambda: render_to_string("table/_controls.html", {
-        **draw.shared, "me": me, "controls": None, "is_host": is_host, "csrf_token": csrf_token,
+        **draw.shared, "me": me, "controls": None, "is_host": is_host,
         "asked_names": asked_names, "you_asked": me in asked}))
 
 
-def _pieces(draw: TableDraw, me: int | None, is_host: bool, csrf_token: str, asked: frozenset,
+def _pieces(draw: TableDraw, me: int | None, is_host: bool, asked: frozenset,
             online: tuple[int, ...] | None) -> tuple[tuple, dict[str, Piece]]:
     room, game, view = draw.room, draw.game, draw.view
     n = len(view["seats"])
@@ -344,7 +343,7 @@ def _pieces(draw: TableDraw, me: int | None, is_host: bool, csrf_token: str, ask
     if controls is not None:
         controls_piece = _decision(draw, me, controls, is_host)
     elif game["over"] and (me is not None or is_host):
-        controls_piece = _rematch(draw, me, is_host, csrf_token, asked)
+        controls_piece = _rematch(draw, me, is_host, asked)
     else:
         controls_piece = draw.waiting(me is not None)
     start = 0 if me is None else me + 1  # your seat at the bottom, the others clockwise after you

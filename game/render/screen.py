@@ -3,18 +3,19 @@ socket, only what changed since it last drew (Screen)."""
 
 from __future__ import annotations
 
-import re
 from collections.abc import Hashable
 from contextlib import nullcontext
-from functools import lru_cache
 
 from django.template.loader import render_to_string
 from django.utils.safestring import mark_safe
 from django.utils.translation import get_language, override
 
+from .. import kinds
+from ..identity import tag
 from ..selectors import fingerprint
 from .panels import log_entries, viewer_seat
 from .pieces import TableDraw, game_pieces, log_lines, presence_piece
+from .sevens import render_sevens_table
 
 
 def speaking(language: str):
@@ -22,8 +23,14 @@ def speaking(language: str):
     return nullcontext() if get_language() == language else override(language)
 
 
-def table_context(snapshot: dict, viewer_key: str | None, events: list[dict] = (), csrf_token: str = "",
-                  key: str | None = None, asked: frozenset = frozenset(),
+def sevens_playing(snapshot: dict) -> bool:
+    """A Sevens game on the table (drawn by render.sevens; its lobby and closed banner are shared)."""
+    return (snapshot["room"].get("kind") == "sevens" and snapshot["game"] is not None
+            and snapshot["room"]["status"] not in ("lobby", "closed"))
+
+
+def table_context(snapshot: dict, viewer_key: str | None, events: list[dict] = (), key: str | None = None,
+                  asked: frozenset = frozenset(),
                   online: tuple[int, ...] | None = None) -> dict:
     """Everything the table template needs for one viewer, its pieces drawn (`asked`, `online`:
     what the viewer's screen knows of rematch requests and open sockets)."""
@@ -31,21 +38,25 @@ def table_context(snapshot: dict, viewer_key: str | None, events: list[dict] = (
     seats = snapshot["seats"]
     mine = viewer_seat(snapshot, viewer_key)
     context = {
-        "room": room, "is_host": bool(viewer_key) and viewer_key == room["host_key"],
+        "room": room, "is_host": bool(viewer_key) and tag(viewer_key) == room["host"],
         "my_seat": mine and mine["index"], "seated": mine is not None,
         "seats_taken": len(seats), "game": None,
     }
-    if csrf_token:  # a socket's own token; a page request has the context processor's
-        context["csrf_token"] = csrf_token
     if snapshot["game"] is None or room["status"] == "lobby":
         by_index = {seat["index"]: seat for seat in seats}
         context["lobby"] = [
             {"index": i, "seat": by_index.get(i), "is_you": by_index.get(i) is not None and by_index[i] is mine}
             for i in range(room["seat_count"])
         ]
-        context["can_start"] = len(seats) >= 2
+        kind = kinds.of(room)
+        context["can_start"] = len(seats) >= kind.min_seats
+        context["bots_left"] = kind.max_bots - sum(1 for seat in seats if seat["bot_level"])
         return context
-    frame, pieces = game_pieces(snapshot, viewer_key, events, csrf_token, key, asked, online)
+    if snapshot["room"].get("kind") == "sevens":
+        if sevens_playing(snapshot):
+            context["sevens_html"] = mark_safe(render_sevens_table(snapshot, viewer_key, asked=asked, online=online))
+        return context
+    frame, pieces = game_pieces(snapshot, viewer_key, events, key, asked, online)
     context.update(TableDraw.of(snapshot, events, key).shared)
     if frame is None:  # closed: the banner only
         return context
@@ -65,19 +76,12 @@ def table_context(snapshot: dict, viewer_key: str | None, events: list[dict] = (
 
 
 def render_table(snapshot: dict, viewer_key: str | None, events: list[dict] = (), oob: bool = False,
-                 csrf_token: str = "", key: str | None = None) -> str:
-    context = table_context(snapshot, viewer_key, events, csrf_token, key)
+                 key: str | None = None) -> str:
+    if sevens_playing(snapshot):
+        return render_sevens_table(snapshot, viewer_key, oob=oob)
+    context = table_context(snapshot, viewer_key, events, key)
     context.update(oob=oob)
     return render_to_string("table/_table.html", context)
-
-
-_OPENING_TAG = re.compile(r"^\s*<[a-z]+")
-
-
-@lru_cache(maxsize=512)  # every screen of a process is sent the same changed pieces
-def _swapped_in(html: str) -> str:
-    """A piece sent on its own: htmx swaps it for the element with its id."""
-    return _OPENING_TAG.sub(lambda m: m.group(0) + ' hx-swap-oob="true"', html, count=1)
 
 
 class Screen:
@@ -89,8 +93,8 @@ class Screen:
     rest. The screen is the socket's own: it lives as long as the connection, no game state.
     """
 
-    def __init__(self, viewer_key: str | None, language: str, csrf_token: str = "") -> None:
-        self.viewer_key, self.language, self.csrf_token = viewer_key, language, csrf_token
+    def __init__(self, viewer_key: str | None, language: str) -> None:
+        self.viewer_key, self.language = viewer_key, language
         self.frame: tuple | None = None
         self.shown: dict[str, Hashable] = {}
         self.version: tuple[int, int] | None = None
@@ -160,8 +164,14 @@ class Screen:
                 return self._presence_only()
             return None if events else ""
         self.snapshot = snapshot
+        if sevens_playing(snapshot):  # small: drawn whole every time
+            with speaking(self.language):
+                html = self._table(snapshot, events, key)
+                if events:
+                    html += TableDraw.of(snapshot, events, key).log()
+                return html
         with speaking(self.language):
-            frame, pieces = game_pieces(snapshot, self.viewer_key, events, self.csrf_token, key,
+            frame, pieces = game_pieces(snapshot, self.viewer_key, events, key,
                                         self._asked(snapshot), self.online)
             if frame is None or frame != self.frame:
                 html = self._table(snapshot, events, key)
@@ -170,7 +180,7 @@ class Screen:
                 for name, piece in pieces.items():
                     if self.shown.get(name) != piece.shows:
                         self.shown[name] = piece.shows
-                        sent.append(_swapped_in(piece.draw()))
+                        sent.append(piece.draw())  # htmx's socket extension swaps it in by its id
                 self._remember(game)
                 html = "".join(sent)
             if events and game is not None:
@@ -185,11 +195,16 @@ class Screen:
         if self.shown["table-presence"] == piece.shows:
             return ""
         self.shown["table-presence"] = piece.shows
-        return _swapped_in(piece.draw())
+        return piece.draw()
 
     def _table(self, snapshot: dict, events: list[dict], key: str | None) -> str:
         self.snapshot = snapshot
-        context = table_context(snapshot, self.viewer_key, events, self.csrf_token, key, self._asked(snapshot),
+        if sevens_playing(snapshot):
+            self.frame, self.shown = ("sevens",), {}
+            self._remember(snapshot["game"])
+            return render_sevens_table(snapshot, self.viewer_key, oob=True, asked=self._asked(snapshot),
+                                       online=self.online)
+        context = table_context(snapshot, self.viewer_key, events, key, self._asked(snapshot),
                                 self.online)
         pieces = context.get("pieces", {})
         self.frame = context.get("frame")

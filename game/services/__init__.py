@@ -1,5 +1,6 @@
 """Every write to a table goes through these services (views, sockets, timers and admin call
 them; nothing else changes rooms, seats or games)."""
+from __future__ import annotations
 
 from ..errors import ServiceError
 from .common import clean_nickname

@@ -12,7 +12,7 @@ from .. import selectors
 from ..errors import ServiceError
 from ..identity import Player
 from ..models import Game, Room, Seat
-from .rows import locked_room_and_game
+from .store import locked_room_and_game
 
 NICKNAME_MAX = 20
 
@@ -29,7 +29,7 @@ def update_message(room: Room, seats: list[Seat], game: Game | None, state: dict
 
 
 def locked_room(code: str | None = None, *, room_id: int | None = None) -> Room:
-    """The room, locked for this transaction (services.rows); refused if unknown or closed."""
+    """The room, locked for this transaction (services.store); refused if unknown or closed."""
     room, _game = locked_room_and_game(code, room_id=room_id)
     if room is None:
         raise ServiceError("unknown_room", _("There is no table with that code."))

@@ -10,6 +10,7 @@ from django.utils.translation import gettext_lazy as _
 
 from game.engine.cards import TARGET
 
+from .. import kinds
 from ..errors import ServiceError
 from ..identity import Player
 from ..models import Room, Seat
@@ -17,10 +18,10 @@ from .common import choose_int, clean_nickname, locked_room, require_host, requi
 
 CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
 CODE_LENGTH = 6
-MIN_SEATS, MAX_SEATS = 2, 8
 MIN_TARGET, MAX_TARGET = 50, 1000
 TIMER_CHOICES = (0, 15, 30, 60)
 BOT_SPEEDS = {"fast": 0.4, "normal": 1.0, "slow": 2.5}  # times the site's bot pause
+SEAT_RANGE = {"sevn": _("A table has 2 to 8 seats."), "sevens": _("A table of Sevens has 3 to 7 seats.")}
 BOT_NAMES = ("Ada", "Alan", "Grace", "Linus", "Edsger", "Barbara", "Ken", "Donald")
 
 
@@ -33,18 +34,28 @@ def _new_code() -> str:
 
 @transaction.atomic
 def room_create(*, player: Player, nickname: object, seat_count: object, target: object = TARGET,
-                turn_seconds: object = 30, show_odds: bool = True, bot_speed: str = "normal") -> Room:
-    """A new table with its creator (the host) in the first seat."""
+                turn_seconds: object = 30, show_odds: bool = True, bot_speed: str = "normal",
+                kind: object = "sevn", rounds: object = 3) -> Room:
+    """A new table with its creator (the host) in the first seat, for either game (SEVN plays
+    to a target score, Sevens a number of rounds)."""
+    if kind not in kinds.KINDS:
+        raise ServiceError("bad_game", _("Choose a game from the list."))
+    game = kinds.KINDS[str(kind)]
     name = player.username if player.is_user else clean_nickname(nickname)
-    seats = choose_int(seat_count, range(MIN_SEATS, MAX_SEATS + 1), "bad_seats",
-                        _("A table has 2 to 8 seats."))
-    goal = choose_int(target, range(MIN_TARGET, MAX_TARGET + 1), "bad_target",
-                       _("The target score is between 50 and 1000."))
+    seats = choose_int(seat_count, range(game.min_seats, game.max_seats + 1), "bad_seats", SEAT_RANGE[game.name])
+    if game is kinds.SEVENS:
+        goal = TARGET
+        rounds = choose_int(rounds, kinds.ROUNDS, "bad_rounds", _("A game of Sevens has 1 to 10 rounds."))
+    else:
+        goal = choose_int(target, range(MIN_TARGET, MAX_TARGET + 1), "bad_target",
+                           _("The target score is between 50 and 1000."))
+        rounds = 3
     timer = choose_int(turn_seconds, TIMER_CHOICES, "bad_timer", _("Choose a turn timer from the list."))
     if bot_speed not in BOT_SPEEDS:
         raise ServiceError("bad_speed", _("Choose a bot speed from the list."))
     room = Room.objects.create(
-        code=_new_code(), host_key=player.key, host_name=name, seat_count=seats, target=goal,
+        code=_new_code(), kind=game.name, host_key=player.key, host_name=name, seat_count=seats, target=goal,
+        rounds=rounds,
         turn_seconds=timer, show_odds=bool(show_odds),
         bot_delay_ms=round(settings.SEVN_BOT_DELAY_MS * BOT_SPEEDS[bot_speed]),
     )
@@ -116,6 +127,9 @@ def bot_add(*, code: str, player: Player, level: object, index: object = None) -
         raise ServiceError("bad_level", _("Choose easy, medium or hard."))
     seats = list(room.seats.all())
     chosen = _free_seat(room, seats, index)
+    if sum(seat.is_bot for seat in seats) >= kinds.of(room).max_bots:
+        raise ServiceError("too_many_bots", _("Sevens takes at most five computer players: the other seats are "
+                                              "for people."))
     taken = {seat.nickname.casefold() for seat in seats}
     name = next(f"Bot {n}" for n in BOT_NAMES + tuple(str(i) for i in range(99))
                 if f"bot {n}".casefold() not in taken)

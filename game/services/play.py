@@ -7,7 +7,6 @@ broadcast. Callers broadcast only after the transaction has committed.
 
 from __future__ import annotations
 
-import random
 import secrets
 from datetime import timedelta
 
@@ -15,22 +14,20 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
-from game.engine import IllegalAction, apply, from_json, new_game, timeout, to_json
-
-from .. import selectors
-from ..bots import decide as bot_decide
+from .. import kinds, selectors
 from ..errors import ServiceError
 from ..identity import Player
 from ..models import Game, Presence, Room, Seat
-from . import rows
+from . import store
 from .common import locked_room, require_host, update_message
-from .lobby import MIN_SEATS
 
 AWAY_AFTER_TIMEOUTS = 3
 # A person whose every socket at the table closed GRACE ago has their decisions due after
 # ABSENT_TURN, not the room's turn clock: an absent player does not hold up the table.
 GRACE = timedelta(seconds=15)
 ABSENT_TURN = timedelta(seconds=3)
+TOO_FEW = {"sevn": _("At least two players must be seated to start."),
+           "sevens": _("At least three players must be seated to start a game of Sevens.")}
 MAX_BOT_MOVES = 5000  # per service call; a whole game of bots is far shorter
 
 
@@ -42,8 +39,9 @@ def game_start(*, code: str, player: Player) -> dict:
     if room.status == Room.Status.PLAYING:
         raise ServiceError("started", _("The game has already started."))
     seats = sorted(room.seats.all(), key=lambda seat: seat.index)
-    if len(seats) < MIN_SEATS:
-        raise ServiceError("too_few", _("At least two players must be seated to start."))
+    kind = kinds.of(room)
+    if len(seats) < kind.min_seats:
+        raise ServiceError("too_few", TOO_FEW[kind.name])
     for position, seat in enumerate(seats):  # engine seats are 0..n-1: close the gaps
         if seat.index != position:
             seat.index = position
@@ -53,7 +51,7 @@ def game_start(*, code: str, player: Player) -> dict:
     last = selectors.current_game(room)
     seed = secrets.randbits(63)
     opening: list[dict] = []
-    state = new_game(len(seats), seed, target=room.target, events=opening)
+    state = kind.new(room, len(seats), seed, opening)
     game = Game.objects.create(
         room=room, number=(last.number + 1) if last else 1, state="", version=0, seed=seed,
         players=[seat.nickname for seat in seats],
@@ -69,7 +67,7 @@ def game_start(*, code: str, player: Player) -> dict:
 def game_act(*, code: str, player: Player, action: object, version: int) -> dict:
     """A seated player's move, checked against whose decision it is and the table version it was
     made on: of two identical moves sent on that version, exactly one is applied."""
-    room, game = rows.locked_room_and_game(str(code))
+    room, game = store.locked_room_and_game(str(code))
     if room is None:
         raise ServiceError("unknown_room", _("There is no table with that code."))
     if room.status == Room.Status.CLOSED:
@@ -78,17 +76,18 @@ def game_act(*, code: str, player: Player, action: object, version: int) -> dict
         raise ServiceError("not_started", _("The game has not started yet."))
     if game.over:
         raise ServiceError("game_over", _("This game is over."))
-    seats = rows.seats_of(room)
+    seats = store.seats_of(room)
     mine = next((seat for seat in seats if seat.player_key and seat.player_key == player.key), None)
     if mine is None:
         raise ServiceError("spectator", _("You are watching this table: only seated players can play."))
     if str(version) != str(game.version):
         raise ServiceError("stale", _("The table changed before your move arrived. Here it is again."),
                            version=game.version)
-    state = from_json(game.state)
+    kind = kinds.of(room)
+    state = kind.from_json(game.state)
     try:
-        events = apply(state, action, actor=mine.index)
-    except IllegalAction as error:
+        events = kind.apply(state, action, actor=mine.index)
+    except kind.illegal as error:
         raise ServiceError.from_engine(error) from None
     if mine.away or mine.timeouts_in_row:
         mine.away, mine.timeouts_in_row = False, 0
@@ -106,18 +105,19 @@ def game_expire(*, game_id: int, now=None) -> dict | None:
     room_id = Game.objects.filter(id=game_id).values_list("room_id", flat=True).first()
     if room_id is None:
         return None
-    room, game = rows.locked_room_and_game(room_id=room_id)
+    room, game = store.locked_room_and_game(room_id=room_id)
     if game is None or game.id != game_id:  # a rematch began meanwhile: this game is no longer due
         return None
     if room.status != Room.Status.PLAYING or game.over or game.deadline is None or game.deadline > now:
         return None
-    seats = rows.seats_of(room)
-    state = from_json(game.state)
-    seat = seats[state["pending"]["seat"]]
+    seats = store.seats_of(room)
+    kind = kinds.of(room)
+    state = kind.from_json(game.state)
+    seat = seats[kind.acting(state)]
     if _bot_plays(seat):
-        records = _bot_move(game, state, seat)
+        records = _bot_move(kind, game, state, seat)
     else:
-        records = timeout(state)
+        records = kind.timeout(state)
         seat.timeouts_in_row += 1
         if seat.timeouts_in_row >= AWAY_AFTER_TIMEOUTS:
             seat.away = True
@@ -141,7 +141,8 @@ def rematch_ask(*, code: str, player: Player) -> dict:
         raise ServiceError("spectator", _("You are watching this table: only seated players can play."))
     if game.events.filter(kind="rematch_asked", data__seat=mine.index).exists():
         raise ServiceError("asked", _("You have asked for a rematch already."))
-    return _commit(room, seats, game, from_json(game.state), [{"type": "rematch_asked", "seat": mine.index}])
+    return _commit(room, seats, game, kinds.of(room).from_json(game.state),
+                   [{"type": "rematch_asked", "seat": mine.index}])
 
 
 def _bot_plays(seat: Seat) -> bool:
@@ -152,10 +153,9 @@ def _humans_present(seats: list[Seat]) -> bool:
     return any(not _bot_plays(seat) for seat in seats)
 
 
-def _bot_move(game: Game, state: dict, seat: Seat) -> list[dict]:
-    rng = random.Random(f"{game.seed}/{game.version}/{len(state['history'])}/{state['round']}")
-    action = bot_decide(seat.bot_level or "medium", state, rng)
-    return [{"type": "action", "seat": seat.index, "action": action, "bot": True}] + apply(state, action)
+def _bot_move(kind: kinds.Kind, game: Game, state: dict, seat: Seat) -> list[dict]:
+    action = kind.bot_action(seat.bot_level or "medium", state, kind.bot_rng(game.seed, game.version, state))
+    return [{"type": "action", "seat": seat.index, "action": action, "bot": True}] + kind.apply(state, action)
 
 
 def _play_bots(room: Room, seats: list[Seat], game: Game, state: dict) -> list[dict]:
@@ -163,10 +163,11 @@ def _play_bots(room: Room, seats: list[Seat], game: Game, state: dict) -> list[d
     records: list[dict] = []
     if room.bot_delay_ms or not _humans_present(seats):
         return records
+    kind = kinds.of(room)
     for _move in range(MAX_BOT_MOVES):
-        if state["over"] or not _bot_plays(seats[state["pending"]["seat"]]):
+        if state["over"] or not _bot_plays(seats[kind.acting(state)]):
             break
-        records += _bot_move(game, state, seats[state["pending"]["seat"]])
+        records += _bot_move(kind, game, state, seats[kind.acting(state)])
     return records
 
 
@@ -175,7 +176,7 @@ def _deadline(room: Room, seats: list[Seat], state: dict, now):
     A game with nobody but bots left waits for a person to come back."""
     if state["over"]:
         return None
-    seat = seats[state["pending"]["seat"]]
+    seat = seats[kinds.of(room).acting(state)]
     if _bot_plays(seat):
         if not _humans_present(seats):
             return None
@@ -204,8 +205,8 @@ def hurry(*, room_id: int, seat_index: int, now=None) -> dict | None:
     game = selectors.current_game(room)
     if room.status != Room.Status.PLAYING or game is None or game.over:
         return None
-    state = from_json(game.state)
-    if state["pending"] is None or state["pending"]["seat"] != seat_index:
+    state = kinds.of(room).from_json(game.state)
+    if kinds.of(room).acting(state) != seat_index:
         return None
     soon = now + ABSENT_TURN
     if game.deadline is not None and game.deadline <= soon:
@@ -219,17 +220,18 @@ def _commit(room: Room, seats: list[Seat], game: Game, state: dict, records: lis
     """Save the new state with the next version and append the event rows; the message to
     broadcast is built from what was saved."""
     now = now or timezone.now()
+    kind = kinds.of(room)
     game.version += 1
-    game.state = to_json(state)
+    game.state = kind.to_json(state)
     game.deadline = _deadline(room, seats, state, now)
     if state["over"] and not game.over:
-        game.over, game.winner, game.finished = True, state["winner"], now
+        game.over, game.winner, game.finished = True, kind.winner(state), now
         room.status = Room.Status.FINISHED
         room.save(update_fields=["status", "updated"])
     first = game.event_count
-    rows.append_events(game, first, records, now)
+    store.append_events(game, first, records, now)
     game.event_count = first + len(records)
-    rows.save_game(game)
+    store.save_game(game)
     logged = [{"seq": first + i, **record} for i, record in enumerate(records) if record["type"] != "action"]
     return update_message(room, seats, game, state, logged)
 
@@ -241,6 +243,6 @@ def refresh_deadline(room: Room, events: list[dict]) -> dict:
     game = selectors.current_game(room)
     if game is None or game.over or room.status != Room.Status.PLAYING:
         return update_message(room, seats, game, events=events)
-    state = from_json(game.state)
+    state = kinds.of(room).from_json(game.state)
     records = list(events) + _play_bots(room, seats, game, state)
     return _commit(room, seats, game, state, records)

@@ -8,7 +8,7 @@ from .. import selectors
 from ..models import Room, Seat
 from .common import update_message
 from .play import refresh_deadline
-from .rows import locked_room_and_game
+from .store import locked_room_and_game
 
 
 @transaction.atomic

@@ -1,3 +1,5 @@
+from __future__ import annotations
+
 from django import template
 
 from rules.numbers import fill as fill_numbers

@@ -1,4 +1,5 @@
 """The terms every page must use (shared/spec/terms.md), as the tests' expected values."""
+from __future__ import annotations
 
 TERMS = {
     #             draw       pass      bust       distinct value          in round

@@ -13,6 +13,7 @@ from game.identity import SESSION_KEY
 from sevn_site.asgi import application
 
 from .factories import game_of, state_of, table
+from .swaps import swapped_ids
 
 pytestmark = pytest.mark.django_db(transaction=True)
 ORIGIN = (b"origin", b"http://127.0.0.1:8000")
@@ -80,7 +81,7 @@ async def test_a_move_reaches_every_viewer_at_once():
     for html in updates:
         assert "Ben draws 4." in html and 'data-version="2"' in html
         # only what changed is sent, each piece swapped in by its id: Ben's row, not the table
-        assert 'id="table"' not in html and 'hx-swap-oob="true" id="seat-1"' in html and 'aria-label="4"' in html
+        assert "table" not in swapped_ids(html) and "seat-1" in swapped_ids(html) and 'aria-label="4"' in html
     assert 'data-key="d"' in updates[0]  # now Ana decides
     assert 'data-key="d"' not in updates[1] and 'data-key="d"' not in updates[2]
     for socket in sockets:
@@ -104,7 +105,8 @@ async def test_bad_messages_get_an_error_only_for_the_sender_and_change_nothing(
     await ben_socket.send_to(text_data=message)
     reply = await ben_socket.receive_from()
     assert 'class="toast"' in reply and error in reply
-    assert await ana_socket.receive_nothing(timeout=0.3)
+    # Ana hears nothing of it (a presence mark from Ben's socket may still arrive on a slow machine)
+    assert not [html for html in await drain(ana_socket) if "toast" in html or 'id="table"' in html]
     assert await current_state(room) == before and await version_of(room) == 1
     await ana_socket.disconnect()
     await ben_socket.disconnect()

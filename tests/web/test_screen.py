@@ -10,10 +10,10 @@ from game import selectors, services
 from game.render import Screen, game_pieces
 
 from .factories import table
+from .swaps import swapped_ids
 
 pytestmark = pytest.mark.django_db
 
-SWAPPED = re.compile(r'<\w+ hx-swap-oob="true"[^>]*? id="([\w-]+)"')
 
 
 def snapshot_of(room):
@@ -35,7 +35,7 @@ def test_the_first_draw_is_the_whole_table_then_only_what_changed():
     update = move(room, ben, {"kind": "draw"})  # Ben draws the 4
     html = screen.update(update["snapshot"], update["events"], key=update["id"])
     assert 'id="table"' not in html
-    swapped = SWAPPED.findall(html)
+    swapped = swapped_ids(html)
     assert "table-meta" in swapped and "seat-1" in swapped and "controls" in swapped  # now Ana decides
     assert "seat-0" not in swapped and 'data-turn="0"' in html  # Ana's turn: her row is not redrawn for it
     assert "summary" not in swapped and "standings" not in swapped
@@ -55,7 +55,7 @@ def test_with_a_clock_running_a_move_redraws_the_turn_and_the_deck_not_the_bar()
     for player, now_deciding in ((ben, "Your turn"), (ana, "Ben decides")):
         update = move(room, player, {"kind": "draw"})
         html = screen.update(update["snapshot"], update["events"], key=update["id"])
-        swapped = SWAPPED.findall(html)
+        swapped = swapped_ids(html)
         assert {"table-meta", "table-turn", "pile-deck"} <= set(swapped)
         assert "table-bar" not in swapped and "pile-discard" not in swapped
         assert now_deciding in html and 'class="countdown"' in html
@@ -100,7 +100,7 @@ def test_spectators_share_one_set_of_pieces_and_see_the_same_update():
     update = move(room, ben, {"kind": "draw"})
     drawn = [screen.update(update["snapshot"], update["events"], key=update["id"]) for screen in watchers]
     clockless = {re.sub(r'data-now="\d+"', "", html) for html in drawn}
-    assert len(clockless) == 1 and "seat-1" in SWAPPED.findall(drawn[0])
+    assert len(clockless) == 1 and "seat-1" in swapped_ids(drawn[0])
     assert game_pieces(update["snapshot"], None, update["events"], key=update["id"])[1] is \
         game_pieces(update["snapshot"], "guest:somebody-else", update["events"], key=update["id"])[1]
 

@@ -149,7 +149,7 @@ def test_presence_is_broadcast_when_a_socket_opens_and_when_the_last_one_closes(
     screen = Screen(ana.key, "en")
     screen.full(snapshot_of(room), [])
     html = screen.update(arrived["snapshot"], arrived["events"], key=arrived["id"])
-    assert '<div hx-swap-oob="true" id="table-presence" hidden data-online="1" data-known></div>' == html
+    assert '<div id="table-presence" hidden data-online="1" data-known></div>' == html
 
 
 def test_an_absent_players_next_decisions_wait_only_a_few_seconds():

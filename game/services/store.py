@@ -17,8 +17,9 @@ from django.db import connection
 from ..models import Event, Game, Room, Seat
 
 # What a move reads and writes (the tables' other time stamps stay deferred).
-ROOM_FIELDS = ("id", "code", "host_key", "host_name", "seat_count", "target", "turn_seconds", "bot_delay_ms",
-               "show_odds", "status", "closed_reason")
+# (in the models' field order: Model.from_db takes a partial row in that order)
+ROOM_FIELDS = ("id", "code", "host_key", "host_name", "seat_count", "kind", "target", "rounds", "turn_seconds",
+               "bot_delay_ms", "show_odds", "status", "closed_reason")
 GAME_FIELDS = ("id", "room_id", "number", "state", "version", "seed", "players", "event_count", "deadline", "over",
                "winner", "finished")
 SEAT_FIELDS = ("id", "room_id", "index", "player_key", "nickname", "bot_level", "away", "timeouts_in_row")
@@ -81,6 +82,9 @@ def _converted(model, names):
     return converters
 
 
+for _model, _names in ((Room, ROOM_FIELDS), (Game, GAME_FIELDS), (Seat, SEAT_FIELDS)):
+    _order = [field.attname for field in _model._meta.concrete_fields if field.attname in _names]
+    assert _order == list(_names), f"{_model.__name__}: list the fields in the model's order: {_order}"
 _ROOM, _GAME, _SEAT = (_converted(Room, ROOM_FIELDS), _converted(Game, GAME_FIELDS), _converted(Seat, SEAT_FIELDS))
 
 

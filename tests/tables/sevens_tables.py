@@ -1,0 +1,58 @@
+"""Sevens tables in a known state, built through the service layer as people would build them."""
+
+from __future__ import annotations
+
+from game import services
+from game.identity import Player
+from game.models import Game, Room
+from game.sevens.engine import DECK, from_json, new_game, to_json
+
+from ..web.factories import people
+
+
+def sevens_table(names=("Ana", "Ben", "Cleo"), seats: int | None = None, bots: tuple[str, ...] = (),
+                 start: bool = True, turn_seconds: int = 30, rounds: int = 3,
+                 deck: list[str] | None = None) -> tuple[Room, list[Player]]:
+    """A Sevens table with these people seated in order (the first hosts), then bots of these
+    levels, started or not; `deck` stacks round 1's deal (deck[0] to the dealer's left)."""
+    players = people(*names)
+    room = services.room_create(player=players[0], nickname=names[0], seat_count=seats or len(names) + len(bots),
+                                turn_seconds=turn_seconds, kind="sevens", rounds=rounds)
+    for player, name in zip(players[1:], names[1:], strict=True):
+        services.seat_take(code=room.code, player=player, nickname=name)
+    for level in bots:
+        services.bot_add(code=room.code, player=players[0], level=level)
+    if start:
+        services.game_start(code=room.code, player=players[0])
+        if deck is not None:
+            restack(room, deck)
+    room.refresh_from_db()
+    return room, players
+
+
+def restack(room: Room, deck: list[str]) -> None:
+    """Replace the running game with one whose first round is dealt from `deck`."""
+    game = game_of(room)
+    state = new_game(len(game.players), seed=game.seed, rounds=room.rounds, deck=deck)
+    game.state = to_json(state)
+    game.save(update_fields=["state"])
+
+
+def game_of(room: Room) -> Game:
+    return room.games.order_by("-number").first()
+
+
+def state_of(room: Room) -> dict:
+    return from_json(game_of(room).state)
+
+
+def dealt_in_turn(seats: int) -> list[str]:
+    """A deal order that gives seat 1 (left of the dealer, seat 0) the 7♦: DECK as it is, with the
+    7♦ moved to the front."""
+    order = [code for code in DECK if code != "7D"]
+    return ["7D", *order]
+
+
+def play(room: Room, player: Player, card: str, version: int | None = None) -> dict:
+    return services.game_act(code=room.code, player=player, action={"kind": "play", "card": card},
+                             version=game_of(room).version if version is None else version)

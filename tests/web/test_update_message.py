@@ -1,0 +1,34 @@
+"""What travels between server processes (the channel layer, Redis in the scale-out set-up):
+no player key of anyone, only the tags the renderer tells people apart by."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from game import services
+from game.identity import tag
+
+from ..tables.sevens_tables import sevens_table
+from .factories import act, table
+
+pytestmark = pytest.mark.django_db
+
+
+def test_no_update_message_carries_a_player_key():
+    room, (ana, ben) = table(start=False)
+    messages = [services.seat_take(code=room.code, player=type(ana)(key="guest:cleo"), nickname="Cleo"),
+                services.game_start(code=room.code, player=ana)]
+    messages.append(act(room, ana if messages[-1]["snapshot"]["game"]["view"]["current"] == 0 else ben,
+                        {"kind": "pass"}))
+    sevens, (mia, tom, zoe) = sevens_table(names=("Mia", "Tom", "Zoe"))
+    messages.append(services.seat_remove_by_staff(seat_id=sevens.seats.get(index=2).id))
+    keys = [ana.key, ben.key, "guest:cleo", mia.key, tom.key, zoe.key]
+    for message in messages:
+        text = json.dumps(message)
+        assert not [key for key in keys if key in text]
+        assert "guest:" not in text
+    seats = messages[1]["snapshot"]["seats"]
+    assert [seat["who"] for seat in seats] == [tag(ana.key), tag(ben.key), tag("guest:cleo")]
+    assert messages[1]["snapshot"]["room"]["host"] == tag(ana.key)
