@@ -9,9 +9,10 @@ from __future__ import annotations
 
 from django.utils.translation import gettext, ngettext
 
+from game.render.sevens import layout_rows
 from game.sevens.engine import playable
-from game.sevens.engine.cards import RANK_INDEX, RANKS, SEVEN, SUITS, SYMBOL, rank_of, suit_of
-from game.sevens.faces import TONES, face, rank_label, short_name, suit_name
+from game.sevens.engine.cards import RANK_INDEX, RANKS, SEVEN, rank_of, suit_of
+from game.sevens.faces import face, short_name
 
 Layout = dict[str, "list[str] | None"]
 
@@ -74,22 +75,9 @@ def verdicts(hand: list[str], layout: Layout) -> list[dict]:
             for card in hand]
 
 
-def rows(layout: Layout) -> list[dict]:
-    """The layout as the page draws it: per suit its name and the cards on the table, low to high,
-    each with its place in the row (0 for the Ace to 12 for the King, the 7 in the middle)."""
-    drawn = []
-    for suit in SUITS:
-        row = layout[suit]
-        places = [] if row is None else range(RANK_INDEX[row[0]], RANK_INDEX[row[1]] + 1)
-        cards = [{"face": face(_card(place, suit)), "place": place} for place in places]
-        drawn.append({"suit": suit, "name": suit_name(suit), "glyph": SYMBOL[suit], "tone": TONES[suit],
-                      "cards": cards})
-    return drawn
-
-
 def example() -> dict:
     judged = verdicts(EXAMPLE_HAND, EXAMPLE_LAYOUT)
-    return {"rows": rows(EXAMPLE_LAYOUT), "ranks": [rank_label(rank) for rank in RANKS], "hand": judged,
+    return {"layout": layout_rows(EXAMPLE_LAYOUT), "hand": judged,
             "summary": _summary(sum(verdict["fits"] for verdict in judged), len(judged))}
 
 
