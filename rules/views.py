@@ -81,6 +81,7 @@ def sevens(request: HttpRequest) -> HttpResponse:
     cases = [{**case, "text": blurbs.get(f"case.{case['key']}", "")} for case in sevens_example.cases()]
     return render(request, "rules/sevens.html", {
         "s": sections, "blurbs": blurbs, "example": sevens_example.example(), "cases": cases,
-        "guide": [sections[key] for key in ("guide_table", "guide_rows", "guide_passing", "guide_scoring")],
+        "guide": [sections[key] for key in ("guide_table", "guide_rows", "guide_passing", "guide_scoring")
+                  if key in sections],
         "faq": [section for key, section in sections.items() if key.startswith("faq.")],
     })
