@@ -14,6 +14,7 @@ class Section(models.Model):
     class Page(models.TextChoices):
         TUTORIAL = "tutorial", _("SEVN in one minute")
         FULL = "full", _("The full rules")
+        SEVENS = "sevens", _("Sevens")
 
     page = models.CharField(_("page"), max_length=10, choices=Page.choices)
     key = models.CharField(_("key"), max_length=40, unique=True)

@@ -3,10 +3,15 @@ puts them into the text."""
 
 from __future__ import annotations
 
+import inspect
 import re
 
 from game.engine import DECK, scoring
 from game.engine.cards import CROSSROADS_CARDS, PLUS, SEVN_DISTINCT, SEVN_POINTS, TARGET, TRIPLE_DRAW_CARDS, VALUE
+from game.kinds import KINDS
+from game.sevens import engine as sevens
+from game.sevens.engine.cards import SUITS as SEVENS_SUITS
+from game.sevens.engine.state import MAX_ROUNDS, MAX_SEATS, MIN_ROUNDS, MIN_SEATS
 
 PLACEHOLDER = re.compile(r"\{([a-z0-9_]+)\}")
 
@@ -35,7 +40,26 @@ def numbers() -> dict[str, int]:
         "ladder_points": scoring.LADDER_POINTS_PER_CARD,
     }
     values.update({f"copies_{_code_key(code)}": copies for code, copies in DECK.items()})
+    values.update(_sevens())
     return values
+
+
+def _sevens() -> dict[str, int]:
+    deck = len(sevens.DECK)
+    even = [seats for seats in range(MIN_SEATS, MAX_SEATS + 1) if deck % seats == 0]
+    return {
+        "sevens_deck_size": deck,
+        "sevens_min_seats": MIN_SEATS,
+        "sevens_max_seats": MAX_SEATS,
+        "sevens_rounds": inspect.signature(sevens.new_game).parameters["rounds"].default,
+        "sevens_min_rounds": MIN_ROUNDS,
+        "sevens_max_rounds": MAX_ROUNDS,
+        "sevens_max_bots": KINDS["sevens"].max_bots,
+        "sevens_min_people": MAX_SEATS - KINDS["sevens"].max_bots,
+        "sevens_max_fitting": 2 * len(SEVENS_SUITS),  # two open ends per row
+        "sevens_even_seats": even[0],
+        "sevens_even_hand": deck // even[0],
+    }
 
 
 def fill(text: str) -> str:

@@ -8,4 +8,5 @@ app_name = "rules"
 urlpatterns = [
     path("", views.tutorial, name="tutorial"),
     path("full/", views.full, name="full"),
+    path("sevens/", views.sevens, name="sevens"),
 ]

@@ -1,4 +1,4 @@
-"""The two rulebook pages: prose from the translated models, pictures from the engine."""
+"""The rulebook pages (SEVN's two and Sevens'): prose from the translated models, pictures from the engines."""
 
 from __future__ import annotations
 
@@ -11,6 +11,7 @@ from game.engine import DECK
 from game.render import step_label
 
 from . import demo
+from . import sevens as sevens_example
 from .models import Blurb, DemoStep, EdgeCase, GlossaryEntry, Section
 
 
@@ -69,4 +70,18 @@ def full(request: HttpRequest) -> HttpResponse:
         "actions": _card_rules("full.actions.", ("freeze", "second_chance", "triple_draw", "crossroads", "storm")),
         "example_row": _cards(example["row"]), "example_steps": steps,
         "edge_cases": EdgeCase.objects.all(), "glossary": GlossaryEntry.objects.all(),
+    })
+
+
+@require_GET
+def sevens(request: HttpRequest) -> HttpResponse:
+    """The Sevens page: its prose, and the worked example and cases judged by the Sevens engine."""
+    sections = _sections("sevens")
+    blurbs = _blurbs("sevens.")
+    cases = [{**case, "text": blurbs.get(f"case.{case['key']}", "")} for case in sevens_example.cases()]
+    return render(request, "rules/sevens.html", {
+        "s": sections, "blurbs": blurbs, "example": sevens_example.example(), "cases": cases,
+        "guide": [sections[key] for key in ("guide_table", "guide_rows", "guide_passing", "guide_scoring")
+                  if key in sections],
+        "faq": [section for key, section in sections.items() if key.startswith("faq.")],
     })

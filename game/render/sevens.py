@@ -31,9 +31,10 @@ def viewer_view(game: dict, me: int | None) -> dict:
     return game["view"]
 
 
-def _layout_rows(layout: dict) -> list[dict]:
+def layout_rows(layout: dict) -> list[dict]:
     """The four suit rows, A to K with the 7 in the middle: cards on the table, and the open
-    ends where a card may go next (a row without its 7 is open at the 7 only)."""
+    ends where a card may go next (a row without its 7 is open at the 7 only). The table and the
+    rulebook's Sevens example both draw them (sevens/_layout.html)."""
     rows = []
     for suit in SUITS:
         ends = layout[suit]
@@ -109,7 +110,7 @@ def sevens_context(snapshot: dict, viewer_key: str | None, asked: frozenset = fr
     host_seat = next((s["index"] for s in snapshot["seats"] if s["who"] == room["host"]), None)
     return {
         "room": room, "game": game, "view": view, "me": me, "yours": yours, "hand": hand,
-        "hand_count": len(hand), "layout": _layout_rows(view["layout"]), "seats": _seats(snapshot, view, names, me),
+        "hand_count": len(hand), "layout": layout_rows(view["layout"]), "seats": _seats(snapshot, view, names, me),
         "current_name": names[current] if current is not None else "",
         "deadline_ms": deadline_ms, "now_ms": int(time.time() * 1000), "clock": bool(deadline_ms),
         "online": " ".join(str(int(seat)) for seat in online or ()), "online_known": online is not None,

@@ -17,3 +17,9 @@ def fill(text: str) -> str:
 def get_item(mapping: dict, key: str) -> str:
     """mapping[key] for keys with dots in them (blurb keys such as "choice.draw")."""
     return mapping.get(key, "")
+
+
+@register.filter
+def lines(text: str) -> list[str]:
+    """A list's items, one per line of a text (the rule lists of the Sevens page)."""
+    return [line.strip() for line in (text or "").splitlines() if line.strip()]

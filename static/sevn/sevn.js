@@ -502,3 +502,64 @@
     afterRedraw();
   });
 })();
+
+/* ---------- Rulebook: the Sevens page's "what fits this layout" ----------
+   Every verdict is in the page, written by the server from the Sevens engine; this only shows
+   the one for the card you choose (click, tap, or arrows and Space/Enter: one Tab stop). */
+(function () {
+  "use strict";
+
+  function setupFits(root) {
+    var hand = root.querySelector("[data-fits-hand]");
+    var result = root.querySelector("[data-fits-result]");
+    var list = root.querySelector("[data-fits-verdicts]");
+    if (!hand || !result || !list) return;
+    var picks = Array.prototype.slice.call(hand.querySelectorAll("[data-pick]"));
+    if (!picks.length) return;
+
+    function choose(index, focus) {
+      var code = picks[index].getAttribute("data-pick");
+      var verdict = list.querySelector('[data-verdict="' + code + '"]');
+      var fits = verdict.getAttribute("data-fits") === "true";
+      picks.forEach(function (pick, n) {
+        var on = n === index;
+        pick.classList.toggle("is-chosen", on);
+        pick.classList.toggle("is-fits", on && fits);
+        pick.classList.toggle("is-blocked", on && !fits);
+        pick.setAttribute("aria-checked", String(on));
+        pick.tabIndex = on ? 0 : -1;
+      });
+      result.className = "fits__result verdict verdict--" + (fits ? "fits" : "blocked");
+      result.textContent = "";
+      result.appendChild(verdict.querySelector(".verdict__mark").cloneNode(true));
+      result.appendChild(document.createTextNode(" " + verdict.querySelector(".verdict__text").textContent));
+      if (focus) picks[index].focus();
+    }
+
+    hand.setAttribute("role", "radiogroup");
+    picks.forEach(function (pick, index) {
+      pick.setAttribute("role", "radio");
+      pick.setAttribute("aria-checked", "false");
+      pick.tabIndex = index === 0 ? 0 : -1;
+      pick.addEventListener("click", function (event) { event.preventDefault(); choose(index, false); });
+    });
+    hand.addEventListener("keydown", function (event) {
+      var index = picks.indexOf(document.activeElement);
+      if (index < 0) return;
+      var steps = { ArrowRight: 1, ArrowDown: 1, ArrowLeft: -1, ArrowUp: -1 };
+      if (event.key in steps) index = (index + steps[event.key] + picks.length) % picks.length;
+      else if (event.key === "Home") index = 0;
+      else if (event.key === "End") index = picks.length - 1;
+      else if (event.key !== " " && event.key !== "Enter") return;
+      event.preventDefault();
+      choose(index, true);
+    });
+    list.hidden = true;
+    result.textContent = result.getAttribute("data-prompt");
+    result.hidden = false;
+  }
+
+  document.addEventListener("DOMContentLoaded", function () {
+    document.querySelectorAll("[data-fits-example]").forEach(setupFits);
+  });
+})();
