@@ -10,7 +10,6 @@ from playwright.sync_api import expect
 
 from rules.content.load import LANGUAGES
 
-from ..web.factories import act
 from . import scenes
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -215,7 +214,9 @@ def test_cards_take_the_keyboard_focus_and_show_their_rule(browser, live_url):
     page.keyboard.press("Tab")
     assert page.evaluate(FOCUSED_CARD)["code"] == "11"  # the row remembers its stop
 
-    act(room, ben, {"kind": "freeze", "seat": 3})  # Dan's seat is drawn again (frozen)
+    ben_context, ben_page = open_table(browser, live_url, room, ben, "en", "desktop")
+    ben_page.locator('#controls [data-action="target"][data-target="3"]').click()  # Dan is frozen: his seat redrawn
     expect(page.locator("#seat-3.seat--frozen")).to_have_count(1)
     assert page.evaluate(FOCUSED_CARD) == {"code": "11", "seat": "3", "row": "row row--values", "role": "button"}
-    context.close()
+    for opened in (context, ben_context):
+        opened.close()
