@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from django.utils.functional import lazy
 from django.utils.translation import gettext_lazy as _
 
 from game.engine import IllegalAction
@@ -29,3 +30,9 @@ class ServiceError(Exception):
     @classmethod
     def from_engine(cls, error: IllegalAction) -> ServiceError:
         return cls(error.code, ENGINE_MESSAGES.get(error.code, _("That move is not allowed now.")))
+
+
+def later(message, **values):
+    """`message % values`, worked out when it is drawn: in the language of the screen that shows
+    it (a socket's viewer), not the one active where it was refused."""
+    return lazy(lambda: str(message) % {name: str(value) for name, value in values.items()}, str)()

@@ -12,7 +12,8 @@ from game.engine.cards import TARGET
 
 from ..errors import ServiceError
 from ..identity import Player
-from ..models import Room, Seat
+from ..models import Room, Sanction, Seat
+from .chat import refuse_sanctioned
 from .common import choose_int, clean_nickname, locked_room, require_host, require_lobby, update_message
 
 CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
@@ -34,7 +35,8 @@ def _new_code() -> str:
 @transaction.atomic
 def room_create(*, player: Player, nickname: object, seat_count: object, target: object = TARGET,
                 turn_seconds: object = 30, show_odds: bool = True, bot_speed: str = "normal") -> Room:
-    """A new table with its creator (the host) in the first seat."""
+    """A new table with its creator (the host) in the first seat (not for a banned person)."""
+    refuse_sanctioned(Sanction.Kind.BAN, player)
     name = player.username if player.is_user else clean_nickname(nickname)
     seats = choose_int(seat_count, range(MIN_SEATS, MAX_SEATS + 1), "bad_seats",
                         _("A table has 2 to 8 seats."))
@@ -62,8 +64,10 @@ def _free_seat(room: Room, seats: list[Seat], index: object) -> int:
 
 @transaction.atomic
 def seat_take(*, code: str, player: Player, nickname: object, index: object = None) -> dict:
-    """Sit down at a free seat (the first free one unless `index` names one)."""
+    """Sit down at a free seat (the first free one unless `index` names one); not for a
+    banned person."""
     room = locked_room(code)
+    refuse_sanctioned(Sanction.Kind.BAN, player)
     require_lobby(room)
     seats = list(room.seats.all())
     if any(seat.player_key == player.key for seat in seats):
