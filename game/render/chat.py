@@ -28,7 +28,7 @@ def _line_context(line: dict, mine: bool) -> dict:
 def line_html(line: dict, language: str, viewer_token: str | None) -> str:
     """One line as a viewer sees it (drawn once per language for every screen of a process)."""
     mine = viewer_token is not None and line["author"] == viewer_token
-    key = (line["id"], language, mine)
+    key = (line["id"], language, mine, line["nickname"], line["text"], line["phrase"])
     html = _drawn.get(key)
     if html is None:
         with override(language):

@@ -8,7 +8,6 @@ nothing the chat does.
 from __future__ import annotations
 
 import secrets
-import unicodedata
 
 from django.db import transaction
 from django.db.models import Q
@@ -22,7 +21,7 @@ from .. import limits, phrases
 from ..errors import ServiceError, later
 from ..identity import Player
 from ..models import ChatMessage, Room, Sanction, Seat
-from .common import INVISIBLE, clean_nickname, locked_room, require_host
+from .common import _visible, clean_nickname, locked_room, require_host
 
 CHAT_MAX = 200
 CHAT_KEPT = 200  # lines a table keeps (reports copy theirs as evidence)
@@ -38,8 +37,8 @@ def author_token(code: str, key: str) -> str:
 def clean_text(raw: object) -> str:
     """What was typed, as one line: control and invisible characters dropped, runs of white
     space made one space. Refused when nothing is left or it is too long."""
-    text = " ".join("".join(ch for ch in str(raw or "") if ch not in INVISIBLE
-                            and unicodedata.category(ch) not in ("Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp")).split())
+    words = ("".join(ch for ch in word if _visible(ch)) for word in str(raw or "").split())
+    text = " ".join(word for word in words if word)
     if not text:
         raise ServiceError("chat_blank", _("Write something first."))
     if len(text) > CHAT_MAX:

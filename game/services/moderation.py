@@ -19,23 +19,13 @@ from ..errors import ServiceError
 from ..models import ChatMessage, ModAction, Presence, Report, Room, Sanction, Seat
 from .common import clean_nickname, update_message
 from .rows import locked_room_and_game
-from .staff import Person, log_action, remove_seat
+from .staff import Person, log_action, mark_handled, remove_seat
 
 MUTE_DURATIONS = {"15m": timedelta(minutes=15), "1h": timedelta(hours=1), "24h": timedelta(hours=24),
                   "permanent": None}
 BAN_DURATIONS = {"24h": timedelta(hours=24), "7d": timedelta(days=7), "30d": timedelta(days=30),
                  "permanent": None}
 Sent = list[tuple[str, dict]]
-
-
-def _handled(report: Report | None, by, how: str) -> None:
-    """The report records who handled it and how (each action adds its words)."""
-    if report is None:
-        return
-    report.status = Report.Status.HANDLED
-    report.handled_by, report.handled_at = by, timezone.now()
-    report.resolution = "; ".join(part for part in (report.resolution, how) if part)[-300:]
-    report.save(update_fields=["status", "handled_by", "handled_at", "resolution"])
 
 
 def _tables_of(person: Person, also: str | None = None) -> list[str]:
@@ -72,7 +62,7 @@ def player_warn(*, by, person: Person, warning: str, report: Report | None = Non
         raise ServiceError("bad_warning", _("Choose a warning from the list."))
     log_action(by=by, action=ModAction.Action.WARN, person=person, room_code=room_code or "",
                detail=warning, reason=str(WARNINGS[warning]), report=report)
-    _handled(report, by, f"warned ({warning})")
+    mark_handled(report, by, f"warned ({warning})")
     return _notice(person, {"kind": "warning", "warning": warning}, room_code)
 
 
@@ -90,7 +80,7 @@ def player_mute(*, by, person: Person, duration: str, reason: object, room: Room
     where = room.code if room else "everywhere"
     log_action(by=by, action=ModAction.Action.MUTE, person=person, room_code=room.code if room else "",
                detail=f"{duration}, {where}", reason=why, report=report)
-    _handled(report, by, f"muted {duration} {where}")
+    mark_handled(report, by, f"muted {duration} {where}")
     notice = {"kind": "mute", "expires": until.timestamp() if until else None, "reason": why}
     return _notice(person, notice, room.code if room else (report.room_code if report else None))
 
@@ -112,7 +102,7 @@ def player_ban(*, by, person: Person, duration: str, reason: object, report: Rep
     removed: Sent = [(code, remove_seat(seat_id)) for seat_id, code in seats.values_list("id", "room__code")]
     log_action(by=by, action=ModAction.Action.BAN, person=person, detail=f"{duration}, {len(removed)} seat(s)",
                reason=why, report=report)
-    _handled(report, by, f"banned {duration}")
+    mark_handled(report, by, f"banned {duration}")
     return removed + notices
 
 
@@ -151,7 +141,7 @@ def player_rename(*, by, room_id: int, person: Person, nickname: object, report:
     ChatMessage.objects.filter(room=room, author_key=person.key).update(nickname=name)
     log_action(by=by, action=ModAction.Action.RENAME, person=person, room_code=room.code,
                detail=f"{old} → {name}", reason="", report=report)
-    _handled(report, by, f"renamed to {name}")
+    mark_handled(report, by, f"renamed to {name}")
     return [(room.code, update_message(room, list(room.seats.all()), game))]
 
 
@@ -162,4 +152,4 @@ def report_handle(*, by, report_id: int, note: object = "") -> None:
     how = " ".join(str(note or "").split())[:200] or "no action"
     log_action(by=by, action=ModAction.Action.HANDLE, person=Person.reported_in(report),
                room_code=report.room_code, detail=how, report=report)
-    _handled(report, by, how)
+    mark_handled(report, by, how)

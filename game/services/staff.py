@@ -6,6 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from django.db import transaction
+from django.utils import timezone
 
 from .. import selectors
 from ..models import ModAction, Room, Seat
@@ -36,6 +37,17 @@ def log_action(*, by, action: str, person: Person | None = None, room_code: str 
         room_code=room_code, detail=str(detail)[:200], reason=str(reason)[:300], report=report)
 
 
+def mark_handled(report, by, how: str) -> None:
+    """The report an action was taken from records who handled it and how (each action adds
+    its words)."""
+    if report is None:
+        return
+    report.status = report.Status.HANDLED
+    report.handled_by, report.handled_at = by, timezone.now()
+    report.resolution = "; ".join(part for part in (report.resolution, how) if part)[-300:]
+    report.save(update_fields=["status", "handled_by", "handled_at", "resolution"])
+
+
 @transaction.atomic
 def room_close(*, code: str, reason: str = "", by=None, report=None) -> dict:
     """Staff close a table: play stops and every viewer is told."""
@@ -47,6 +59,7 @@ def room_close(*, code: str, reason: str = "", by=None, report=None) -> dict:
         game.deadline = None
         game.save(update_fields=["deadline"])
     log_action(by=by, action=ModAction.Action.CLOSE, room_code=room.code, reason=reason, report=report)
+    mark_handled(report, by, "table closed")
     return update_message(room, list(room.seats.all()), game)
 
 
@@ -72,4 +85,5 @@ def seat_remove_by_staff(*, seat_id: int, by=None, reason: str = "", report=None
     code = seat.room.code
     message = remove_seat(seat_id)
     log_action(by=by, action=ModAction.Action.REMOVE, person=person, room_code=code, reason=reason, report=report)
+    mark_handled(report, by, "removed from the table")
     return message
