@@ -127,9 +127,9 @@ def chat_post(*, code: str, player: Player | None, text: object = "", phrase: ob
         words, key = "", str(phrase)
     else:
         words, key = clean_text(text), ""
-    channel, name = _speaker(room, player, nickname)
     refuse_sanctioned(Sanction.Kind.BAN, player)
     refuse_sanctioned(Sanction.Kind.MUTE, player, room.id)
+    channel, name = _speaker(room, player, nickname)
     wait = limits.chat_wait(player.key)
     if wait:
         raise ServiceError("chat_slow", later(_("Slow down: you can send another message in %(seconds)s s."),
