@@ -145,6 +145,7 @@ class ReportAdmin(ReadOnly):
                        if request.user.has_perm(permission)]
         return {
             "evidence": [{**line, "said": line["text"] or phrases.phrase_label(line["phrase"]),
+                          "at": line["time"][11:19], "where": ChatMessage.Channel(line["channel"]).label,
                           "reported": line["id"] == report.message_id} for line in report.evidence],
             "other_reports": Report.objects.filter(person).exclude(id=report.id)[:50],
             "tables": seats[:50], "chat_history_url": chatted, "action_forms": forms_shown,

@@ -15,13 +15,14 @@ QUICK_PHRASES = {
     "rematch": _("Rematch?"),
 }
 
-# An emoji reads the same everywhere; its name (for screen readers and staff) is translated.
+# An emoji reads the same everywhere; its name (for screen readers and staff) is translated. These
+# are all in Unicode's first emoticons, which even a system without a colour emoji font can draw.
 REACTIONS = {
-    "thumbs_up": ("👍", _("Thumbs up")),
+    "smile": ("😀", _("Smiling")),
     "laugh": ("😂", _("Laughing")),
     "wow": ("😮", _("Wow")),
     "sad": ("😢", _("Sad")),
-    "party": ("🎉", _("Celebrating")),
+    "cool": ("😎", _("Cool")),
 }
 
 WARNINGS = {

@@ -8,6 +8,7 @@ from collections import OrderedDict
 from datetime import UTC, datetime
 
 from django.template.loader import render_to_string
+from django.utils.safestring import mark_safe
 from django.utils.translation import override
 
 from .. import phrases
@@ -45,8 +46,8 @@ def appended(line: dict, language: str, viewer_token: str | None) -> str:
 
 def lists(lines: dict[str, list[dict]], language: str, viewer_token: str | None, oob: bool = False) -> dict:
     """Each channel's lines, as the list's content (or, `oob`, as whole lists swapped in)."""
-    drawn = {channel: "".join(line_html(line, language, viewer_token) for line in lines.get(channel, ()))
-             for channel in CHANNELS}
+    drawn = {channel: mark_safe("".join(line_html(line, language, viewer_token) for line in lines.get(channel, ())))
+             for channel in CHANNELS}  # each line escaped as it was drawn
     if not oob:
         return drawn
     return {channel: f'<ol id="chat-{channel}-list" class="chat__list" hx-swap-oob="innerHTML">{html}</ol>'
