@@ -312,3 +312,13 @@ def test_people_listed_in_the_chat_are_the_seated_persons_only():
     assert ana.key not in html and ben.key not in html and 'data-report-seat="1"' in html
     assert 'data-report-seat="0"' not in html  # not yourself
 
+
+
+def test_a_chat_line_travels_between_processes_as_one_json_payload():
+    from game import broadcast
+
+    room, (ana, _ben) = table(start=False)
+    message = say(room, ana, "over redis")
+    wire, local = broadcast.pack(message), broadcast.pack(message, local=True)
+    assert wire["type"] == "chat.line" and wire["code"] == room.code and "over redis" in wire["payload"]
+    assert broadcast.unpack(wire) == broadcast.unpack(local) == message["body"]

@@ -226,3 +226,12 @@ async def test_a_spectator_who_sits_down_gets_the_players_composer():
     redrawn = "".join(await drain(watcher))
     assert 'id="chat-compose"' in redrawn and "Message to the table" in redrawn
     await watcher.disconnect()
+
+
+async def test_a_refused_move_is_told_in_the_sockets_language():
+    room, _ = await database_sync_to_async(table)()
+    watcher = await connect(room.code, None, "de")
+    await drain(watcher)
+    await watcher.send_to(text_data=json.dumps({"kind": "draw", "version": "1"}))
+    assert "Du schaust an diesem Tisch nur zu" in await watcher.receive_from()
+    await watcher.disconnect()
