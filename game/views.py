@@ -140,6 +140,20 @@ def _answer(request: HttpRequest, code: str, message: str, ok: bool = False) -> 
 
 
 @require_POST
+def table_chat(request: HttpRequest, code: str) -> HttpResponse:
+    """A chat line sent as a plain form (before the page's script has started, or without it):
+    the same service as the socket's, then the table again."""
+    try:
+        message = services.chat_post(code=code, player=known_player(request.session, request.user),
+                                     text=request.POST.get("text", ""), phrase=request.POST.get("phrase", ""),
+                                     nickname=request.session.get(NICKNAME_KEY, ""))
+    except ServiceError as error:
+        return _answer(request, code, error.message)
+    broadcast.send(code.upper(), message)
+    return HttpResponse(status=204) if request.htmx else redirect("table", code=code.upper())
+
+
+@require_POST
 def table_chat_name(request: HttpRequest, code: str) -> HttpResponse:
     """A spectator picks the nickname their chat lines show; the page loads again so that its
     socket knows them."""

@@ -21,6 +21,7 @@ urlpatterns += i18n_patterns(
     path("t/<str:code>/bot/", views.table_bot, name="table_bot"),
     path("t/<str:code>/start/", views.table_start, name="table_start"),
     path("t/<str:code>/rematch/", views.table_rematch, name="table_rematch"),
+    path("t/<str:code>/chat/", views.table_chat, name="table_chat"),
     path("t/<str:code>/chat/name/", views.table_chat_name, name="table_chat_name"),
     path("t/<str:code>/chat/spectators/", views.table_spectator_chat, name="table_spectator_chat"),
     path("t/<str:code>/report/", views.table_report, name="table_report"),

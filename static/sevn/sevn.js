@@ -364,6 +364,28 @@
     }
   }, true);
 
+  // The composer is drawn again when the socket opens or someone sits down: what is being typed
+  // (and the focus) moves into the new one.
+  var typing = null;
+  document.addEventListener("htmx:oobBeforeSwap", function (event) {
+    var target = event.detail && event.detail.target;
+    if (!target || target.id !== "chat-compose") return;
+    typing = {};
+    target.querySelectorAll("input[id]:not([type=hidden])").forEach(function (field) {
+      typing[field.id] = { value: field.value, focused: document.activeElement === field };
+    });
+  });
+  document.addEventListener("htmx:oobAfterSwap", function (event) {
+    if (!typing || !event.target || event.target.id !== "chat-compose") return;
+    Object.keys(typing).forEach(function (id) {
+      var field = document.getElementById(id);
+      if (!field) return;
+      field.value = typing[id].value;
+      if (typing[id].focused) field.focus({ preventScroll: true });
+    });
+    typing = null;
+  });
+
   // A line sent: the field is emptied for the next one (the line itself arrives like everyone's).
   document.addEventListener("htmx:wsAfterSend", function (event) {
     var form = event.target && event.target.closest && event.target.closest("[data-chat-form]");

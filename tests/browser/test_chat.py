@@ -89,10 +89,14 @@ def test_a_spectators_chat_stays_in_the_spectators_channel(browser, live_url, sh
         assert "go Ana" not in page.locator("#chat-table-list").inner_text()
         assert "thanks Zoe" not in page.locator("#chat-spectators-list").inner_text()
 
+    ana.fill("#chat-text", "half a sentence")
     ana.click("[data-spectator-chat]")  # the host turns it off: Zoe's box goes at once
     expect(zoe.locator("#chat-compose")).to_contain_text("The host has turned the spectators' chat off.")
+    expect(ana.locator("[data-spectator-chat]")).to_have_text("Let spectators chat")
+    expect(ana.locator("#chat-text")).to_have_value("half a sentence")  # a redrawn composer keeps the typing
     expect(zoe.locator("#chat-text")).to_have_count(0)
     shots(zoe, "spectator-phone-360", full_page=True)
+    shots(ana, "lobby-desktop", full_page=True)
 
 
 def _moderator(context, live_url: str, username: str = "mod") -> None:

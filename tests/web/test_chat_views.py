@@ -69,3 +69,13 @@ def test_only_the_host_switches_the_spectators_chat():
     assert not Room.objects.get().spectator_chat
     html = as_player("guest:zoe", "Zoe").get(f"/en/t/{room.code}/").content.decode()
     assert "The host has turned the spectators' chat off." in html and 'name="text"' not in html
+
+
+def test_a_line_sent_as_a_plain_form_is_said_like_one_from_the_socket():
+    room, (ana, _ben) = table()
+    client = as_player(ana.key)
+    response = client.post(f"/en/t/{room.code}/chat/", {"kind": "chat", "text": "before the script started"})
+    assert response.status_code == 302 and response["Location"] == f"/en/t/{room.code}/"
+    response = client.post(f"/en/t/{room.code}/chat/", {"kind": "chat", "text": "  "}, follow=True)
+    assert "Write something first." in response.content.decode()
+    assert "before the script started" in client.get(f"/en/t/{room.code}/").content.decode()
