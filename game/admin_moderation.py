@@ -150,6 +150,8 @@ class ReportAdmin(ReadOnly):
             "other_reports": Report.objects.filter(person).exclude(id=report.id)[:50],
             "tables": seats[:50], "chat_history_url": chatted, "action_forms": forms_shown,
             "sanctions": Sanction.objects.filter(player_key=report.reported_key)[:20],
+            "sanctions_url": reverse("admin:game_sanction_changelist") + "?" + urlencode(
+                {"player_key": report.reported_key}),
             "still_seated": _seat_of(report) is not None,
             "title": _("Report about %(name)s") % {"name": report.reported_name},
         }

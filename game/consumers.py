@@ -19,10 +19,9 @@ from django.utils.translation import gettext_lazy as _
 
 from . import limits, presence, render, selectors, services, watch
 from .broadcast import LOCAL, group_name, relay, send_async, unpack
+from .chat_socket import ChatSocket
 from .errors import ENGINE_MESSAGES, ServiceError
-from .identity import NICKNAME_KEY, known_player
-from .render import chat as chat_render
-from .services.chat import author_token
+from .identity import known_player
 
 logger = logging.getLogger(__name__)
 
@@ -117,7 +116,7 @@ class QuickDispatch:
         await handler(message)
 
 
-class TableConsumer(QuickDispatch, AsyncWebsocketConsumer):
+class TableConsumer(QuickDispatch, ChatSocket, AsyncWebsocketConsumer):
     """One viewer's socket. It starts no task of its own (this process's heartbeat for all its
     sockets is game.watch's), and whatever happens to it (a clean close, a crash in a handler,
     the server shutting down), `__call__`'s cleanup forgets it everywhere."""
@@ -144,11 +143,7 @@ class TableConsumer(QuickDispatch, AsyncWebsocketConsumer):
         self.csrf_token = self.scope.get("cookies", {}).get(settings.CSRF_COOKIE_NAME, "")
         self.screen = render.Screen(self.viewer_key, self.language, self.csrf_token)
         self.budget = limits.message_budget()
-        session = self.scope.get("session")
-        self.nickname = (session.get(NICKNAME_KEY, "") if session is not None else "") or ""
-        self.chat_token: str | None = None
-        self.chat_frame: tuple | None = None
-        self.spectator_chat = True
+        self.chat_opened()
         self.behind_since: object = None
         self.resyncing = False
         address = limits.client_address(self.scope)
@@ -170,7 +165,7 @@ class TableConsumer(QuickDispatch, AsyncWebsocketConsumer):
             await relay.follow(self.code)
         except Exception:  # Redis away: the screens' check keeps this one current, the heartbeat rejoins
             logger.warning("following table %s failed", self.code, exc_info=True)
-        await self.send(self.screen.full(snapshot, log) + await self._chat_panel(snapshot))
+        await self.send(self.screen.full(snapshot, log) + await self.chat_panel(snapshot))
         if self.viewer_key:
             message = await database_sync_to_async(presence.arrived)(code=self.code, player_key=self.viewer_key,
                                                                      channel=self.channel_name)
@@ -229,7 +224,7 @@ class TableConsumer(QuickDispatch, AsyncWebsocketConsumer):
                 raise ServiceError("malformed", NOT_UNDERSTOOD)
             data = decode(text_data)
             if data["kind"] == "chat":
-                await self._chat(data)
+                await self.chat_say(data)
                 return
             if self.player is None:
                 raise ServiceError("spectator", _("You are watching this table: only seated players can play."))
@@ -286,59 +281,6 @@ class TableConsumer(QuickDispatch, AsyncWebsocketConsumer):
             logger.warning("broadcast failed for %s; local screens read again", code, exc_info=True)
             await watch.resync_table(code)
 
-    async def _chat(self, data: dict) -> None:
-        """A chat line, said to every screen of the table; a refusal to this socket only."""
-        text, phrase = data.get("text", ""), data.get("phrase", "")
-        try:
-            if not isinstance(text, str) or not isinstance(phrase, str):
-                raise ServiceError("malformed", NOT_UNDERSTOOD)
-            message = await database_sync_to_async(services.chat_post)(
-                code=self.code, player=self.player, text=text, phrase=phrase, nickname=self.nickname)
-        except ServiceError as error:
-            await self.send(render.render_error(error.message, self.language))
-            return
-        except Exception:
-            logger.exception("chat failed at table %s", self.code)
-            await self.send(render.render_error(_("Something went wrong: try again."), self.language))
-            return
-        await self._broadcast(message)
-
-    async def _chat_panel(self, snapshot: dict) -> str:
-        """The chat as it is now (on connect: lines missed while away come with it)."""
-        try:
-            recent = await database_sync_to_async(services.chat_recent)(self.code)
-        except Exception:
-            logger.warning("reading the chat failed at table %s", self.code, exc_info=True)
-            return ""
-        self.spectator_chat = recent["spectator_chat"]
-        if self.viewer_key:
-            self.chat_token = author_token(self.code, self.viewer_key)
-        lists = chat_render.lists(recent["lines"], self.language, self.chat_token, oob=True)
-        return "".join(lists.values()) + self._chat_parts(snapshot)
-
-    def _chat_parts(self, snapshot: dict) -> str:
-        self.chat_frame = chat_render.frame(snapshot, self.viewer_key)
-        return chat_render.parts(
-            code=self.code, chat_frame=self.chat_frame, viewer_key=self.viewer_key,
-            has_name=bool(self.player and (self.player.is_user or self.nickname)),
-            spectator_chat=self.spectator_chat, language=self.language, csrf_token=self.csrf_token, oob=True)
-
-    async def chat_line(self, message: dict) -> None:
-        line = unpack(message)["line"]
-        await self.send(chat_render.appended(line, self.language, self.chat_token))
-
-    async def chat_notice(self, message: dict) -> None:
-        """A moderator's word for one person: drawn on their screens only."""
-        body = unpack(message)
-        player = self.player
-        if player is not None and (body["to"] == player.key or (body["user_id"] and body["user_id"] == player.user_id)):
-            await self.send(chat_render.notice(body["notice"], self.language))
-
-    async def chat_settings(self, message: dict) -> None:
-        self.spectator_chat = unpack(message)["spectator_chat"]
-        if self.screen.snapshot is not None:
-            await self.send(self._chat_parts(self.screen.snapshot))
-
     async def table_update(self, message: dict) -> None:
         """Redraw what changed on this viewer's table, from the broadcast snapshot (no database query)."""
         try:
@@ -356,8 +298,7 @@ class TableConsumer(QuickDispatch, AsyncWebsocketConsumer):
         self.behind_since = None
         if html:
             await self.send(html)
-        if self.chat_frame is not None and chat_render.frame(update["snapshot"], self.viewer_key) != self.chat_frame:
-            await self.send(self._chat_parts(update["snapshot"]))  # someone sat down, left or was renamed
+        await self.chat_follow(update["snapshot"])
 
     def behind(self, held: object) -> bool:
         """True if the database holds another table than this screen shows and no update has

@@ -122,7 +122,7 @@ async def test_blank_long_and_malformed_lines_are_refused_to_the_sender_only():
     await chat(sender, text="y" * 201)
     assert "A chat message has at most 200 characters." in await sender.receive_from()
     await chat(sender, text=["a list"])
-    assert "That move was not understood." in await sender.receive_from()
+    assert "That message was not understood." in await sender.receive_from()
     await chat(sender, phrase="not_a_phrase")
     assert "That message was not understood." in await sender.receive_from()
     assert await other.receive_nothing(timeout=0.3)
