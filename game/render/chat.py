@@ -13,7 +13,6 @@ from django.utils.translation import override
 
 from .. import phrases
 from ..services.chat import author_token, sanction_message
-from .panels import viewer_seat
 
 CHANNELS = ("table", "spectators")
 _drawn: OrderedDict[tuple, str] = OrderedDict()  # one drawing per line, language and author-or-not
@@ -54,13 +53,26 @@ def lists(lines: dict[str, list[dict]], language: str, viewer_token: str | None,
             for channel, html in drawn.items()}
 
 
+_seated: list = [None, (), frozenset()]  # the last snapshot's people and keys (one update, every socket)
+
+
+def _people(snapshot: dict) -> tuple[tuple, frozenset]:
+    """Who sits (index, nickname, key), worked out once per update for every socket of the
+    process, and the same tuple as before while nobody sits down, leaves or is renamed (so
+    that each socket's comparison is one identity check)."""
+    if _seated[0] is not snapshot:
+        people = tuple((seat["index"], seat["nickname"], seat["player_key"]) for seat in snapshot["seats"]
+                       if seat["player_key"])
+        if people != _seated[1]:
+            _seated[1], _seated[2] = people, frozenset(key for _index, _name, key in people)
+        _seated[0] = snapshot
+    return _seated[1], _seated[2]
+
+
 def frame(snapshot: dict, viewer_key: str | None) -> tuple:
     """What the composer and the people list show: whether the viewer sits or hosts, and who sits."""
-    room = snapshot["room"]
-    mine = viewer_seat(snapshot, viewer_key)
-    people = tuple((seat["index"], seat["nickname"], seat["player_key"]) for seat in snapshot["seats"]
-                   if seat["player_key"])
-    return (mine is not None, bool(viewer_key) and room["host_key"] == viewer_key, people)
+    people, keys = _people(snapshot)
+    return (viewer_key in keys, bool(viewer_key) and snapshot["room"]["host_key"] == viewer_key, people)
 
 
 def parts(*, code: str, chat_frame: tuple, viewer_key: str | None, has_name: bool, spectator_chat: bool,
