@@ -141,7 +141,7 @@ def choose(html: str, rng: random.Random) -> dict | None:
     if "controls--active" not in html:
         return None
     forms = [dict(HIDDEN.findall(body)) for body in FORM.findall(html)]
-    forms = [form for form in forms if "kind" in form]
+    forms = [form for form in forms if form.get("kind") not in (None, "chat")]  # a move, not a chat line
     if not forms:
         return None
     kinds = {form["kind"]: form for form in forms}

@@ -1,4 +1,5 @@
-"""Staff run rooms here: find tables, close them, remove players, read a game's event log."""
+"""Staff run rooms here: find tables, close them, remove players, read a game's event log.
+Moderation (reports, mutes and bans, chat, the moderators' log) is in admin_moderation."""
 
 from __future__ import annotations
 
@@ -8,8 +9,10 @@ from django.db.models.constants import LOOKUP_SEP
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 
-from . import broadcast, services
+from . import admin_moderation, broadcast, services  # admin_moderation registers the moderation pages
 from .models import Event, Game, Presence, Room, Seat
+
+__all__ = ["admin_moderation"]
 
 
 class FiltersOnly(admin.ModelAdmin):
@@ -62,6 +65,9 @@ class RoomAdmin(FiltersOnly):
     inlines = [SeatInline, GameInline]
     actions = ["close_rooms"]
 
+    def has_close_table_permission(self, request) -> bool:
+        return request.user.has_perm("game.close_table")
+
     def get_queryset(self, request):
         return super().get_queryset(request).prefetch_related("seats").annotate(seated=Count("seats"))
 
@@ -69,11 +75,12 @@ class RoomAdmin(FiltersOnly):
     def players(self, room: Room) -> str:
         return ", ".join(seat.nickname for seat in room.seats.all())
 
-    @admin.action(description=_("Close the selected tables (viewers see “closed by staff”)"))
+    @admin.action(description=_("Close the selected tables (viewers see “closed by staff”)"),
+                  permissions=["close_table"])
     def close_rooms(self, request, queryset) -> None:
         closed = 0
         for room in queryset.exclude(status=Room.Status.CLOSED):
-            broadcast.send(room.code, services.room_close(code=room.code, reason=""))
+            broadcast.send(room.code, services.room_close(code=room.code, reason="", by=request.user))
             closed += 1
         self.message_user(request, ngettext("%(n)d table closed.", "%(n)d tables closed.", closed) % {"n": closed},
                           messages.SUCCESS)
@@ -87,11 +94,14 @@ class SeatAdmin(FiltersOnly):
     readonly_fields = ("room", "index", "player_key", "joined", "last_seen", "timeouts_in_row")
     actions = ["remove_players"]
 
-    @admin.action(description=_("Remove the selected players from their tables"))
+    def has_remove_player_permission(self, request) -> bool:
+        return request.user.has_perm("game.remove_player")
+
+    @admin.action(description=_("Remove the selected players from their tables"), permissions=["remove_player"])
     def remove_players(self, request, queryset) -> None:
         for seat in queryset.select_related("room"):
             code = seat.room.code
-            broadcast.send(code, services.seat_remove_by_staff(seat_id=seat.id))
+            broadcast.send(code, services.seat_remove_by_staff(seat_id=seat.id, by=request.user))
         self.message_user(request, _("Players removed."), messages.SUCCESS)
 
 

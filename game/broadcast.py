@@ -43,11 +43,15 @@ def group_name(code: str) -> str:
 
 
 def pack(update: dict, *, local: bool = False) -> dict:
-    """The channel-layer message for a service's update ({"type", "id", "snapshot", "events"})."""
-    body = {"snapshot": update["snapshot"], "events": update["events"]}
+    """The channel-layer message for a service's update ({"type", "id", "snapshot", "events"}),
+    or for a chat message ({"type", "id", "code", "body"}: a line, a notice, a setting)."""
+    body = update.get("body")
+    if body is None:
+        body = {"snapshot": update["snapshot"], "events": update["events"]}
     if local:
         return {"type": update["type"], "id": update["id"], "shared": Shared(body)}
-    return {"type": update["type"], "id": update["id"], "code": update["snapshot"]["room"]["code"],
+    code = update.get("code") or update["snapshot"]["room"]["code"]
+    return {"type": update["type"], "id": update["id"], "code": code,
             "payload": json.dumps(body, separators=(",", ":"))}
 
 

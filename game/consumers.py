@@ -19,6 +19,7 @@ from django.utils.translation import gettext_lazy as _
 
 from . import limits, presence, render, selectors, services, watch
 from .broadcast import LOCAL, group_name, relay, send_async, unpack
+from .chat_socket import ChatSocket
 from .errors import ENGINE_MESSAGES, ServiceError
 from .identity import known_player
 
@@ -62,14 +63,8 @@ def _card_code(value: object) -> str:
     raise ValueError(value)
 
 
-def parse_move(text: str) -> tuple[dict, int]:
-    """A move from a submitted form: {"kind", "version", one field} into an engine action and
-    the table version it was made on (required: a move without it could be applied twice).
-
-    Form values arrive as strings; each kind's one field is converted to its engine type. Anything
-    else (other types, huge or non-finite numbers, deep nesting) is refused with a ServiceError
-    before it reaches the service.
-    """
+def decode(text: str) -> dict:
+    """A message from the socket: a JSON object with a "kind", or one clear refusal."""
     if len(text) > MAX_MESSAGE_BYTES or len(text.encode()) > MAX_MESSAGE_BYTES:
         raise ServiceError("too_big", _("That message is too large."))
     try:
@@ -78,6 +73,22 @@ def parse_move(text: str) -> tuple[dict, int]:
         raise ServiceError("malformed", NOT_UNDERSTOOD) from None
     if not isinstance(data, dict) or not isinstance(data.get("kind"), str):
         raise ServiceError("malformed", NOT_UNDERSTOOD)
+    return data
+
+
+def parse_move(text: str) -> tuple[dict, int]:
+    """A move from a submitted form: {"kind", "version", one field} into an engine action and
+    the table version it was made on (required: a move without it could be applied twice).
+
+    Form values arrive as strings; each kind's one field is converted to its engine type. Anything
+    else (other types, huge or non-finite numbers, deep nesting) is refused with a ServiceError
+    before it reaches the service.
+    """
+    return move_of(decode(text))
+
+
+def move_of(data: dict) -> tuple[dict, int]:
+    """The engine action and version of a decoded message (see parse_move)."""
     kind = data["kind"]
     action: dict = {"kind": kind}
     try:
@@ -114,7 +125,7 @@ class QuickDispatch:
         await handler(message)
 
 
-class TableConsumer(QuickDispatch, AsyncWebsocketConsumer):
+class TableConsumer(QuickDispatch, ChatSocket, AsyncWebsocketConsumer):
     """One viewer's socket. It starts no task of its own (this process's heartbeat for all its
     sockets is game.watch's), and whatever happens to it (a clean close, a crash in a handler,
     the server shutting down), `__call__`'s cleanup forgets it everywhere."""
@@ -140,6 +151,7 @@ class TableConsumer(QuickDispatch, AsyncWebsocketConsumer):
         self.viewer_key = self.player.key if self.player else None
         self.screen = render.Screen(self.viewer_key, self.language)
         self.budget = limits.message_budget()
+        self.chat_opened()
         self.behind_since: object = None
         self.resyncing = False
         address = limits.client_address(self.scope)
@@ -161,7 +173,7 @@ class TableConsumer(QuickDispatch, AsyncWebsocketConsumer):
             await relay.follow(self.code)
         except Exception:  # Redis away: the screens' check keeps this one current, the heartbeat rejoins
             logger.warning("following table %s failed", self.code, exc_info=True)
-        await self.send(self.screen.full(snapshot, log, online))
+        await self.send(self.screen.full(snapshot, log, online) + await self.chat_panel(snapshot))
         if self.viewer_key:
             message = await database_sync_to_async(presence.arrived)(code=self.code, player_key=self.viewer_key,
                                                                      channel=self.channel_name)
@@ -218,9 +230,13 @@ class TableConsumer(QuickDispatch, AsyncWebsocketConsumer):
         try:
             if text_data is None:
                 raise ServiceError("malformed", NOT_UNDERSTOOD)
+            data = decode(text_data)
+            if data["kind"] == "chat":
+                await self.chat_say(data)
+                return
             if self.player is None:
                 raise ServiceError("spectator", _("You are watching this table: only seated players can play."))
-            action, version = parse_move(text_data)
+            action, version = move_of(data)
             self._precheck(version)
             message = await database_sync_to_async(services.game_act)(
                 code=self.code, player=self.player, action=action, version=version)
@@ -290,6 +306,7 @@ class TableConsumer(QuickDispatch, AsyncWebsocketConsumer):
         self.behind_since = None
         if html:
             await self.send(html)
+        await self.chat_follow(update["snapshot"])
 
     def behind(self, held: object) -> bool:
         """True if the database holds another table than this screen shows and no update has
@@ -324,7 +341,7 @@ class TableConsumer(QuickDispatch, AsyncWebsocketConsumer):
     async def _refuse(self, error: ServiceError) -> None:
         """The reason, to this socket only. A redraw only when this screen is behind the table
         (the refusal says so); anything else it shows is already the table as it is."""
-        html = render.render_error(str(error.message), self.language)
+        html = render.render_error(error.message, self.language)  # translated as it is drawn
         if error.code == "closed" or (error.code == "stale" and error.version is not None
                                       and (self.screen.version is None or self.screen.version[1] < error.version)):
             snapshot, log, online = await self._snapshot_and_log()

@@ -44,3 +44,9 @@ class ServiceError(Exception):
             message = CARD_MESSAGES[code]
             return cls(code, lazy(lambda: str(message) % {"card": short_name(card)}, str)())
         return cls(code, ENGINE_MESSAGES.get(code, _("That move is not allowed now.")))
+
+
+def later(message, **values):
+    """`message % values`, worked out when it is drawn: in the language of the screen that shows
+    it (a socket's viewer), not the one active where it was refused."""
+    return lazy(lambda: str(message) % {name: str(value) for name, value in values.items()}, str)()

@@ -119,3 +119,19 @@ def is_limited(kind: str, address: str, limit: int, window: int) -> bool:
     """True if `address` already made more than `limit` `kind` requests in this window (no count)."""
     key = f"sevn:limit:{kind}:{address}:{int(time.time()) // window}"
     return (cache.get(key) or 0) > limit
+
+
+CHAT_MESSAGES, CHAT_WINDOW = 5, 10.0  # a person's chat lines in any CHAT_WINDOW seconds, at every table
+
+
+def chat_wait(person: str, now: float | None = None) -> float:
+    """0 if `person` may send a chat line now (and it is counted), else the seconds until they
+    may. Kept in the shared cache: one allowance per person whatever sockets and processes
+    their lines arrive on."""
+    now = time.time() if now is None else now
+    key = f"sevn:chat:{person}"
+    sent = [stamp for stamp in (cache.get(key) or []) if stamp > now - CHAT_WINDOW]
+    if len(sent) >= CHAT_MESSAGES:
+        return sent[0] + CHAT_WINDOW - now
+    cache.set(key, [*sent, now], timeout=int(CHAT_WINDOW) + 1)
+    return 0.0

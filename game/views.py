@@ -6,8 +6,10 @@ from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth import views as auth_views
 from django.http import Http404, HttpRequest, HttpResponse
+from django.middleware.csrf import get_token
 from django.shortcuts import redirect, render
 from django.urls import translate_url
+from django.utils.safestring import mark_safe
 from django.utils.translation import get_language, gettext
 from django.views.decorators.http import require_GET, require_POST
 
@@ -16,8 +18,11 @@ from . import render as table_render
 from .cards_ui import face
 from .errors import ServiceError
 from .forms import CreateTableForm
-from .identity import NICKNAME_KEY, known_player, player_for
+from .identity import NICKNAME_KEY, known_player, player_for, tag
 from .limits import client_address, is_limited, over_limit
+from .models import Report
+from .render import chat as chat_render
+from .services.chat import author_token
 from .services.play import rematch_ask
 
 HERO_CARDS = ("7", "second_chance", "13", "x2", "storm")
@@ -100,6 +105,7 @@ def table(request: HttpRequest, code: str) -> HttpResponse:
     snapshot = selectors.snapshot(room)
     context = table_render.table_context(snapshot, player and player.key)
     game = selectors.current_game(room)
+    context.update(_chat_context(room, snapshot, player, request))
     context.update({
         "ws_url": f"/ws/t/{room.code}/?lang={get_language()}",
         "lines": table_render.log_lines(table_render.log_entries(snapshot, selectors.log_events(game))),
@@ -107,6 +113,83 @@ def table(request: HttpRequest, code: str) -> HttpResponse:
                                                                    else ""),
     })
     return render(request, "game/table_page.html", context)
+
+
+def _chat_context(room, snapshot: dict, player, request: HttpRequest) -> dict:
+    """The chat panel as this visitor first sees it (the socket brings it again, then live)."""
+    recent = services.chat_recent(room.code)
+    viewer_key = player.key if player else None
+    token = author_token(room.code, tag(viewer_key)) if viewer_key else None
+    has_name = bool(player and (player.is_user or request.session.get(NICKNAME_KEY)))
+    return {
+        "chat_lines": chat_render.lists(recent["lines"], get_language(), token),
+        "chat_parts": mark_safe(chat_render.parts(
+            code=room.code, chat_frame=chat_render.frame(snapshot, viewer_key), viewer_key=viewer_key,
+            has_name=has_name, spectator_chat=recent["spectator_chat"], language=get_language(),
+            csrf_token=get_token(request))),
+        "report_reasons": Report.Reason.choices,
+    }
+
+
+def _answer(request: HttpRequest, code: str, message: str, ok: bool = False) -> HttpResponse:
+    """A sentence for whoever posted: a toast for htmx, the table page with a message otherwise."""
+    if request.htmx:
+        return HttpResponse(table_render.render_notice(message, get_language()) if ok
+                            else table_render.render_error(message, get_language()))
+    (messages.success if ok else messages.error)(request, message)
+    return redirect("table", code=code.upper())
+
+
+@require_POST
+def table_chat(request: HttpRequest, code: str) -> HttpResponse:
+    """A chat line sent as a plain form (before the page's script has started, or without it):
+    the same service as the socket's, then the table again."""
+    try:
+        message = services.chat_post(code=code, player=known_player(request.session, request.user),
+                                     text=request.POST.get("text", ""), phrase=request.POST.get("phrase", ""),
+                                     nickname=request.session.get(NICKNAME_KEY, ""))
+    except ServiceError as error:
+        return _answer(request, code, error.message)
+    broadcast.send(code.upper(), message)
+    return HttpResponse(status=204) if request.htmx else redirect("table", code=code.upper())
+
+
+@require_POST
+def table_chat_name(request: HttpRequest, code: str) -> HttpResponse:
+    """A spectator picks the nickname their chat lines show; the page loads again so that its
+    socket knows them."""
+    try:
+        name = services.clean_nickname(request.POST.get("nickname", ""))
+    except ServiceError as error:
+        return _answer(request, code, error.message)
+    player_for(request.session, request.user)
+    request.session[NICKNAME_KEY] = name
+    if request.htmx:
+        return HttpResponse(status=204, headers={"HX-Refresh": "true"})
+    return redirect("table", code=code.upper())
+
+
+@require_POST
+def table_spectator_chat(request: HttpRequest, code: str) -> HttpResponse:
+    player = player_for(request.session, request.user)
+    try:
+        message = services.spectator_chat_set(code=code, player=player, on=request.POST.get("on") == "1")
+    except ServiceError as error:
+        return _answer(request, code, error.message)
+    broadcast.send(code.upper(), message)
+    return HttpResponse(status=204) if request.htmx else redirect("table", code=code.upper())
+
+
+@require_POST
+def table_report(request: HttpRequest, code: str) -> HttpResponse:
+    player = player_for(request.session, request.user)
+    try:
+        services.report_create(code=code, player=player, reason=request.POST.get("reason"),
+                               comment=request.POST.get("comment", ""), message_id=request.POST.get("message"),
+                               seat_index=request.POST.get("seat"), nickname=request.session.get(NICKNAME_KEY, ""))
+    except ServiceError as error:
+        return _answer(request, code, error.message)
+    return _answer(request, code, gettext("Thank you: staff will look at your report."), ok=True)
 
 
 def _lobby_post(request: HttpRequest, code: str, service, reload_page: bool = False, **kwargs) -> HttpResponse:

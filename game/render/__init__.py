@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from .panels import log_entries, step_label
 from .pieces import TableDraw, game_pieces, log_lines
-from .screen import Screen, render_error, render_table, table_context
+from .screen import Screen, render_error, render_notice, render_table, table_context
 
-__all__ = ["Screen", "TableDraw", "game_pieces", "log_entries", "log_lines", "render_error", "render_table",
-           "step_label", "table_context"]
+__all__ = ["Screen", "TableDraw", "game_pieces", "log_entries", "log_lines", "render_error", "render_notice",
+           "render_table", "step_label", "table_context"]

@@ -220,3 +220,9 @@ class Screen:
 def render_error(message: str, language: str) -> str:
     with override(language):
         return render_to_string("table/_toast.html", {"message": message})
+
+
+def render_notice(message: str, language: str) -> str:
+    """Good news for whoever asked (a report received), in the toast's place."""
+    with override(language):
+        return render_to_string("table/_toast.html", {"message": message, "ok": True})

@@ -3,12 +3,15 @@ them; nothing else changes rooms, seats or games)."""
 from __future__ import annotations
 
 from ..errors import ServiceError
+from .chat import chat_post, chat_recent, spectator_chat_set
 from .common import clean_nickname
 from .lobby import bot_add, room_create, seat_leave, seat_remove, seat_take
 from .play import game_act, game_expire, game_start, refresh_deadline
+from .reports import report_create
 from .staff import room_close, seat_remove_by_staff
 
 __all__ = [
-    "ServiceError", "bot_add", "clean_nickname", "game_act", "game_expire", "game_start", "refresh_deadline",
-    "room_close", "room_create", "seat_leave", "seat_remove", "seat_remove_by_staff", "seat_take",
+    "ServiceError", "bot_add", "chat_post", "chat_recent", "clean_nickname", "game_act", "game_expire", "game_start",
+    "refresh_deadline", "report_create", "room_close", "room_create", "seat_leave", "seat_remove",
+    "seat_remove_by_staff", "seat_take", "spectator_chat_set",
 ]

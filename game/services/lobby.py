@@ -13,7 +13,8 @@ from game.engine.cards import TARGET
 from .. import kinds
 from ..errors import ServiceError
 from ..identity import Player
-from ..models import Room, Seat
+from ..models import Room, Sanction, Seat
+from .chat import refuse_sanctioned
 from .common import choose_int, clean_nickname, locked_room, require_host, require_lobby, update_message
 
 CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
@@ -37,10 +38,11 @@ def room_create(*, player: Player, nickname: object, seat_count: object, target:
                 turn_seconds: object = 30, show_odds: bool = True, bot_speed: str = "normal",
                 kind: object = "sevn", rounds: object = 3) -> Room:
     """A new table with its creator (the host) in the first seat, for either game (SEVN plays
-    to a target score, Sevens a number of rounds)."""
+    to a target score, Sevens a number of rounds); not for a banned person."""
     if kind not in kinds.KINDS:
         raise ServiceError("bad_game", _("Choose a game from the list."))
     game = kinds.KINDS[str(kind)]
+    refuse_sanctioned(Sanction.Kind.BAN, player)
     name = player.username if player.is_user else clean_nickname(nickname)
     seats = choose_int(seat_count, range(game.min_seats, game.max_seats + 1), "bad_seats", SEAT_RANGE[game.name])
     if game is kinds.SEVENS:
@@ -73,8 +75,10 @@ def _free_seat(room: Room, seats: list[Seat], index: object) -> int:
 
 @transaction.atomic
 def seat_take(*, code: str, player: Player, nickname: object, index: object = None) -> dict:
-    """Sit down at a free seat (the first free one unless `index` names one)."""
+    """Sit down at a free seat (the first free one unless `index` names one); not for a
+    banned person."""
     room = locked_room(code)
+    refuse_sanctioned(Sanction.Kind.BAN, player)
     require_lobby(room)
     seats = list(room.seats.all())
     if any(seat.player_key == player.key for seat in seats):

@@ -1,18 +1,55 @@
-"""What staff do from admin: close a table, remove a player."""
+"""What staff do from admin: close a table, remove a player. Every staff action writes one line
+of the moderators' log (log_action), which admin shows and nobody edits."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from django.db import transaction
+from django.utils import timezone
 
 from .. import selectors
-from ..models import Room, Seat
+from ..models import ModAction, Room, Seat
 from .common import update_message
 from .play import refresh_deadline
 from .store import locked_room_and_game
 
 
+@dataclass(frozen=True)
+class Person:
+    """Whom a staff action is about: a guest key or a user's key (and then the account too)."""
+
+    key: str
+    name: str
+    user_id: int | None = None
+
+    @classmethod
+    def reported_in(cls, report) -> Person:
+        return cls(report.reported_key, report.reported_name, report.reported_user_id)
+
+
+def log_action(*, by, action: str, person: Person | None = None, room_code: str = "", detail: str = "",
+               reason: str = "", report=None) -> ModAction:
+    """The moderators' log line of one staff action (`by` None: done by the site itself)."""
+    return ModAction.objects.create(
+        actor=by, actor_name=by.get_username() if by is not None else "system", action=action,
+        target_key=person.key if person else "", target_name=person.name[:20] if person else "",
+        room_code=room_code, detail=str(detail)[:200], reason=str(reason)[:300], report=report)
+
+
+def mark_handled(report, by, how: str) -> None:
+    """The report an action was taken from records who handled it and how (each action adds
+    its words)."""
+    if report is None:
+        return
+    report.status = report.Status.HANDLED
+    report.handled_by, report.handled_at = by, timezone.now()
+    report.resolution = "; ".join(part for part in (report.resolution, how) if part)[-300:]
+    report.save(update_fields=["status", "handled_by", "handled_at", "resolution"])
+
+
 @transaction.atomic
-def room_close(*, code: str, reason: str = "") -> dict:
+def room_close(*, code: str, reason: str = "", by=None, report=None) -> dict:
     """Staff close a table: play stops and every viewer is told."""
     room, game = locked_room_and_game(code)
     room.status = Room.Status.CLOSED
@@ -21,13 +58,14 @@ def room_close(*, code: str, reason: str = "") -> dict:
     if game is not None and game.deadline is not None:
         game.deadline = None
         game.save(update_fields=["deadline"])
+    log_action(by=by, action=ModAction.Action.CLOSE, room_code=room.code, reason=reason, report=report)
+    mark_handled(report, by, "table closed")
     return update_message(room, list(room.seats.all()), game)
 
 
-@transaction.atomic
-def seat_remove_by_staff(*, seat_id: int) -> dict:
-    """Staff remove a player: before the start the seat is freed; during a game a bot keeps
-    the seat (and its score) so the game can go on, and the person can no longer act."""
+def remove_seat(seat_id: int) -> dict:
+    """Before the start (or after the end) the seat is freed; during a game a bot keeps the
+    seat (and its score) so the game can go on, and the person can no longer act."""
     room_id = Seat.objects.values_list("room_id", flat=True).get(id=seat_id)
     room, _game = locked_room_and_game(room_id=room_id)
     seat = Seat.objects.get(id=seat_id)  # read after the lock: nobody changes it meanwhile
@@ -37,3 +75,15 @@ def seat_remove_by_staff(*, seat_id: int) -> dict:
     seat.player_key, seat.user, seat.away = "", None, True
     seat.save(update_fields=["player_key", "user", "away"])
     return refresh_deadline(room, events=[{"type": "removed", "seat": seat.index}])
+
+
+@transaction.atomic
+def seat_remove_by_staff(*, seat_id: int, by=None, reason: str = "", report=None) -> dict:
+    """Staff remove a player from a table (see remove_seat), logged."""
+    seat = Seat.objects.select_related("room").get(id=seat_id)
+    person = Person(seat.player_key, seat.nickname, seat.user_id)
+    code = seat.room.code
+    message = remove_seat(seat_id)
+    log_action(by=by, action=ModAction.Action.REMOVE, person=person, room_code=code, reason=reason, report=report)
+    mark_handled(report, by, "removed from the table")
+    return message

@@ -373,6 +373,136 @@
     if (note) note.hidden = true;
   });
 
+  /* ---------- chat ---------- */
+
+  // Whom this browser muted at this table: author tokens (never keys) and the names they showed.
+  function mutedKey() { var s = shell(); return "sevn:muted:" + (s ? s.dataset.code : ""); }
+  function mutedPeople() {
+    try { return JSON.parse(window.localStorage.getItem(mutedKey()) || "{}") || {}; } catch (e) { return {}; }
+  }
+  function saveMuted(people) { try { window.localStorage.setItem(mutedKey(), JSON.stringify(people)); } catch (e) { /* private mode */ } }
+  function applyMutes() {
+    var people = mutedPeople();
+    document.querySelectorAll(".chat__line[data-author]").forEach(function (line) {
+      line.hidden = Object.prototype.hasOwnProperty.call(people, line.dataset.author);
+    });
+    var names = Object.keys(people).map(function (token) { return people[token]; });
+    var note = document.querySelector("[data-chat-muted]");
+    if (note) {
+      note.hidden = names.length === 0;
+      note.querySelector("[data-chat-muted-names]").textContent = names.join(", ");
+    }
+  }
+
+  var chatSeen = {};
+  function chatArrived() {
+    ["chat-table-list", "chat-spectators-list"].forEach(function (id) {
+      var list = document.getElementById(id);
+      if (!list) return;
+      var count = list.children.length;
+      if (chatSeen[id] !== count) {
+        list.scrollTop = list.scrollHeight;
+        var box = document.querySelector("[data-chat-box]");
+        var unread = document.querySelector("[data-chat-unread]");
+        if (box && unread && !box.open && chatSeen[id] !== undefined && count > chatSeen[id]) {
+          unread.textContent = String(Number(unread.textContent || 0) + count - chatSeen[id]);
+          unread.hidden = false;
+        }
+        chatSeen[id] = count;
+      }
+    });
+    applyMutes();
+  }
+
+  function spectatorsKey() { var s = shell(); return "sevn:spectators:" + (s ? s.dataset.code : ""); }
+  function applySpectators() {
+    var box = document.querySelector("[data-chat-spectators]");
+    var chosen = remembered(spectatorsKey());
+    if (box && chosen) box.open = chosen === "open";
+  }
+  document.addEventListener("toggle", function (event) {
+    var target = event.target;
+    if (target.matches && target.matches("[data-chat-spectators]")) remember(spectatorsKey(), target.open ? "open" : "closed");
+    if (target.matches && target.matches("[data-chat-box]") && target.open) {
+      var unread = document.querySelector("[data-chat-unread]");
+      if (unread) { unread.hidden = true; unread.textContent = ""; }
+    }
+  }, true);
+
+  // The composer is drawn again when the socket opens or someone sits down: what is being typed
+  // (and the focus) moves into the new one.
+  var typing = null;
+  document.addEventListener("htmx:oobBeforeSwap", function (event) {
+    var target = event.detail && event.detail.target;
+    if (!target || target.id !== "chat-compose") return;
+    typing = {};
+    target.querySelectorAll("input[id]:not([type=hidden])").forEach(function (field) {
+      typing[field.id] = { value: field.value, focused: document.activeElement === field };
+    });
+  });
+  document.addEventListener("htmx:oobAfterSwap", function (event) {
+    if (!typing || !event.target || event.target.id !== "chat-compose") return;
+    Object.keys(typing).forEach(function (id) {
+      var field = document.getElementById(id);
+      if (!field) return;
+      field.value = typing[id].value;
+      if (typing[id].focused) field.focus({ preventScroll: true });
+    });
+    typing = null;
+  });
+
+  // A line sent: the field is emptied for the next one (the line itself arrives like everyone's).
+  document.addEventListener("htmx:wsAfterSend", function (event) {
+    var form = event.target && event.target.closest && event.target.closest("[data-chat-form]");
+    if (form) {
+      var field = form.querySelector("input[name=text]");
+      if (field) field.value = "";
+    }
+  });
+
+  function openReport(button, field, value) {
+    var dialog = document.getElementById("report-dialog");
+    if (!dialog || !dialog.showModal) return;
+    var form = dialog.querySelector("[data-report-form]");
+    var who = button.closest("[data-nickname]");
+    var title = dialog.querySelector("[data-report-title]");
+    var line = button.closest(".chat__line");
+    form.reset();
+    form.querySelector("[data-report-message-field]").value = field === "message" ? value : "";
+    form.querySelector("[data-report-seat-field]").value = field === "seat" ? value : "";
+    title.textContent = title.getAttribute(field === "message" ? "data-title-message" : "data-title-seat");
+    dialog.querySelector("[data-report-who]").textContent = (who ? who.dataset.nickname : "") +
+      (line ? ": " + line.querySelector(".chat__text").textContent : "");
+    dialog.showModal();
+  }
+  document.addEventListener("htmx:afterRequest", function (event) {
+    var form = event.target && event.target.closest && event.target.closest("[data-report-form]");
+    if (form && event.detail.successful) form.closest("dialog").close();
+  });
+
+  document.addEventListener("click", function (event) {
+    var target = event.target;
+    if (!target.closest) return;
+    var mute = target.closest("[data-chat-mute]");
+    if (mute) {
+      var person = mute.closest("[data-author]");
+      var people = mutedPeople();
+      people[person.dataset.author] = person.dataset.nickname;
+      saveMuted(people);
+      applyMutes();
+      return;
+    }
+    if (target.closest("[data-chat-unmute]")) { saveMuted({}); applyMutes(); return; }
+    var message = target.closest("[data-report-message]");
+    if (message) { openReport(message, "message", message.getAttribute("data-report-message")); return; }
+    var seat = target.closest("[data-report-seat]");
+    if (seat) { openReport(seat, "seat", seat.getAttribute("data-report-seat")); return; }
+    if (target.closest("[data-report-cancel]")) { target.closest("dialog").close(); return; }
+    var notice = target.closest("[data-close-notice]");
+    if (notice) notice.closest(".toast").remove();
+  });
+  document.addEventListener("htmx:wsAfterMessage", chatArrived);
+
   /* ---------- rulebook: step 2, Draw or Pass ---------- */
 
   function setupChoice(root) {
@@ -500,6 +630,8 @@
     document.querySelectorAll("[data-scoring]").forEach(setupScoring);
     fillInviteLinks();
     afterRedraw();
+    applySpectators();
+    chatArrived();
   });
 })();
 

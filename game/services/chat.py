@@ -1,0 +1,171 @@
+"""Table chat: a line from a seated player (the table's channel) or a spectator (theirs), the
+host's switch for spectators, and what a person's mutes and bans refuse.
+
+Chat never takes the room's lock: a line is one insert beside the game, and a Draw waits for
+nothing the chat does.
+"""
+
+from __future__ import annotations
+
+import secrets
+
+from django.db import transaction
+from django.db.models import Q
+from django.utils import timezone
+from django.utils.crypto import salted_hmac
+from django.utils.functional import lazy
+from django.utils.timesince import timeuntil
+from django.utils.translation import gettext_lazy as _
+
+from .. import limits, phrases
+from ..errors import ServiceError, later
+from ..identity import Player, tag
+from ..models import ChatMessage, Room, Sanction, Seat
+from .common import _visible, clean_nickname, locked_room, require_host
+
+CHAT_MAX = 200
+CHAT_KEPT = 200  # lines a table keeps (reports copy theirs as evidence)
+HISTORY = 60  # lines of each channel a screen opens with
+
+
+def author_token(code: str, who: str) -> str:
+    """Who wrote a line, as screens may know it: the same for one person at one table (so a
+    viewer can mute them), telling nothing about their key. `who`: their tag (identity.tag),
+    what snapshots know people by."""
+    return salted_hmac("sevn.chat.author", f"{code}:{who}").hexdigest()[:16]
+
+
+def clean_text(raw: object) -> str:
+    """What was typed, as one line: control and invisible characters dropped, runs of white
+    space made one space. Refused when nothing is left or it is too long."""
+    words = ("".join(ch for ch in word if _visible(ch)) for word in str(raw or "").split())
+    text = " ".join(word for word in words if word)
+    if not text:
+        raise ServiceError("chat_blank", _("Write something first."))
+    if len(text) > CHAT_MAX:
+        raise ServiceError("chat_long", _("A chat message has at most 200 characters."))
+    return text
+
+
+def _left(until) -> object:
+    return lazy(lambda: timeuntil(until), str)()
+
+
+def sanction_message(kind: str, expires, reason: str):
+    """What a muted or banned person reads, with the time left (in their language)."""
+    if kind == Sanction.Kind.MUTE:
+        if expires is None:
+            return later(_("You are muted in chat. Reason: %(reason)s"), reason=reason)
+        return later(_("You are muted in chat for %(left)s more. Reason: %(reason)s"), left=_left(expires),
+                     reason=reason)
+    if expires is None:
+        return later(_("You are banned from tables. Reason: %(reason)s"), reason=reason)
+    return later(_("You are banned from tables for %(left)s more. Reason: %(reason)s"), left=_left(expires),
+                 reason=reason)
+
+
+def person_filter(key: str, user_id: int | None) -> Q:
+    """A guest's key, and for a signed-in user the account too."""
+    return Q(player_key=key) | Q(user_id=user_id) if user_id else Q(player_key=key)
+
+
+def active_sanction(kind: str, player: Player, room_id: int | None = None, now=None) -> Sanction | None:
+    """The person's mute (everywhere, or at this table) or ban in force now, the longest first."""
+    now = now or timezone.now()
+    found = Sanction.objects.filter(person_filter(player.key, player.user_id), kind=kind, lifted__isnull=True) \
+        .filter(Q(expires__isnull=True) | Q(expires__gt=now))
+    if kind == Sanction.Kind.MUTE:
+        found = found.filter(Q(room__isnull=True) | Q(room_id=room_id))
+    return found.filter(expires__isnull=True).first() or found.order_by("-expires").first()
+
+
+def refuse_sanctioned(kind: str, player: Player, room_id: int | None = None) -> None:
+    sanction = active_sanction(kind, player, room_id)
+    if sanction is not None:
+        raise ServiceError(kind, sanction_message(sanction.kind, sanction.expires, sanction.reason))
+
+
+def line_dict(code: str, message: ChatMessage) -> dict:
+    return {"id": message.id, "channel": message.channel, "nickname": message.nickname, "text": message.text,
+            "phrase": message.phrase, "author": author_token(code, tag(message.author_key))}
+
+
+def chat_message(code: str, line: dict) -> dict:
+    """The channel-layer message that brings a chat line to every screen of the table."""
+    return {"type": "chat.line", "id": secrets.token_hex(8), "code": code, "body": {"line": line}}
+
+
+def _speaker(room: Room, player: Player, nickname: object) -> tuple[str, str]:
+    """The channel a person speaks in and the name their lines show."""
+    seat = Seat.objects.filter(room=room, player_key=player.key).only("nickname").first()
+    if seat is not None:
+        return ChatMessage.Channel.TABLE, seat.nickname
+    if not room.spectator_chat:
+        raise ServiceError("spectators_off", _("The host has turned the spectators' chat off."))
+    if player.is_user:
+        return ChatMessage.Channel.SPECTATORS, player.username
+    try:
+        return ChatMessage.Channel.SPECTATORS, clean_nickname(nickname)
+    except ServiceError:
+        raise ServiceError("chat_name", _("Choose a nickname to chat.")) from None
+
+
+def chat_post(*, code: str, player: Player | None, text: object = "", phrase: object = "",
+              nickname: object = "") -> dict:
+    """A line of chat at the table: free text (escaped wherever it is drawn) or a quick phrase.
+    Refused for a muted or banned person (with the time left) and for a person over the chat
+    allowance (with how long to wait)."""
+    if player is None:
+        raise ServiceError("chat_name", _("Choose a nickname to chat."))
+    room = Room.objects.filter(code=str(code).upper()).only("id", "code", "status", "spectator_chat").first()
+    if room is None:
+        raise ServiceError("unknown_room", _("There is no table with that code."))
+    if room.status == Room.Status.CLOSED:
+        raise ServiceError("closed", _("This table was closed by staff."))
+    if phrase:
+        if not phrases.is_phrase(phrase):
+            raise ServiceError("malformed", _("That message was not understood."))
+        words, key = "", str(phrase)
+    else:
+        words, key = clean_text(text), ""
+    refuse_sanctioned(Sanction.Kind.BAN, player)
+    refuse_sanctioned(Sanction.Kind.MUTE, player, room.id)
+    channel, name = _speaker(room, player, nickname)
+    wait = limits.chat_wait(player.key)
+    if wait:
+        raise ServiceError("chat_slow", later(_("Slow down: you can send another message in %(seconds)s s."),
+                                              seconds=max(1, round(wait))))
+    message = ChatMessage.objects.create(room=room, channel=channel, author_key=player.key,
+                                         author_user_id=player.user_id, nickname=name, text=words, phrase=key)
+    _prune(room)
+    return chat_message(room.code, line_dict(room.code, message))
+
+
+def _prune(room: Room) -> None:
+    oldest_kept = ChatMessage.objects.filter(room=room).order_by("-id").values_list("id", flat=True)[
+        CHAT_KEPT - 1:CHAT_KEPT].first()
+    if oldest_kept is not None:
+        ChatMessage.objects.filter(room=room, id__lt=oldest_kept).delete()
+
+
+def chat_recent(code: str) -> dict:
+    """The last lines of each channel, oldest first, as screens draw them, and whether
+    spectators may chat."""
+    room = Room.objects.filter(code=str(code).upper()).only("id", "code", "spectator_chat").first()
+    lines: dict[str, list[dict]] = {channel: [] for channel in ChatMessage.Channel.values}
+    if room is None:
+        return {"lines": lines, "spectator_chat": False}
+    for channel in lines:
+        rows = ChatMessage.objects.filter(room=room, channel=channel).order_by("-id")[:HISTORY]
+        lines[channel] = [line_dict(room.code, row) for row in reversed(list(rows))]
+    return {"lines": lines, "spectator_chat": room.spectator_chat}
+
+
+@transaction.atomic
+def spectator_chat_set(*, code: str, player: Player, on: bool) -> dict:
+    """The host lets spectators chat, or stops them (their channel stays readable)."""
+    room = locked_room(code)
+    require_host(room, player)
+    Room.objects.filter(id=room.id).update(spectator_chat=bool(on))
+    return {"type": "chat.settings", "id": secrets.token_hex(8), "code": room.code,
+            "body": {"spectator_chat": bool(on)}}

@@ -1,0 +1,155 @@
+"""What moderators do from a report (or staff from admin): warn, mute, ban, lift, rename, mark
+handled. Each action writes exactly one line of the moderators' log, and returns the messages
+to broadcast once committed: (table code, message) pairs.
+
+A mute or a ban acts at once: every chat line and every seat taken is checked against them, and
+the person's open screens are told (a notice in their language).
+"""
+
+from __future__ import annotations
+
+import secrets
+from datetime import timedelta
+
+from django.db import transaction
+from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
+
+from ..errors import ServiceError
+from ..models import ChatMessage, ModAction, Presence, Report, Room, Sanction, Seat
+from .common import clean_nickname, update_message
+from .staff import Person, log_action, mark_handled, remove_seat
+from .store import locked_room_and_game
+
+MUTE_DURATIONS = {"15m": timedelta(minutes=15), "1h": timedelta(hours=1), "24h": timedelta(hours=24),
+                  "permanent": None}
+BAN_DURATIONS = {"24h": timedelta(hours=24), "7d": timedelta(days=7), "30d": timedelta(days=30),
+                 "permanent": None}
+Sent = list[tuple[str, dict]]
+
+
+def _tables_of(person: Person, also: str | None = None) -> list[str]:
+    """The open tables where the person may have a screen: seated, connected, or chatting."""
+    seats = Seat.objects.filter(player_key=person.key).values_list("room__code", flat=True)
+    present = Presence.objects.filter(player_key=person.key).values_list("room__code", flat=True)
+    recent = ChatMessage.objects.filter(author_key=person.key, created__gt=timezone.now() - timedelta(hours=6)) \
+        .values_list("room__code", flat=True)
+    codes = set(seats) | set(present) | set(recent) | ({also} if also else set())
+    return sorted(Room.objects.filter(code__in=codes).exclude(status=Room.Status.CLOSED)
+                  .values_list("code", flat=True))
+
+
+def _notice(person: Person, notice: dict, also: str | None = None) -> Sent:
+    body = {"to": person.key, "user_id": person.user_id, "notice": notice}
+    return [(code, {"type": "chat.notice", "id": secrets.token_hex(8), "code": code, "body": body})
+            for code in _tables_of(person, also)]
+
+
+def _reason(reason: object) -> str:
+    text = " ".join(str(reason or "").split())
+    if not text:
+        raise ServiceError("no_reason", _("Give a reason: the player reads it."))
+    return text[:200]
+
+
+@transaction.atomic
+def player_warn(*, by, person: Person, warning: str, report: Report | None = None,
+                room_code: str | None = None) -> Sent:
+    """A canned warning, shown at once on the person's screens in their language."""
+    from ..phrases import WARNINGS
+
+    if warning not in WARNINGS:
+        raise ServiceError("bad_warning", _("Choose a warning from the list."))
+    log_action(by=by, action=ModAction.Action.WARN, person=person, room_code=room_code or "",
+               detail=warning, reason=str(WARNINGS[warning]), report=report)
+    mark_handled(report, by, f"warned ({warning})")
+    return _notice(person, {"kind": "warning", "warning": warning}, room_code)
+
+
+@transaction.atomic
+def player_mute(*, by, person: Person, duration: str, reason: object, room: Room | None = None,
+                report: Report | None = None) -> Sent:
+    """No chat for a while (or for good), at one table or everywhere; the next line is refused."""
+    if duration not in MUTE_DURATIONS:
+        raise ServiceError("bad_duration", _("Choose a duration from the list."))
+    why = _reason(reason)
+    length = MUTE_DURATIONS[duration]
+    until = timezone.now() + length if length else None
+    Sanction.objects.create(kind=Sanction.Kind.MUTE, player_key=person.key, user_id=person.user_id,
+                            nickname=person.name, room=room, reason=why, expires=until, by=by)
+    where = room.code if room else "everywhere"
+    log_action(by=by, action=ModAction.Action.MUTE, person=person, room_code=room.code if room else "",
+               detail=f"{duration}, {where}", reason=why, report=report)
+    mark_handled(report, by, f"muted {duration} {where}")
+    notice = {"kind": "mute", "expires": until.timestamp() if until else None, "reason": why}
+    return _notice(person, notice, room.code if room else (report.room_code if report else None))
+
+
+@transaction.atomic
+def player_ban(*, by, person: Person, duration: str, reason: object, report: Report | None = None) -> Sent:
+    """No creating or joining tables for a while (or for good): the person leaves every table
+    at once (a bot keeps a seat in a running game) and their screens are told."""
+    if duration not in BAN_DURATIONS:
+        raise ServiceError("bad_duration", _("Choose a duration from the list."))
+    why = _reason(reason)
+    length = BAN_DURATIONS[duration]
+    until = timezone.now() + length if length else None
+    notices = _notice(person, {"kind": "ban", "expires": until.timestamp() if until else None, "reason": why},
+                      report.room_code if report else None)
+    Sanction.objects.create(kind=Sanction.Kind.BAN, player_key=person.key, user_id=person.user_id,
+                            nickname=person.name, reason=why, expires=until, by=by)
+    seats = Seat.objects.filter(player_key=person.key).exclude(room__status=Room.Status.CLOSED)
+    removed: Sent = [(code, remove_seat(seat_id)) for seat_id, code in seats.values_list("id", "room__code")]
+    log_action(by=by, action=ModAction.Action.BAN, person=person, detail=f"{duration}, {len(removed)} seat(s)",
+               reason=why, report=report)
+    mark_handled(report, by, f"banned {duration}")
+    return removed + notices
+
+
+@transaction.atomic
+def sanction_lift(*, by, sanction_id: int) -> None:
+    """A mute or ban ends now (a person banned by mistake may play again at once)."""
+    sanction = Sanction.objects.select_for_update().get(id=sanction_id)
+    if sanction.lifted is not None:
+        return
+    sanction.lifted, sanction.lifted_by = timezone.now(), by
+    sanction.save(update_fields=["lifted", "lifted_by"])
+    log_action(by=by, action=ModAction.Action.LIFT, person=Person(sanction.player_key, sanction.nickname),
+               room_code=sanction.room.code if sanction.room_id else "",
+               detail=sanction.get_kind_display(), reason=sanction.reason)
+
+
+@transaction.atomic
+def player_rename(*, by, room_id: int, person: Person, nickname: object, report: Report | None = None) -> Sent:
+    """An offensive nickname replaced at its table: the seat, the game's list of players and
+    the person's chat lines there."""
+    room, game = locked_room_and_game(room_id=room_id)
+    if room is None:
+        raise ServiceError("unknown_room", _("There is no table with that code."))
+    seat = Seat.objects.filter(room=room, player_key=person.key).first()
+    if seat is None:
+        raise ServiceError("not_seated", _("That player no longer sits at this table."))
+    name = clean_nickname(nickname)
+    old, seat.nickname = seat.nickname, name
+    seat.save(update_fields=["nickname"])
+    if room.host_key == person.key:
+        Room.objects.filter(id=room.id).update(host_name=name)
+        room.host_name = name
+    if game is not None and seat.index < len(game.players) and game.players[seat.index] == old:
+        game.players[seat.index] = name
+        game.save(update_fields=["players"])
+    ChatMessage.objects.filter(room=room, author_key=person.key).update(nickname=name)
+    log_action(by=by, action=ModAction.Action.RENAME, person=person, room_code=room.code,
+               detail=f"{old} → {name}", reason="", report=report)
+    mark_handled(report, by, f"renamed to {name}")
+    return [(room.code, update_message(room, list(room.seats.all()), game))]
+
+
+@transaction.atomic
+def report_handle(*, by, report_id: int, note: object = "") -> None:
+    """A report marked handled without a further action (say, nothing wrong was found)."""
+    report = Report.objects.select_for_update().get(id=report_id)
+    how = " ".join(str(note or "").split())[:200] or "no action"
+    log_action(by=by, action=ModAction.Action.HANDLE, person=Person.reported_in(report),
+               room_code=report.room_code, detail=how, report=report)
+    mark_handled(report, by, how)

@@ -1,0 +1,164 @@
+"""Chat in the browser: two players who don't share a language talk in quick phrases, a
+spectator's chat stays in its channel, and a moderator's mute in admin refuses the player's
+next line live. Screenshots: the chat on a phone, the admin's report page."""
+
+from __future__ import annotations
+
+import importlib
+
+import pytest
+from playwright.sync_api import expect
+
+from .conftest import DESKTOP, SCREENSHOTS
+from .play import create_table, join
+
+pytestmark = pytest.mark.django_db(transaction=True)
+PHONE_CHAT = {"width": 360, "height": 740}
+
+
+@pytest.fixture
+def shots():
+    folder = SCREENSHOTS / "chat"
+    folder.mkdir(parents=True, exist_ok=True)
+
+    def save(page, name: str, full_page: bool = False) -> None:
+        page.screenshot(path=str(folder / f"{name}.png"), full_page=full_page)
+
+    return save
+
+
+def say(page, text: str) -> None:
+    page.fill("#chat-text", text)
+    page.press("#chat-text", "Enter")
+    expect(page.locator("#chat-text")).to_have_value("")
+
+
+def test_two_players_read_each_others_quick_phrases_in_their_own_language(browser, live_url, shots):
+    ana_ctx = browser.new_context(viewport=DESKTOP, locale="en-GB")
+    ben_ctx = browser.new_context(viewport=PHONE_CHAT, locale="de-DE", has_touch=True)
+    ana, ben = ana_ctx.new_page(), ben_ctx.new_page()
+    invite = create_table(ana, live_url, "Ana", seats=2)
+    join(ben, invite, "Ben")
+    assert "/de/t/" in ben.url
+    ana.click("text=Start the game")
+    expect(ben.locator("#table")).to_have_attribute("data-status", "playing")
+
+    ben.click('[data-phrase="good_luck"]')
+    expect(ana.locator("#chat-table-list")).to_contain_text("Ben Good luck!")
+    expect(ben.locator("#chat-table-list")).to_contain_text("Ben Viel Glück!")
+    ana.click('[data-phrase="nice_sevn"]')
+    ana.click('[data-phrase="cool"]')
+    expect(ben.locator("#chat-table-list")).to_contain_text("Ana Starke SEVN!")
+    expect(ben.locator('#chat-table-list [aria-label="Lässig"]')).to_have_text("😎")
+    say(ana, "<b>see</b> https://example.org")
+    line = ben.locator("#chat-table-list .chat__line").last
+    expect(line).to_contain_text("<b>see</b> https://example.org")
+    assert line.locator("a, b").count() == 0  # plain text: no link, no markup
+
+    # a player mutes the other for themselves only
+    ben.locator("#chat-table-list .chat__line", has_text="Ana").first.locator("[data-chat-mute]").click()
+    expect(ben.locator("#chat-table-list .chat__line", has_text="Ana").first).to_be_hidden()
+    expect(ben.locator("[data-chat-muted]")).to_contain_text("Ana")
+    ben.click("[data-chat-unmute]")
+    expect(ben.locator("#chat-table-list .chat__line", has_text="Ana").first).to_be_visible()
+
+    ben.locator("#chat").scroll_into_view_if_needed()
+    shots(ben, "chat-phone-360")
+    ben.evaluate("window.scrollTo(0, 0)")
+    shots(ben, "table-phone-360-top")
+    shots(ana, "chat-desktop")
+
+
+def test_a_spectators_chat_stays_in_the_spectators_channel(browser, live_url, shots):
+    ana_ctx, zoe_ctx = browser.new_context(viewport=DESKTOP), browser.new_context(viewport=PHONE_CHAT)
+    ana, zoe = ana_ctx.new_page(), zoe_ctx.new_page()
+    invite = create_table(ana, live_url, "Ana", seats=3)
+    zoe.goto(invite)
+    zoe.fill("#chat-name", "Zoe")
+    zoe.click("#chat-compose button")
+    expect(zoe.locator("#chat-text")).to_have_attribute("placeholder", "Message to the spectators")
+    say(zoe, "go Ana!")
+    expect(zoe.locator("#chat-spectators-list")).to_contain_text("Zoe go Ana!")
+    expect(ana.locator("#chat-spectators-list .chat__line")).to_have_count(1)  # there, closed by default
+    expect(ana.locator("#chat-spectators-list")).to_be_hidden()
+    ana.click("#chat-spectators > summary")
+    expect(ana.locator("#chat-spectators-list")).to_contain_text("Zoe go Ana!")
+    say(ana, "thanks Zoe")
+    expect(zoe.locator("#chat-table-list")).to_contain_text("Ana thanks Zoe")
+    for page in (ana, zoe):
+        assert "go Ana" not in page.locator("#chat-table-list").inner_text()
+        assert "thanks Zoe" not in page.locator("#chat-spectators-list").inner_text()
+
+    ana.fill("#chat-text", "half a sentence")
+    ana.click("[data-spectator-chat]")  # the host turns it off: Zoe's box goes at once
+    expect(zoe.locator("#chat-compose")).to_contain_text("The host has turned the spectators' chat off.")
+    expect(ana.locator("[data-spectator-chat]")).to_have_text("Let spectators chat")
+    expect(ana.locator("#chat-text")).to_have_value("half a sentence")  # a redrawn composer keeps the typing
+    expect(zoe.locator("#chat-text")).to_have_count(0)
+    shots(zoe, "spectator-phone-360", full_page=True)
+    shots(ana, "lobby-desktop", full_page=True)
+
+
+def _moderator(context, live_url: str, username: str = "mod") -> None:
+    """A member of the Moderators group, signed in in this browser context (the server's own
+    password hashers are not the tests' fast ones: the session is made here)."""
+    from django.contrib.auth.models import Group, Permission, User
+    from django.test import Client
+
+    group_migration = importlib.import_module("game.migrations.0004_moderators_group")
+    group, _ = Group.objects.get_or_create(name="Moderators")  # a flushed database keeps no data rows
+    group.permissions.set(Permission.objects.filter(content_type__app_label="game",
+                                                    codename__in=group_migration.PERMISSIONS))
+    user = User.objects.create_user(username, is_staff=True)
+    user.groups.add(group)
+    client = Client()
+    client.force_login(user)
+    context.add_cookies([{"name": "sessionid", "value": client.cookies["sessionid"].value, "url": live_url}])
+
+
+def test_a_moderator_mutes_a_player_in_admin_and_the_next_line_is_refused_live(browser, live_url, shots):
+    ana_ctx, ben_ctx, mod_ctx = (browser.new_context(viewport=DESKTOP) for _ in range(3))
+    _moderator(mod_ctx, live_url)
+    ana, ben, mod = ana_ctx.new_page(), ben_ctx.new_page(), mod_ctx.new_page()
+    invite = create_table(ana, live_url, "Ana", seats=2)
+    join(ben, invite, "Ben")
+    say(ana, "hi Ben, good luck")
+    say(ben, "you will lose, idiot")
+    expect(ana.locator("#chat-table-list")).to_contain_text("idiot")
+
+    # Ana reports Ben's line from the chat
+    line = ana.locator("#chat-table-list .chat__line", has_text="idiot")
+    line.hover()
+    line.locator("[data-report-message]").click()
+    dialog = ana.locator("#report-dialog")
+    expect(dialog).to_be_visible()
+    expect(dialog).to_contain_text("Ben: you will lose, idiot")
+    dialog.get_by_label("Insults").check()
+    dialog.locator("textarea").fill("rude from the start")
+    dialog.get_by_role("button", name="Send report").click()
+    expect(ana.locator("#toast")).to_contain_text("Thank you: staff will look at your report.")
+    expect(dialog).to_be_hidden()
+
+    mod.goto(f"{live_url}/admin/game/report/")
+    mod.locator("#result_list tr", has_text="you will lose, idiot").locator("a").first.click()
+    expect(mod.locator(".moderation__evidence")).to_contain_text("hi Ben, good luck")
+    expect(mod.locator("[data-moderation=ban]")).to_have_count(0)  # a moderator cannot ban
+    shots(mod, "admin-report-page", full_page=True)
+    form = mod.locator(".moderation__form--mute")
+    form.locator("select[name=mute-duration]").select_option("1h")
+    form.locator("select[name=mute-scope]").select_option("everywhere")
+    form.locator("input[name=mute-reason]").fill("insulting Ana")
+    form.locator("[data-moderation=mute]").click()
+    expect(mod.locator(".messagelist")).to_contain_text("Done")
+
+    expect(ben.locator("#toast")).to_contain_text("You are muted in chat for")  # told at once
+    ben.click("[data-close-notice]")
+    ben.fill("#chat-text", "why?")
+    ben.press("#chat-text", "Enter")
+    expect(ben.locator("#toast")).to_contain_text("You are muted in chat for 59")
+    expect(ben.locator("#toast")).to_contain_text("Reason: insulting Ana")
+    ana.wait_for_timeout(500)
+    assert "why?" not in ana.locator("#chat-table-list").inner_text()
+    mod.reload()
+    expect(mod.locator(".field-status")).to_contain_text("Handled")
+    expect(mod.locator(".field-handled_by")).to_contain_text("mod")

@@ -1,0 +1,237 @@
+"""Chat on the table socket: lines live on every screen, each in its channel and its viewer's
+language; refusals (muted, too fast, blank) to the sender only; a moderator's warning to its
+person only."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from channels.db import database_sync_to_async
+from channels.testing import WebsocketCommunicator
+from django.contrib.sessions.backends.db import SessionStore
+
+from game import broadcast, limits
+from game.identity import NICKNAME_KEY, SESSION_KEY
+from game.services import moderation
+from game.services.staff import Person
+from sevn_site.asgi import application
+
+from .factories import table
+
+pytestmark = pytest.mark.django_db(transaction=True)
+ORIGIN = (b"origin", b"http://127.0.0.1:8000")
+HOST = (b"host", b"127.0.0.1:8000")
+
+
+@database_sync_to_async
+def session_for(key: str | None, nickname: str = "") -> str:
+    session = SessionStore()
+    if key:
+        session[SESSION_KEY] = key
+    if nickname:
+        session[NICKNAME_KEY] = nickname
+    session.create()
+    return session.session_key
+
+
+async def connect(code: str, key: str | None, lang: str = "en", nickname: str = "") -> WebsocketCommunicator:
+    headers = [ORIGIN, HOST, (b"cookie", f"sessionid={await session_for(key, nickname)}".encode())]
+    socket = WebsocketCommunicator(application, f"/ws/t/{code}/?lang={lang}", headers=headers)
+    connected, _ = await socket.connect()
+    assert connected
+    return socket
+
+
+async def drain(socket: WebsocketCommunicator) -> list[str]:
+    messages = []
+    while not await socket.receive_nothing(timeout=0.3):
+        messages.append(await socket.receive_from())
+    return messages
+
+
+async def chat(socket, **fields) -> None:
+    await socket.send_to(text_data=json.dumps({"kind": "chat", **fields, "HEADERS": {"HX-Request": "true"}}))
+
+
+@database_sync_to_async
+def lobby(names=("Ana", "Ben")):
+    return table(names=names, start=False)
+
+
+async def test_a_line_reaches_every_screen_in_the_tables_channel():
+    room, (ana, ben) = await lobby()
+    sockets = [await connect(room.code, ana.key), await connect(room.code, ben.key), await connect(room.code, None)]
+    for socket in sockets:
+        await drain(socket)
+    await chat(sockets[0], text="hello <b>all</b>")
+    lines = [await socket.receive_from() for socket in sockets]
+    for html in lines:
+        assert 'hx-swap-oob="beforeend:#chat-table-list"' in html and "hello &lt;b&gt;all&lt;/b&gt;" in html
+        assert 'id="table"' not in html and ana.key not in html  # not the table, never a key
+    assert "data-report-message" not in lines[0] and "data-report-message" in lines[1]  # nobody reports themselves
+    for socket in sockets:
+        assert await socket.receive_nothing(timeout=0.2)
+        await socket.disconnect()
+
+
+async def test_each_screen_reads_a_quick_phrase_in_its_own_language():
+    room, (ana, ben) = await lobby()
+    sockets = [await connect(room.code, ana.key, "en"), await connect(room.code, ben.key, "de"),
+               await connect(room.code, None, "fr")]
+    for socket in sockets:
+        await drain(socket)
+    await chat(sockets[1], phrase="good_luck")
+    english, german, french = [await socket.receive_from() for socket in sockets]
+    assert "Good luck!" in english and "Viel Glück!" in german and "Bonne chance\u202f!" in french
+    for socket in sockets:
+        await socket.disconnect()
+
+
+async def test_a_spectators_line_stays_in_the_spectators_channel():
+    room, (ana, _ben) = await lobby()
+    player = await connect(room.code, ana.key)
+    watcher = await connect(room.code, "guest:zoe", nickname="Zoe")
+    for socket in (player, watcher):
+        await drain(socket)
+    await chat(watcher, text="go go go")
+    for socket in (player, watcher):
+        html = await socket.receive_from()
+        assert 'beforeend:#chat-spectators-list' in html and "#chat-table-list" not in html and "Zoe" in html
+    await player.disconnect()
+    await watcher.disconnect()
+
+
+async def test_a_spectator_without_a_nickname_is_asked_for_one():
+    room, _ = await lobby()
+    watcher = await connect(room.code, None)
+    opened = "".join(await drain(watcher))
+    assert 'name="nickname"' in opened and "Chat as a spectator" in opened
+    await chat(watcher, text="hi")
+    assert "Choose a nickname to chat." in await watcher.receive_from()
+    await watcher.disconnect()
+
+
+async def test_blank_long_and_malformed_lines_are_refused_to_the_sender_only():
+    room, (ana, ben) = await lobby()
+    sender, other = await connect(room.code, ana.key), await connect(room.code, ben.key)
+    for socket in (sender, other):
+        await drain(socket)
+    await chat(sender, text="   ")
+    assert "Write something first." in await sender.receive_from()
+    await chat(sender, text="y" * 201)
+    assert "A chat message has at most 200 characters." in await sender.receive_from()
+    await chat(sender, text=["a list"])
+    assert "That message was not understood." in await sender.receive_from()
+    await chat(sender, phrase="not_a_phrase")
+    assert "That message was not understood." in await sender.receive_from()
+    assert await other.receive_nothing(timeout=0.3)
+    await sender.disconnect()
+    await other.disconnect()
+
+
+async def test_a_person_over_the_chat_allowance_is_told_to_slow_down_and_others_still_talk():
+    room, (ana, ben) = await lobby()
+    sender, other = await connect(room.code, ana.key), await connect(room.code, ben.key)
+    for socket in (sender, other):
+        await drain(socket)
+    for n in range(limits.CHAT_MESSAGES):
+        await chat(sender, text=f"line {n}")
+    heard = [await other.receive_from() for _ in range(limits.CHAT_MESSAGES)]
+    assert all("line" in html for html in heard)
+    await drain(sender)
+    await chat(sender, text="one too many")
+    assert "Slow down: you can send another message in" in await sender.receive_from()
+    assert await other.receive_nothing(timeout=0.3)
+    await chat(other, text="I may")
+    assert "I may" in await sender.receive_from()
+    await sender.disconnect()
+    await other.disconnect()
+
+
+async def test_a_muted_player_is_refused_live_with_the_reason_and_time_left():
+    room, (ana, ben) = await lobby()
+    sender, other = await connect(room.code, ben.key), await connect(room.code, ana.key)
+    for socket in (sender, other):
+        await drain(socket)
+    sent = await database_sync_to_async(moderation.player_mute)(
+        by=None, person=Person(ben.key, "Ben"), duration="1h", reason="insults")
+    for code, message in sent:
+        await database_sync_to_async(broadcast.send)(code, message)
+    notice = await sender.receive_from()
+    assert "You are muted in chat for" in notice and "Reason: insults" in notice
+    assert await other.receive_nothing(timeout=0.3)  # the notice is the muted person's only
+    await chat(sender, text="still here?")
+    refused = await sender.receive_from()
+    assert "You are muted in chat for 59\xa0minutes more. Reason: insults" in refused
+    assert await other.receive_nothing(timeout=0.3)
+    await sender.disconnect()
+    await other.disconnect()
+
+
+async def test_a_warning_is_shown_to_its_person_in_their_language():
+    room, (ana, ben) = await lobby()
+    warned, other = await connect(room.code, ben.key, "nl"), await connect(room.code, ana.key)
+    for socket in (warned, other):
+        await drain(socket)
+    sent = await database_sync_to_async(moderation.player_warn)(by=None, person=Person(ben.key, "Ben"),
+                                                                warning="insults")
+    for code, message in sent:
+        await database_sync_to_async(broadcast.send)(code, message)
+    assert "Een moderator waarschuwt je" in await warned.receive_from()
+    assert await other.receive_nothing(timeout=0.3)
+    await warned.disconnect()
+    await other.disconnect()
+
+
+async def test_a_reconnecting_screen_gets_the_chat_it_missed():
+    room, (ana, ben) = await lobby()
+    sender = await connect(room.code, ana.key)
+    await drain(sender)
+    await chat(sender, text="while you were away")
+    await drain(sender)
+    late = await connect(room.code, ben.key)
+    opened = "".join(await drain(late))
+    assert 'id="chat-table-list"' in opened and "while you were away" in opened
+    await sender.disconnect()
+    await late.disconnect()
+
+
+async def test_the_host_turning_spectator_chat_off_reaches_the_spectators_at_once():
+    from game import services
+
+    room, (ana, _ben) = await lobby()
+    watcher = await connect(room.code, "guest:zoe", nickname="Zoe")
+    await drain(watcher)
+    message = await database_sync_to_async(services.spectator_chat_set)(code=room.code, player=ana, on=False)
+    await database_sync_to_async(broadcast.send)(room.code, message)
+    swapped = await watcher.receive_from()
+    assert 'id="chat-compose"' in swapped and "The host has turned the spectators' chat off." in swapped
+    assert 'name="text"' not in swapped
+    await chat(watcher, text="hello?")
+    assert "The host has turned the spectators&#x27; chat off." in await watcher.receive_from()
+    await watcher.disconnect()
+
+
+async def test_a_spectator_who_sits_down_gets_the_players_composer():
+    from game import services
+    from game.identity import Player
+
+    room, _ = await lobby()
+    watcher = await connect(room.code, "guest:cleo", nickname="Cleo")
+    assert "Message to the spectators" in "".join(await drain(watcher))
+    message = await database_sync_to_async(services.seat_take)(code=room.code, player=Player("guest:cleo"),
+                                                               nickname="Cleo")
+    await database_sync_to_async(broadcast.send)(room.code, message)
+    redrawn = "".join(await drain(watcher))
+    assert 'id="chat-compose"' in redrawn and "Message to the table" in redrawn
+    await watcher.disconnect()
+
+
+async def test_a_refused_move_is_told_in_the_sockets_language():
+    room, _ = await database_sync_to_async(table)()
+    watcher = await connect(room.code, None, "de")
+    await drain(watcher)
+    await watcher.send_to(text_data=json.dumps({"kind": "draw", "version": "1"}))
+    assert "Du schaust an diesem Tisch nur zu" in await watcher.receive_from()
+    await watcher.disconnect()
