@@ -18,12 +18,15 @@ SIZES = {"phone": {"width": 360, "height": 740}, "desktop": {"width": 1366, "hei
 
 
 def box(page, selector: str) -> dict:
-    """Where an element is drawn, once it is (the socket's first table may still be swapping in)."""
+    """Where an element is drawn, once it is (a piece swapped in at that moment is measured again)."""
     locator = page.locator(selector).first
-    expect(locator).to_be_visible()
-    found = locator.bounding_box()
-    assert found is not None, f"{selector} is not on screen"
-    return found
+    for _attempt in range(20):
+        expect(locator).to_be_visible()
+        found = locator.bounding_box()
+        if found is not None:
+            return found
+        page.wait_for_timeout(50)
+    raise AssertionError(f"{selector} is not on screen")
 
 
 def overlap(a: dict, b: dict) -> bool:
@@ -100,6 +103,7 @@ def test_while_you_choose_a_freeze_target_you_see_your_row_and_the_deck(browser,
     watcher = browser.new_context(viewport=SIZES[size])
     page = watcher.new_page()
     page.goto(f"{live_url}/en/t/{room.code}/")
+    expect(page.locator("#table-presence[data-known]")).to_have_count(1)  # the socket's table is in
     expect(page.locator(".table--watching .seat")).to_have_count(4)
     if size == "desktop":  # the four seats side by side, no empty half-row
         tops = {round(box(page, f"#seat-{index}")["y"]) for index in range(4)}
