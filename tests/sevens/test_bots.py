@@ -8,7 +8,7 @@ import random
 from game.sevens.bots import LEVELS, POLICIES, decide, read_sight, round_moves
 from game.sevens.bots.arena import play_game
 from game.sevens.bots.bits import cards, mask
-from game.sevens.bots.inference import evidence_by_seat, likely_deals, odd_plays
+from game.sevens.bots.inference import evidence_by_seat, far_pick, likely_deals, odd_counts, odd_plays
 from game.sevens.bots.sight import Sight
 from game.sevens.bots.standing import win_share
 from game.sevens.bots.worlds import Dealer
@@ -73,10 +73,15 @@ def test_the_deals_a_bot_imagines_fit_the_counts_and_what_it_saw():
         assert dealt == sight.hand | sight.unseen and hands[sight.seat] == sight.hand
 
 
-def test_the_deals_weighed_by_the_plays_still_fit_the_counts_and_the_passes():
+def test_the_deals_weighed_by_the_plays_still_fit_the_counts_and_the_passes(monkeypatch):
+    from game.sevens.bots import inference
+
     for index, state in enumerate(random_positions(10, every=5)):
         sight = read_sight(view(state, state["current"]), state["moves"])
-        for hands in likely_deals(sight, Dealer(sight), 5, random.Random(index)):
+        monkeypatch.setattr(inference, "CHAINS", 1 + index % 3)
+        deals = likely_deals(sight, Dealer(sight), 5, random.Random(index))
+        assert len(deals) == 5
+        for hands in deals:
             assert [hand.bit_count() for hand in hands] == sight.counts and hands[sight.seat] == sight.hand
             assert all(not hand & lacked for hand, lacked in zip(hands, sight.lacks, strict=True))
             assert sum(hands) == sight.hand | sight.unseen   # disjoint hands: the sum is the union
@@ -91,6 +96,19 @@ def test_the_real_hands_of_medium_players_never_look_odd_to_medium_rule():
         for seat, held in enumerate(state["seats"]):
             assert odd_plays(mask(held["hand"]), evidence[seat]) == 0
         apply(state, decide("medium", state, rng))
+
+
+def test_the_real_hands_of_baseline_players_never_look_odd_to_the_far_card_rule():
+    rng = random.Random(4)
+    state = new_game(4, seed=9, rounds=1)
+    while not state["over"]:
+        sight = read_sight(view(state, state["current"]), state["moves"])
+        evidence = evidence_by_seat(sight)
+        for seat, held in enumerate(state["seats"]):
+            assert odd_counts(mask(held["hand"]), evidence[seat])[1] == 0
+        action = decide("long_suit_far", state, rng)
+        assert far_pick(sight.hand, mask(sight.playable)) == mask([action["card"]])
+        apply(state, action)
 
 
 def test_a_sight_knows_the_standing_and_the_rounds_to_come():
