@@ -8,7 +8,9 @@ import random
 from game.sevens.bots import LEVELS, POLICIES, decide, read_sight, round_moves
 from game.sevens.bots.arena import play_game
 from game.sevens.bots.bits import cards, mask
-from game.sevens.bots.inference import evidence_by_seat, likely_deals, odd_plays
+from game.sevens.bots.inference import evidence_by_seat, far_pick, likely_deals, odd_counts, odd_plays
+from game.sevens.bots.sight import Sight
+from game.sevens.bots.standing import win_share
 from game.sevens.bots.worlds import Dealer
 from game.sevens.engine import apply, legal_actions, new_game, to_json, view
 
@@ -71,10 +73,15 @@ def test_the_deals_a_bot_imagines_fit_the_counts_and_what_it_saw():
         assert dealt == sight.hand | sight.unseen and hands[sight.seat] == sight.hand
 
 
-def test_the_deals_weighed_by_the_plays_still_fit_the_counts_and_the_passes():
+def test_the_deals_weighed_by_the_plays_still_fit_the_counts_and_the_passes(monkeypatch):
+    from game.sevens.bots import inference
+
     for index, state in enumerate(random_positions(10, every=5)):
         sight = read_sight(view(state, state["current"]), state["moves"])
-        for hands in likely_deals(sight, Dealer(sight), 5, random.Random(index)):
+        monkeypatch.setattr(inference, "CHAINS", 1 + index % 3)
+        deals = likely_deals(sight, Dealer(sight), 5, random.Random(index))
+        assert len(deals) == 5
+        for hands in deals:
             assert [hand.bit_count() for hand in hands] == sight.counts and hands[sight.seat] == sight.hand
             assert all(not hand & lacked for hand, lacked in zip(hands, sight.lacks, strict=True))
             assert sum(hands) == sight.hand | sight.unseen   # disjoint hands: the sum is the union
@@ -89,6 +96,39 @@ def test_the_real_hands_of_medium_players_never_look_odd_to_medium_rule():
         for seat, held in enumerate(state["seats"]):
             assert odd_plays(mask(held["hand"]), evidence[seat]) == 0
         apply(state, decide("medium", state, rng))
+
+
+def test_the_real_hands_of_baseline_players_never_look_odd_to_the_far_card_rule():
+    rng = random.Random(4)
+    state = new_game(4, seed=9, rounds=1)
+    while not state["over"]:
+        sight = read_sight(view(state, state["current"]), state["moves"])
+        evidence = evidence_by_seat(sight)
+        for seat, held in enumerate(state["seats"]):
+            assert odd_counts(mask(held["hand"]), evidence[seat])[1] == 0
+        action = decide("long_suit_far", state, rng)
+        assert far_pick(sight.hand, mask(sight.playable)) == mask([action["card"]])
+        apply(state, action)
+
+
+def test_a_sight_knows_the_standing_and_the_rounds_to_come():
+    state = new_game(4, seed=3, rounds=3)
+    rng = random.Random(0)
+    while state["round"] == 1:
+        apply(state, decide("medium", state, rng))
+    sight = read_sight(view(state, state["current"]), state["moves"])
+    assert sight.totals == [seat["total"] for seat in state["seats"]] and sum(sight.totals) > 0
+    assert sight.rounds_after == 1
+
+
+def test_the_win_share_counts_ties_as_shared_and_a_lead_as_worth_more_with_fewer_rounds_to_go():
+    assert win_share([3, 5, 5, 5], 0, 0) == 1.0
+    assert win_share([5, 5, 3, 9], 0, 0) == 0.0
+    assert win_share([4, 4, 6, 9], 1, 0) == 0.5
+    assert abs(win_share([5, 5, 5, 5], 2, 2) - 0.25) < 1e-9
+    assert 0.25 < win_share([3, 5, 5, 5], 0, 2) < win_share([3, 5, 5, 5], 0, 1) < 1.0
+    shares = [win_share([2, 4, 6, 7], seat, 1) for seat in range(4)]
+    assert abs(sum(shares) - 1) < 1e-9 and shares == sorted(shares, reverse=True)
 
 
 def test_hard_decides_the_same_whatever_the_hidden_hands_are():
@@ -150,8 +190,6 @@ def test_medium_beats_random_play():
 def test_a_deal_is_found_even_when_what_was_seen_leaves_little_room():
     """Dense passes (each seat lacks most cards it does not hold) force the dealer into corners
     that only a chain of moves between hands gets out of."""
-    from game.sevens.bots.sight import Sight
-
     rng = random.Random(5)
     for trial in range(200):
         cards_left = list(range(20))

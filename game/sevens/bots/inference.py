@@ -2,17 +2,20 @@
 
 A deal that fits the counts and the passes (worlds.py) may still make the others' plays look
 odd: a seat seldom opens a row for everyone when it held a card that led to its own. Each play
-a seat chose is checked against what medium's rule (rollout.keen_pick) would have played with
-that deal's hand, wound back to the moment; every play it would not have made multiplies the
-deal's weight by `UNLIKE`. A short Markov chain of card swaps between hands then visits deals
-in proportion to that weight.
+a seat chose is checked against two common ways of choosing, with that deal's hand wound back
+to the moment: opening the way to one's own cards while holding back what only frees others'
+(rollout.keen_pick, medium's rule), and playing the card farthest from its 7 in one's longest
+suit (`far_pick`). Under each way, every play it would not have made multiplies the seat's
+weight by `UNLIKE`; the seat's weight is the average of the two, as we do not know which way
+it chooses (nor that it follows either: `UNLIKE` leaves room for other reasons). A short
+Markov chain of card swaps between hands then visits deals in proportion to that weight.
 """
 
 from __future__ import annotations
 
 import random
 
-from .bits import ALL
+from .bits import ALL, SUIT_MASKS
 from .rollout import keen_pick
 from .sight import Sight
 from .worlds import Dealer
@@ -20,6 +23,7 @@ from .worlds import Dealer
 UNLIKE = 0.3
 BURN_IN = 60
 THIN = 4
+CHAINS = 1
 
 Evidence = list[tuple[int, int, int, int]]   # (card played, fitting then, table then, cards played since)
 
@@ -35,24 +39,59 @@ def evidence_by_seat(sight: Sight) -> list[Evidence]:
     return evidence
 
 
+def far_pick(hand: int, options: int) -> int:
+    """The card (a bit of `options`) farthest from its 7 in the suit where `hand` holds the most
+    cards; ties go to the first in DECK order."""
+    best = card = -1
+    while options:
+        low = options & -options
+        options ^= low
+        index = low.bit_length() - 1
+        keen = ((hand & SUIT_MASKS[index // 13]).bit_count() << 4) + abs(index % 13 - 6)
+        if keen > best:
+            best, card = keen, low
+    return card
+
+
 def odd_plays(hand: int, evidence: Evidence) -> int:
     """How many of a seat's plays medium's rule would not have made, had it held `hand`."""
-    odd = 0
+    return odd_counts(hand, evidence)[0]
+
+
+def odd_counts(hand: int, evidence: Evidence) -> tuple[int, int]:
+    """How many of a seat's plays each way of choosing (keen_pick, far_pick) would not have
+    made, had it held `hand`."""
+    keen = far = 0
     for card, fitting, table, since in evidence:
         then = hand | since
         options = then & fitting
-        if options & (options - 1) and keen_pick(then, ALL & ~table & ~then, options) != card:
-            odd += 1
-    return odd
+        if options & (options - 1):
+            keen += keen_pick(then, ALL & ~table & ~then, options) != card
+            far += far_pick(then, options) != card
+    return keen, far
+
+
+def weight(odd: tuple[int, int]) -> float:
+    """A seat's weight from its odd plays under each way of choosing."""
+    return UNLIKE ** odd[0] + UNLIKE ** odd[1]
 
 
 def likely_deals(sight: Sight, dealer: Dealer, count: int, rng: random.Random) -> list[list[int]]:
-    """`count` deals from the chain, started from one of the dealer's."""
-    hands = dealer.deal(rng)
-    others = [seat for seat in range(len(hands)) if seat != sight.seat]
+    """`count` deals from `CHAINS` chains, each started from one of the dealer's deals (a
+    sharp weight makes one chain slow to leave the corner it starts in)."""
     evidence = evidence_by_seat(sight)
+    deals: list[list[int]] = []
+    for chain in range(CHAINS):
+        deals += _chain(sight, dealer.deal(rng), evidence, (count * (chain + 1)) // CHAINS - len(deals), rng)
+    return deals
+
+
+def _chain(sight: Sight, hands: list[int], evidence: list[Evidence], count: int,
+           rng: random.Random) -> list[list[int]]:
+    """`count` deals from a chain of swaps started from `hands`."""
+    others = [seat for seat in range(len(hands)) if seat != sight.seat]
     held = [_bits(hand) for hand in hands]
-    odd = [odd_plays(hand, evidence[seat]) for seat, hand in enumerate(hands)]
+    weights = [weight(odd_counts(hand, evidence[seat])) for seat, hand in enumerate(hands)]
     lacks = sight.lacks
     deals = []
     for step in range(BURN_IN + count * THIN):
@@ -66,12 +105,12 @@ def likely_deals(sight: Sight, dealer: Dealer, count: int, rng: random.Random) -
         if lacks[b] & x or lacks[a] & y:
             continue
         new_a, new_b = hands[a] ^ x | y, hands[b] ^ y | x
-        odd_a, odd_b = odd_plays(new_a, evidence[a]), odd_plays(new_b, evidence[b])
-        change = odd_a + odd_b - odd[a] - odd[b]
-        if change <= 0 or rng.random() < UNLIKE ** change:
+        weight_a, weight_b = weight(odd_counts(new_a, evidence[a])), weight(odd_counts(new_b, evidence[b]))
+        ratio = weight_a * weight_b / (weights[a] * weights[b])
+        if ratio >= 1 or rng.random() < ratio:
             hands[a], hands[b] = new_a, new_b
             held[a][i], held[b][j] = y, x
-            odd[a], odd[b] = odd_a, odd_b
+            weights[a], weights[b] = weight_a, weight_b
     return deals
 
 

@@ -6,7 +6,7 @@ that fitted at that moment, and hands only shrink, so it holds none of them now.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from .bits import ALL, BIT, OPENS, SEVENS, index_of, mask
 
@@ -21,6 +21,8 @@ class Sight:
     counts: list[int]          # cards in each hand
     lacks: list[int]           # per seat, cards it is known not to hold (from its passes)
     plays: list[tuple[int, int, int, int]]  # each chosen play: (seat, card, fitting and table before it)
+    totals: list[int] = field(default_factory=list)  # each seat's penalty total before this round
+    rounds_after: int = 0      # rounds still to come after this one
 
 
 def read_sight(view: dict, moves: list[list]) -> Sight:
@@ -44,6 +46,7 @@ def read_sight(view: dict, moves: list[list]) -> Sight:
         seat=seat, hand=hand, playable=list(view["playable"]), fitting=fitting,
         unseen=ALL & ~hand & ~table,
         counts=[s["count"] for s in seats], lacks=lacks, plays=plays,
+        totals=[s["total"] for s in seats], rounds_after=view["rounds"] - view["round"],
     )
 
 
