@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from game.sevens.engine import View
+
 from .bits import ALL, BIT, OPENS, SEVENS, index_of, mask
 
 
@@ -25,10 +27,12 @@ class Sight:
     rounds_after: int = 0      # rounds still to come after this one
 
 
-def read_sight(view: dict, moves: list[list]) -> Sight:
+def read_sight(view: View, moves: list[list]) -> Sight:
     """The seat's knowledge from its `view` and this round's public `moves` ([seat, card|None])."""
-    seats = view["seats"]
-    hand = mask(view["hand"])
+    seats, cards, me = view["seats"], view["hand"], view["current"]
+    if cards is None or me is None:
+        raise ValueError("a sight is a seated player's view while a seat must act")
+    hand = mask(cards)
     fitting = SEVENS
     table = 0
     lacks = [0] * len(seats)
@@ -41,9 +45,8 @@ def read_sight(view: dict, moves: list[list]) -> Sight:
             plays.append((seat, BIT[card], fitting, table))
         fitting = (fitting & ~BIT[card]) | OPENS[index_of(card)]
         table |= BIT[card]
-    seat = view["current"]
     return Sight(
-        seat=seat, hand=hand, playable=list(view["playable"]), fitting=fitting,
+        seat=me, hand=hand, playable=list(view["playable"]), fitting=fitting,
         unseen=ALL & ~hand & ~table,
         counts=[s["count"] for s in seats], lacks=lacks, plays=plays,
         totals=[s["total"] for s in seats], rounds_after=view["rounds"] - view["round"],
