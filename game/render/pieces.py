@@ -81,9 +81,9 @@ _MARKS, _YOU_BADGE = mark_safe("\x00seat-marks\x00"), mark_safe("\x00you-badge\x
 def _seat_drawn(panel: dict) -> str:
     """A seat's panel. Its head (name, badges, total) changes only between rounds and its status
     line takes few values, so both are drawn apart and reused; only the row is new each time."""
-    head = Parts.get("seat-head", (panel["nickname"], panel["bot_level"], panel["away"], panel["is_dealer"],
-                                   panel["total"]), lambda: render_to_string("table/_seat_head.html", {
-                                       "seat": panel, "you_badge": _YOU_BADGE}))
+    shows = (panel["index"], panel["nickname"], panel["bot_level"], panel["away"], panel["is_dealer"], panel["total"])
+    head = Parts.get("seat-head", shows, lambda: render_to_string("table/_seat_head.html", {
+        "seat": panel, "you_badge": _YOU_BADGE}))
     status = Parts.get("seat-status", (panel["status"], panel["distinct"], panel["round_score"]),
                        lambda: render_to_string("table/_seat_status.html", {"seat": panel, "sevn_goal": SEVN_DISTINCT}))
     return render_to_string("table/_seat.html", {"seat": panel, "head": mark_safe(head), "status": mark_safe(status),

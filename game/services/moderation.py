@@ -15,6 +15,7 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
+from .. import selectors
 from ..errors import ServiceError
 from ..models import ChatMessage, ModAction, Presence, Report, Room, Sanction, Seat
 from .common import clean_nickname, update_message
@@ -100,10 +101,28 @@ def player_ban(*, by, person: Person, duration: str, reason: object, report: Rep
                             nickname=person.name, reason=why, expires=until, by=by)
     seats = Seat.objects.filter(player_key=person.key).exclude(room__status=Room.Status.CLOSED)
     removed: Sent = [(code, remove_seat(seat_id)) for seat_id, code in seats.values_list("id", "room__code")]
+    handed = _hand_over_hosting(person)
     log_action(by=by, action=ModAction.Action.BAN, person=person, detail=f"{duration}, {len(removed)} seat(s)",
                reason=why, report=report)
     mark_handled(report, by, f"banned {duration}")
-    return removed + notices
+    return removed + handed + notices
+
+
+def _hand_over_hosting(person: Person) -> Sent:
+    """A banned person hosts nothing: each open table they host goes to the first person still
+    seated there, and one with nobody left is closed (part of the ban: no log line of its own)."""
+    sent: Sent = []
+    for room in Room.objects.filter(host_key=person.key).exclude(status=Room.Status.CLOSED):
+        heir = (room.seats.filter(bot_level="").exclude(player_key__in=("", person.key)).order_by("index").first())
+        if heir is None:
+            room.status, room.closed_reason = Room.Status.CLOSED, str(_("The host can no longer play here."))
+            room.save(update_fields=["status", "closed_reason", "updated"])
+        else:
+            room.host_key, room.host_name = heir.player_key, heir.nickname
+            room.save(update_fields=["host_key", "host_name", "updated"])
+        seats = sorted(room.seats.all(), key=lambda seat: seat.index)
+        sent.append((room.code, update_message(room, seats, selectors.current_game(room))))
+    return sent
 
 
 @transaction.atomic

@@ -162,3 +162,34 @@ def test_a_moderator_mutes_a_player_in_admin_and_the_next_line_is_refused_live(b
     mod.reload()
     expect(mod.locator(".field-status")).to_contain_text("Handled")
     expect(mod.locator(".field-handled_by")).to_contain_text("mod")
+
+
+@pytest.mark.parametrize("game", ["sevn", "sevens"])
+def test_a_player_is_reported_from_their_seat_and_never_from_your_own(browser, live_url, game):
+    from game.models import Report
+
+    from ..tables.sevens_tables import sevens_table
+    from ..web.factories import table
+    from .scenes import seat_as
+
+    if game == "sevens":
+        room, (ana, ben, _cleo) = sevens_table(turn_seconds=0)
+    else:
+        room, (ana, ben) = table(turn_seconds=0)
+    context = browser.new_context(viewport=DESKTOP)
+    seat_as(context, live_url, ana)
+    page = context.new_page()
+    page.goto(f"{live_url}/en/t/{room.code}/")
+    expect(page.locator("#table-presence[data-known]")).to_have_count(1)
+    expect(page.locator(".seat--you .seat__report")).to_be_hidden()
+    page.locator("#seat-1 .seat__report").click()
+    dialog = page.locator("#report-dialog")
+    expect(dialog).to_be_visible()
+    expect(dialog).to_contain_text("Ben")
+    dialog.get_by_label("Offensive nickname").check()
+    dialog.get_by_role("button", name="Send report").click()
+    expect(page.locator("#toast")).to_contain_text("Thank you: staff will look at your report.")
+    report = Report.objects.get()
+    assert (report.reporter_name, report.reported_name, report.reported_key, report.room_code) == \
+        ("Ana", "Ben", ben.key, room.code)
+    context.close()

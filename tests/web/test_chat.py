@@ -202,6 +202,21 @@ def test_a_banned_player_leaves_every_table_at_once_and_may_come_back_when_lifte
     services.seat_take(code=lobby.code, player=ben, nickname="Ben")
 
 
+def test_a_banned_host_hosts_nothing_the_next_person_seated_hosts_or_the_table_closes():
+    kept, (ana, ben, cleo) = table(names=("Ana", "Ben", "Cleo"), start=False)
+    alone, _players = table(names=("Ana",), start=False)
+    sent = moderation.player_ban(by=None, person=Person(ana.key, "Ana"), duration="24h", reason="spam")
+    kept.refresh_from_db()
+    alone.refresh_from_db()
+    assert (kept.host_key, kept.host_name, kept.status) == (ben.key, "Ben", Room.Status.LOBBY)
+    assert alone.status == Room.Status.CLOSED and alone.closed_reason
+    services.game_start(code=kept.code, player=ben)  # Ben runs the table now
+    with pytest.raises(ServiceError):
+        services.game_start(code=kept.code, player=ana)
+    assert {code for code, _message in sent} >= {kept.code, alone.code}
+    assert ModAction.objects.filter(action=ModAction.Action.BAN).count() == ModAction.objects.count() == 1
+
+
 def test_a_report_of_a_message_stores_who_whom_where_why_and_the_evidence():
     room, (ana, ben) = table(start=False)
     say(room, ana, "good luck")

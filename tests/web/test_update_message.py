@@ -20,11 +20,11 @@ def test_no_update_message_carries_a_player_key():
     room, (ana, ben) = table(start=False)
     messages = [services.seat_take(code=room.code, player=type(ana)(key="guest:cleo"), nickname="Cleo"),
                 services.game_start(code=room.code, player=ana)]
-    messages.append(act(room, ana if messages[-1]["snapshot"]["game"]["view"]["current"] == 0 else ben,
-                        {"kind": "pass"}))
+    dealt, (dora, eli) = table(names=("Dora", "Eli"), deck=["5", "9", "4", "1", "2", "3"])
+    messages.append(act(dealt, eli, {"kind": "draw"}))  # Eli, left of the dealer, decides first
     sevens, (mia, tom, zoe) = sevens_table(names=("Mia", "Tom", "Zoe"))
     messages.append(services.seat_remove_by_staff(seat_id=sevens.seats.get(index=2).id))
-    keys = [ana.key, ben.key, "guest:cleo", mia.key, tom.key, zoe.key]
+    keys = [ana.key, ben.key, "guest:cleo", dora.key, eli.key, mia.key, tom.key, zoe.key]
     for message in messages:
         text = json.dumps(message)
         assert not [key for key in keys if key in text]
