@@ -82,7 +82,8 @@ class ChatSocket:
         """A moderator's word for one person: drawn on their screens only."""
         body = unpack(message)
         player = self.player
-        if player is not None and (body["to"] == player.key or (body["user_id"] and body["user_id"] == player.user_id)):
+        if player is not None and (body["to"] == tag(player.key)
+                                   or (body["user_id"] and body["user_id"] == player.user_id)):
             await self.send(chat_render.notice(body["notice"], self.language))
 
     async def chat_settings(self, message: dict) -> None:

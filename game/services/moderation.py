@@ -17,6 +17,7 @@ from django.utils.translation import gettext_lazy as _
 
 from .. import selectors
 from ..errors import ServiceError
+from ..identity import tag
 from ..models import ChatMessage, ModAction, Presence, Report, Room, Sanction, Seat
 from .common import clean_nickname, update_message
 from .staff import Person, log_action, mark_handled, remove_seat
@@ -41,7 +42,7 @@ def _tables_of(person: Person, also: str | None = None) -> list[str]:
 
 
 def _notice(person: Person, notice: dict, also: str | None = None) -> Sent:
-    body = {"to": person.key, "user_id": person.user_id, "notice": notice}
+    body = {"to": tag(person.key), "user_id": person.user_id, "notice": notice}  # a tag: no key on the layer
     return [(code, {"type": "chat.notice", "id": secrets.token_hex(8), "code": code, "body": body})
             for code in _tables_of(person, also)]
 

@@ -12,7 +12,7 @@ from django.utils.translation import override
 
 from game import limits, services
 from game.errors import ServiceError
-from game.identity import SESSION_KEY, Player
+from game.identity import SESSION_KEY, Player, tag
 from game.models import ChatMessage, ModAction, Report, Room, Sanction
 from game.render import chat as chat_render
 from game.services import moderation
@@ -302,7 +302,7 @@ def test_a_warning_reaches_every_table_where_the_person_sits():
     other, _ = table(names=("Cleo", "Ben"), start=False)
     sent = moderation.player_warn(by=None, person=Person(ben.key, "Ben"), warning="spam")
     assert sorted(code for code, _message in sent) == sorted([room.code, other.code])
-    assert all(message["body"]["to"] == ben.key and message["body"]["notice"] == {"kind": "warning",
+    assert all(message["body"]["to"] == tag(ben.key) and message["body"]["notice"] == {"kind": "warning",
                                                                                   "warning": "spam"}
                for _code, message in sent)
     with override("de"):

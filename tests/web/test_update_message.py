@@ -1,5 +1,6 @@
 """What travels between server processes (the channel layer, Redis in the scale-out set-up):
-no player key of anyone, only the tags the renderer tells people apart by."""
+no player key of anyone (table updates, chat lines, a moderator's warning), only the tags the
+renderer tells people apart by."""
 
 from __future__ import annotations
 
@@ -9,6 +10,8 @@ import pytest
 
 from game import services
 from game.identity import tag
+from game.services import moderation
+from game.services.staff import Person
 
 from ..tables.sevens_tables import sevens_table
 from .factories import act, table
@@ -24,6 +27,9 @@ def test_no_update_message_carries_a_player_key():
     messages.append(act(dealt, eli, {"kind": "draw"}))  # Eli, left of the dealer, decides first
     sevens, (mia, tom, zoe) = sevens_table(names=("Mia", "Tom", "Zoe"))
     messages.append(services.seat_remove_by_staff(seat_id=sevens.seats.get(index=2).id))
+    messages.append(services.chat_post(code=sevens.code, player=mia, text="hello", phrase="", nickname=""))
+    messages += [message for _code, message in moderation.player_warn(
+        by=None, person=Person(tom.key, "Tom"), warning="rules", room_code=sevens.code)]
     keys = [ana.key, ben.key, "guest:cleo", dora.key, eli.key, mia.key, tom.key, zoe.key]
     for message in messages:
         text = json.dumps(message)
