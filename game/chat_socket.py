@@ -7,6 +7,7 @@ from __future__ import annotations
 import logging
 
 from channels.db import database_sync_to_async
+from django.core.cache import cache
 from django.utils.translation import gettext_lazy as _
 
 from . import render, services
@@ -15,6 +16,7 @@ from .errors import ServiceError
 from .identity import NICKNAME_KEY, tag
 from .render import chat as chat_render
 from .services.chat import author_token
+from .services.moderation import pending_warning_key
 
 logger = logging.getLogger(__name__)
 NOT_UNDERSTOOD = _("That message was not understood.")
@@ -65,7 +67,18 @@ class ChatSocket:
         if self.viewer_key:
             self.chat_token = author_token(self.code, tag(self.viewer_key))
         lists = chat_render.lists(recent["lines"], self.language, self.chat_token, oob=True)
-        return "".join(lists.values()) + self._chat_parts(snapshot)
+        return "".join(lists.values()) + self._chat_parts(snapshot) + await self._warning_waiting()
+
+    async def _warning_waiting(self) -> str:
+        """A moderator's warning given while this person had no table open: shown now, once."""
+        if self.player is None:
+            return ""
+        waiting = pending_warning_key(self.player.key)
+        warning = await cache.aget(waiting)
+        if warning is None:
+            return ""
+        await cache.adelete(waiting)
+        return chat_render.notice({"kind": "warning", "warning": warning}, self.language)
 
     def _chat_parts(self, snapshot: dict) -> str:
         self.chat_frame = chat_render.frame(snapshot, self.viewer_key)
@@ -85,6 +98,8 @@ class ChatSocket:
         if player is not None and (body["to"] == tag(player.key)
                                    or (body["user_id"] and body["user_id"] == player.user_id)):
             await self.send(chat_render.notice(body["notice"], self.language))
+            if body["notice"]["kind"] == "warning":
+                await cache.adelete(pending_warning_key(player.key))  # shown: it waits no more
 
     async def chat_settings(self, message: dict) -> None:
         self.spectator_chat = unpack(message)["spectator_chat"]

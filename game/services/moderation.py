@@ -11,6 +11,7 @@ from __future__ import annotations
 import secrets
 from datetime import timedelta
 
+from django.core.cache import cache
 from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
@@ -65,7 +66,16 @@ def player_warn(*, by, person: Person, warning: str, report: Report | None = Non
     log_action(by=by, action=ModAction.Action.WARN, person=person, room_code=room_code or "",
                detail=warning, reason=str(WARNINGS[warning]), report=report)
     mark_handled(report, by, f"warned ({warning})")
+    cache.set(pending_warning_key(person.key), warning, WARNING_KEPT)  # until one of their screens shows it
     return _notice(person, {"kind": "warning", "warning": warning}, room_code)
+
+
+WARNING_KEPT = 30 * 24 * 3600  # seconds: a warning waits this long for its person to come back
+
+
+def pending_warning_key(player_key: str) -> str:
+    """Where a warning waits for a person who has no table open (the shared cache)."""
+    return f"sevn:warning:{tag(player_key)}"
 
 
 @transaction.atomic

@@ -184,6 +184,20 @@ async def test_a_warning_is_shown_to_its_person_in_their_language():
     await other.disconnect()
 
 
+async def test_a_warning_given_while_its_person_was_away_is_shown_when_they_come_back_once():
+    room, (ana, ben) = await lobby()
+    await database_sync_to_async(moderation.player_warn)(by=None, person=Person(ben.key, "Ben"), warning="insults")
+    back = await connect(room.code, ben.key, "de")  # Ben had no table open: the warning waited
+    assert "Verwarnung der Moderation" in "".join(await drain(back))
+    await back.disconnect()
+    again = await connect(room.code, ben.key, "de")
+    assert "Verwarnung der Moderation" not in "".join(await drain(again))
+    other = await connect(room.code, ana.key)
+    assert "A moderator warns you" not in "".join(await drain(other))
+    for socket in (again, other):
+        await socket.disconnect()
+
+
 async def test_a_reconnecting_screen_gets_the_chat_it_missed():
     room, (ana, ben) = await lobby()
     sender = await connect(room.code, ana.key)
