@@ -362,6 +362,8 @@
     document.querySelectorAll("[data-invite-path]").forEach(function (input) { input.value = fullInviteUrl(input); });
   }
   document.addEventListener("htmx:wsAfterMessage", fillInviteLinks);
+  // The socket's first table has arrived (what a test, or a script, waits for before acting).
+  document.addEventListener("htmx:wsAfterMessage", function () { document.body.setAttribute("data-socket", "live"); });
 
   // Connection state: the extension reconnects by itself; the server re-sends the whole table.
   document.addEventListener("htmx:wsClose", function () {

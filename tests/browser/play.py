@@ -15,6 +15,7 @@ def create_table(page: Page, base: str, nickname: str, seats: int = 4, timer: st
     page.click(".panel--create button.button--primary")
     page.wait_for_url("**/t/**")
     expect(page.locator("#table")).to_have_attribute("data-status", "lobby")
+    expect(page.locator('body[data-socket="live"]')).to_have_count(1)  # its redraw won't undo a choice
     return page.locator("#invite-link").input_value()
 
 
