@@ -8,46 +8,15 @@ import json
 
 import pytest
 from channels.db import database_sync_to_async
-from channels.testing import WebsocketCommunicator
-from django.contrib.sessions.backends.db import SessionStore
 
 from game import broadcast, limits
-from game.identity import NICKNAME_KEY, SESSION_KEY
 from game.services import moderation
 from game.services.staff import Person
-from sevn_site.asgi import application
 
 from .factories import table
+from .test_consumers import connect, drain
 
 pytestmark = pytest.mark.django_db(transaction=True)
-ORIGIN = (b"origin", b"http://127.0.0.1:8000")
-HOST = (b"host", b"127.0.0.1:8000")
-
-
-@database_sync_to_async
-def session_for(key: str | None, nickname: str = "") -> str:
-    session = SessionStore()
-    if key:
-        session[SESSION_KEY] = key
-    if nickname:
-        session[NICKNAME_KEY] = nickname
-    session.create()
-    return session.session_key
-
-
-async def connect(code: str, key: str | None, lang: str = "en", nickname: str = "") -> WebsocketCommunicator:
-    headers = [ORIGIN, HOST, (b"cookie", f"sessionid={await session_for(key, nickname)}".encode())]
-    socket = WebsocketCommunicator(application, f"/ws/t/{code}/?lang={lang}", headers=headers)
-    connected, _ = await socket.connect()
-    assert connected
-    return socket
-
-
-async def drain(socket: WebsocketCommunicator) -> list[str]:
-    messages = []
-    while not await socket.receive_nothing(timeout=0.3):
-        messages.append(await socket.receive_from())
-    return messages
 
 
 async def chat(socket, **fields) -> None:

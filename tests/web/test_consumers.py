@@ -9,7 +9,7 @@ from channels.db import database_sync_to_async
 from channels.testing import WebsocketCommunicator
 from django.contrib.sessions.backends.db import SessionStore
 
-from game.identity import SESSION_KEY
+from game.identity import NICKNAME_KEY, SESSION_KEY
 from sevn_site.asgi import application
 
 from .factories import game_of, state_of, table
@@ -21,16 +21,18 @@ HOST = (b"host", b"127.0.0.1:8000")
 
 
 @database_sync_to_async
-def session_for(key: str | None) -> str:
+def session_for(key: str | None, nickname: str = "") -> str:
     session = SessionStore()
     if key:
         session[SESSION_KEY] = key
+    if nickname:  # the name a guest typed before (the chat's spectators write under it)
+        session[NICKNAME_KEY] = nickname
     session.create()
     return session.session_key
 
 
-async def connect(code: str, key: str | None, lang: str = "en") -> WebsocketCommunicator:
-    headers = [ORIGIN, HOST, (b"cookie", f"sessionid={await session_for(key)}".encode())]
+async def connect(code: str, key: str | None, lang: str = "en", nickname: str = "") -> WebsocketCommunicator:
+    headers = [ORIGIN, HOST, (b"cookie", f"sessionid={await session_for(key, nickname)}".encode())]
     socket = WebsocketCommunicator(application, f"/ws/t/{code}/?lang={lang}", headers=headers)
     connected, _ = await socket.connect()
     assert connected
