@@ -47,7 +47,8 @@ bench: setup
 bench-service: setup services
 	$(BIN)/python bench/service_load.py
 
-# Lint: ruff (with the complexity rule) and mypy on the pure engine; part of `make test`.
+# Lint: ruff (with the complexity rule), ruff's formatter and mypy on the pure engines; part of `make test`.
 lint: setup
 	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
 	$(BIN)/mypy

@@ -41,10 +41,12 @@ class LeanEchoConsumer(QuickDispatch, EchoConsumer):
     lowest floor this stack has (reported beside the bare one)."""
 
 
-echo_routes = URLRouter([
-    path("ws/echo/<str:group>/", EchoConsumer.as_asgi()),
-    path("ws/echo-lean/<str:group>/", LeanEchoConsumer.as_asgi()),
-])
+echo_routes = URLRouter(
+    [
+        path("ws/echo/<str:group>/", EchoConsumer.as_asgi()),
+        path("ws/echo-lean/<str:group>/", LeanEchoConsumer.as_asgi()),
+    ]
+)
 
 
 async def _websocket(scope, receive, send):

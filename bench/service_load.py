@@ -42,8 +42,9 @@ def percentile(values: list[float], p: float) -> float:
 def prepare(stack: Stack, tables: int, first: int = 0) -> list[tuple[str, list[str]]]:
     """Started tables of four, created through the services on the stack's database; per table
     its code and the session ids its people's browsers hold."""
-    os.environ.update({key: stack.env[key] for key in ("DATABASE_URL", "REDIS_URL", "SECRET_KEY",
-                                                       "DJANGO_SETTINGS_MODULE")})
+    os.environ.update(
+        {key: stack.env[key] for key in ("DATABASE_URL", "REDIS_URL", "SECRET_KEY", "DJANGO_SETTINGS_MODULE")}
+    )
     import django
 
     django.setup()
@@ -56,8 +57,9 @@ def prepare(stack: Stack, tables: int, first: int = 0) -> list[tuple[str, list[s
     made = []
     for n in range(first, first + tables):
         players = [Player(key=f"guest:load-{n}-{i}") for i in range(PEOPLE)]
-        room = services.room_create(player=players[0], nickname=f"P{n}-0", seat_count=PEOPLE, turn_seconds=0,
-                                    target=1000)
+        room = services.room_create(
+            player=players[0], nickname=f"P{n}-0", seat_count=PEOPLE, turn_seconds=0, target=1000
+        )
         for i, player in enumerate(players[1:], start=1):
             services.seat_take(code=room.code, player=player, nickname=f"P{n}-{i}")
         services.game_start(code=room.code, player=players[0])
@@ -96,12 +98,14 @@ class Table:
     @property
     def error_texts(self) -> list[str]:
         return [toast for seat in self.seats for toast in seat.screen.toasts] + [
-            f"closed {code}" for seat in self.seats for code in seat.closed_codes if code != 1000]
+            f"closed {code}" for seat in self.seats for code in seat.closed_codes if code != 1000
+        ]
 
     @property
     def errors(self) -> int:
         return sum(len(seat.screen.toasts) for seat in self.seats) + sum(
-            1 for seat in self.seats for code in seat.closed_codes if code != 1000)
+            1 for seat in self.seats for code in seat.closed_codes if code != 1000
+        )
 
 
 def committed(stack: Stack) -> int:
@@ -160,9 +164,13 @@ async def _flood(port: int, code: str, session: str, address: str, seconds: floa
     until = time.monotonic() + seconds
     while time.monotonic() < until:
         try:
-            async with connect(f"ws://127.0.0.1:{port}/ws/t/{code}/?lang=en", origin=f"http://127.0.0.1:{port}",
-                               additional_headers={"Cookie": f"sessionid={session}"},
-                               local_addr=(address, 0), max_size=2**22) as sock:
+            async with connect(
+                f"ws://127.0.0.1:{port}/ws/t/{code}/?lang=en",
+                origin=f"http://127.0.0.1:{port}",
+                additional_headers={"Cookie": f"sessionid={session}"},
+                local_addr=(address, 0),
+                max_size=2**22,
+            ) as sock:
                 while time.monotonic() < until:
                     await sock.send(stale)
                     counts[0] += 1
@@ -186,7 +194,8 @@ def flooder(port: int, code: str, session: str, address: str):
 
     async def flood(until: float) -> None:
         process = multiprocessing.get_context("fork").Process(
-            target=_flood_process, args=(port, code, session, address, until - time.monotonic(), counts))
+            target=_flood_process, args=(port, code, session, address, until - time.monotonic(), counts)
+        )
         process.start()
         await asyncio.to_thread(process.join)
         flood.sent, flood.closed = counts[0], counts[1]
@@ -199,9 +208,11 @@ def summarise(tables: list[Table], elapsed: float, cpu: float) -> dict:
     latencies = [value for table in tables for value in table.latencies]
     moves = len(latencies)
     return {
-        "moves": moves, "moves_per_s": round(moves / elapsed, 1),
+        "moves": moves,
+        "moves_per_s": round(moves / elapsed, 1),
         "p50_ms": round(statistics.median(latencies), 1) if latencies else None,
-        "p95_ms": round(percentile(latencies, 95), 1), "p99_ms": round(percentile(latencies, 99), 1),
+        "p95_ms": round(percentile(latencies, 95), 1),
+        "p99_ms": round(percentile(latencies, 99), 1),
         "errors": sum(table.errors for table in tables),
         "cpu_ms_per_move": round(1000 * cpu / max(1, moves), 2),
     }
@@ -221,7 +232,7 @@ def main() -> None:
     with Stack(env=env) as stack:
         made = prepare(stack, args.tables + args.flood_tables + 1)
         port = stack.nginx.port
-        few = made[args.tables:args.tables + args.flood_tables]
+        few = made[args.tables : args.tables + args.flood_tables]
         quiet = [Table(port, code, sessions, 1000 + n, args.think) for n, (code, sessions) in enumerate(few)]
         asyncio.run(play(quiet, args.flood_seconds))
         flooded = [Table(port, code, sessions, 2000 + n, args.think) for n, (code, sessions) in enumerate(few)]
@@ -230,17 +241,19 @@ def main() -> None:
         asyncio.run(play(flooded, args.flood_seconds, flood))
         quiet_p95 = percentile([v for t in quiet for v in t.latencies], 95)
         flood_p95 = percentile([v for t in flooded for v in t.latencies], 95)
-        print(f"flood: one socket sent {flood.sent} stale moves and was closed {flood.closed} times; "
-              f"{args.flood_tables} other tables' p95 {flood_p95:.1f} ms vs {quiet_p95:.1f} ms quiet "
-              f"({flood_p95 / quiet_p95:.2f}x, target <= 2x); errors {sum(t.errors for t in flooded)}")
+        print(
+            f"flood: one socket sent {flood.sent} stale moves and was closed {flood.closed} times; "
+            f"{args.flood_tables} other tables' p95 {flood_p95:.1f} ms vs {quiet_p95:.1f} ms quiet "
+            f"({flood_p95 / quiet_p95:.2f}x, target <= 2x); errors {sum(t.errors for t in flooded)}"
+        )
 
         # their people have left: close those tables, or their clocks would run during the load
         from game import services
 
-        for code, _sessions in made[args.tables:]:
+        for code, _sessions in made[args.tables :]:
             services.room_close(code=code, reason="benchmark")
 
-        tables = [Table(port, code, sessions, n, args.think) for n, (code, sessions) in enumerate(made[:args.tables])]
+        tables = [Table(port, code, sessions, n, args.think) for n, (code, sessions) in enumerate(made[: args.tables])]
         sampler = Sampler(stack)
         sampler.start()
         marks: dict = {}
@@ -249,8 +262,10 @@ def main() -> None:
             marks.update(cpu=stack.cpu_seconds(), client=time.process_time(), versions=committed(stack))
 
             def done():
-                marks.update(cpu_after=stack.cpu_seconds(), client_after=time.process_time(),
-                             versions_after=committed(stack))
+                marks.update(
+                    cpu_after=stack.cpu_seconds(), client_after=time.process_time(), versions_after=committed(stack)
+                )
+
             return done
 
         elapsed = asyncio.run(play(tables, args.seconds, measure=measure))
@@ -266,20 +281,32 @@ def main() -> None:
         texts = [text for table in tables for text in table.error_texts]
         if texts:
             print(f"errors seen by the people: {sorted(set(texts))[:10]}")
-        print(f"{args.tables} tables x {PEOPLE} people ({args.tables * PEOPLE} sockets through nginx, 2 Daphne, "
-              f"PostgreSQL + Redis), think ~{args.think}s, {elapsed:.0f}s: {load}; "
-              f"database connections held: peak {sampler.peak} (pool {args.pool} x 2 processes)")
+        print(
+            f"{args.tables} tables x {PEOPLE} people ({args.tables * PEOPLE} sockets through nginx, 2 Daphne, "
+            f"PostgreSQL + Redis), think ~{args.think}s, {elapsed:.0f}s: {load}; "
+            f"database connections held: peak {sampler.peak} (pool {args.pool} x 2 processes)"
+        )
 
     result = {
-        "tables": args.tables, "moves_per_s": load["moves_per_s"], "p50_ms": load["p50_ms"],
-        "p95_ms": load["p95_ms"], "p99_ms": load["p99_ms"], "errors": load["errors"],
-        "db_connections": load["db_connections"], "db_pool": args.pool * 2, "cpu_ms_per_move": load["cpu_ms_per_move"],
+        "tables": args.tables,
+        "moves_per_s": load["moves_per_s"],
+        "p50_ms": load["p50_ms"],
+        "p95_ms": load["p95_ms"],
+        "p99_ms": load["p99_ms"],
+        "errors": load["errors"],
+        "db_connections": load["db_connections"],
+        "db_pool": args.pool * 2,
+        "cpu_ms_per_move": load["cpu_ms_per_move"],
         "stack_cpu_ms_per_move": round(sum(per_move.values()) - per_move["load client"], 2),
-        "flood_p95_ms": round(flood_p95, 1), "quiet_p95_ms": round(quiet_p95, 1),
-        "flood_ratio": round(flood_p95 / quiet_p95, 2), "flood_messages": flood.sent,
+        "flood_p95_ms": round(flood_p95, 1),
+        "quiet_p95_ms": round(quiet_p95, 1),
+        "flood_ratio": round(flood_p95 / quiet_p95, 2),
+        "flood_messages": flood.sent,
     }
-    print(f"target: 100 tables p95 <= 150 ms and 0 errors; connections <= pool; got p95 {load['p95_ms']} ms, "
-          f"{load['errors']} errors, {load['db_connections']} connections of {args.pool * 2}")
+    print(
+        f"target: 100 tables p95 <= 150 ms and 0 errors; connections <= pool; got p95 {load['p95_ms']} ms, "
+        f"{load['errors']} errors, {load['db_connections']} connections of {args.pool * 2}"
+    )
     print(json.dumps(result))
 
 

@@ -60,8 +60,9 @@ def prepare_database(env: dict, rooms: int) -> list[list[str]]:
     tables = []
     for r in range(rooms):
         players = [Player(key=f"guest:bench-{r}-{i}") for i in range(SEATS)]
-        room = services.room_create(player=players[0], nickname=f"P{r}-0", seat_count=SEATS, turn_seconds=0,
-                                    target=1000)
+        room = services.room_create(
+            player=players[0], nickname=f"P{r}-0", seat_count=SEATS, turn_seconds=0, target=1000
+        )
         for i, player in enumerate(players[1:], start=1):
             services.seat_take(code=room.code, player=player, nickname=f"P{r}-{i}")
         services.game_start(code=room.code, player=players[0])
@@ -79,7 +80,10 @@ def prepare_database(env: dict, rooms: int) -> list[list[str]]:
 def start_server(env: dict, port: int) -> subprocess.Popen:
     server = subprocess.Popen(
         [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port), "bench.echo_asgi:application"],
-        cwd=ROOT, env={**os.environ, **env}, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+        cwd=ROOT,
+        env={**os.environ, **env},
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
     )
     deadline = time.time() + 30
     while time.time() < deadline:
@@ -180,8 +184,11 @@ class Room:
         """The host presses Rematch after game over (an HTTP form post, as in the browser)."""
         cookie = f"sessionid={self.sessions[0]}; csrftoken={'x' * 32}"
         request = urllib.request.Request(
-            f"{self.origin}/en/t/{self.code}/start/", method="POST", data=b"",
-            headers={"Cookie": cookie, "X-CSRFToken": "x" * 32, "Origin": self.origin, "HX-Request": "true"})
+            f"{self.origin}/en/t/{self.code}/start/",
+            method="POST",
+            data=b"",
+            headers={"Cookie": cookie, "X-CSRFToken": "x" * 32, "Origin": self.origin, "HX-Request": "true"},
+        )
         urllib.request.urlopen(request, timeout=10).read()
 
     async def _player(self, index: int, sock, until: float) -> None:
@@ -255,11 +262,16 @@ def summary(rooms: list[Room]) -> dict:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--seconds", type=float, default=20, help="play time per scenario")
-    parser.add_argument("--think", type=float, default=1.0,
-                        help="mean seconds a player of the 50-room scenario thinks before a move")
+    parser.add_argument(
+        "--think", type=float, default=1.0, help="mean seconds a player of the 50-room scenario thinks before a move"
+    )
     parser.add_argument("--echo", type=int, default=2000, help="echo messages for each floor")
-    parser.add_argument("--segments", type=int, default=5,
-                        help="the one-room games are played in this many parts, each after an echo block")
+    parser.add_argument(
+        "--segments",
+        type=int,
+        default=5,
+        help="the one-room games are played in this many parts, each after an echo block",
+    )
     parser.add_argument("--only-one", action="store_true", help="skip the 50-room scenario (profiling)")
     args = parser.parse_args()
 
@@ -268,11 +280,16 @@ def main() -> None:
     env = {
         "DJANGO_SETTINGS_MODULE": "sevn_site.settings",
         "DATABASE_URL": f"sqlite:///{workdir / 'bench.sqlite3'}",
-        "SEVN_BOT_DELAY_MS": "0", "ALLOWED_HOSTS": "127.0.0.1", "LOG_LEVEL": "ERROR",
+        "SEVN_BOT_DELAY_MS": "0",
+        "ALLOWED_HOSTS": "127.0.0.1",
+        "LOG_LEVEL": "ERROR",
         # Its players answer at machine speed from one address: the limits meant for people
         # (game.limits, game.transport) would measure themselves, not the table.
-        "SEVN_SOCKET_RATE": "100000", "SEVN_SOCKET_BURST": "100000", "SEVN_FRAME_RATE": "100000",
-        "SEVN_FRAME_BURST": "100000", "SEVN_MAX_SOCKETS_PER_ADDRESS": "10000",
+        "SEVN_SOCKET_RATE": "100000",
+        "SEVN_SOCKET_BURST": "100000",
+        "SEVN_FRAME_RATE": "100000",
+        "SEVN_FRAME_BURST": "100000",
+        "SEVN_MAX_SOCKETS_PER_ADDRESS": "10000",
     }
     tables = prepare_database(env, 51)
     server = start_server(env, port)
@@ -290,13 +307,17 @@ def main() -> None:
         one = summary(one_room)
         echo = {"p50_ms": statistics.median(bare), "p99_ms": percentile(bare, 99)}
         echo_lean = {"p50_ms": statistics.median(lean), "p99_ms": percentile(lean, 99)}
-        print(f"echo floor (group_send to {SEATS} sockets, {len(bare)} messages): "
-              f"p50 {echo['p50_ms']:.2f} ms, p99 {echo['p99_ms']:.2f} ms; "
-              f"lean echo (no database hop per message): p50 {echo_lean['p50_ms']:.2f} ms")
+        print(
+            f"echo floor (group_send to {SEATS} sockets, {len(bare)} messages): "
+            f"p50 {echo['p50_ms']:.2f} ms, p99 {echo['p99_ms']:.2f} ms; "
+            f"lean echo (no database hop per message): p50 {echo_lean['p50_ms']:.2f} ms"
+        )
         print(f"1 room x {SEATS} players, no think time: {one}")
         if args.only_one:
-            print(f"1 room p50 / echo p50 = {one['p50_ms'] / echo['p50_ms']:.2f}x, "
-                  f"/ lean echo p50 = {one['p50_ms'] / echo_lean['p50_ms']:.2f}x")
+            print(
+                f"1 room p50 / echo p50 = {one['p50_ms'] / echo['p50_ms']:.2f}x, "
+                f"/ lean echo p50 = {one['p50_ms'] / echo_lean['p50_ms']:.2f}x"
+            )
             return
         rooms = [Room(code, sessions, think=args.think, seed=i) for i, (code, *sessions) in enumerate(tables[1:51])]
         asyncio.run(play_rooms(base, origin, rooms, args.seconds, server.pid))
@@ -306,11 +327,17 @@ def main() -> None:
         server.terminate()
         server.wait(timeout=10)
         shutil.rmtree(workdir, ignore_errors=True)
-    result = {"echo_p50_ms": round(echo["p50_ms"], 2), "echo_lean_p50_ms": round(echo_lean["p50_ms"], 2),
-              "rooms_1": one, "rooms_50": fifty}
-    print(f"1 room p50 / echo p50 = {one['p50_ms'] / echo['p50_ms']:.2f}x (target <= 3x), "
-          f"/ lean echo p50 = {one['p50_ms'] / echo_lean['p50_ms']:.2f}x; "
-          f"50 rooms p95 {fifty['p95_ms']} ms (target <= 50 ms), errors {fifty['errors']}")
+    result = {
+        "echo_p50_ms": round(echo["p50_ms"], 2),
+        "echo_lean_p50_ms": round(echo_lean["p50_ms"], 2),
+        "rooms_1": one,
+        "rooms_50": fifty,
+    }
+    print(
+        f"1 room p50 / echo p50 = {one['p50_ms'] / echo['p50_ms']:.2f}x (target <= 3x), "
+        f"/ lean echo p50 = {one['p50_ms'] / echo_lean['p50_ms']:.2f}x; "
+        f"50 rooms p95 {fifty['p95_ms']} ms (target <= 50 ms), errors {fifty['errors']}"
+    )
     print(json.dumps(result))
 
 

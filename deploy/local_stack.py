@@ -99,24 +99,38 @@ class Postgres:
             shutil.chown(folder, "postgres")
             shutil.chown(self.folder, "postgres")
         self.port = free_port()
-        subprocess.run(_as_postgres([_pg_bin("initdb"), "-D", str(self.folder), "-A", "trust", "-U", "postgres",
-                                     "--no-sync", "-E", "UTF8"]), check=True, stdout=subprocess.DEVNULL)
+        subprocess.run(
+            _as_postgres(
+                [_pg_bin("initdb"), "-D", str(self.folder), "-A", "trust", "-U", "postgres", "--no-sync", "-E", "UTF8"]
+            ),
+            check=True,
+            stdout=subprocess.DEVNULL,
+        )
         with open(self.folder / "postgresql.conf", "a") as conf:
-            conf.write(f"\nport = {self.port}\nlisten_addresses = '127.0.0.1'\n"
-                       f"unix_socket_directories = '{self.folder}'\nmax_connections = {max_connections}\n"
-                       "fsync = off\nsynchronous_commit = off\n"
-                       "full_page_writes = off\nshared_buffers = 64MB\n")
+            conf.write(
+                f"\nport = {self.port}\nlisten_addresses = '127.0.0.1'\n"
+                f"unix_socket_directories = '{self.folder}'\nmax_connections = {max_connections}\n"
+                "fsync = off\nsynchronous_commit = off\n"
+                "full_page_writes = off\nshared_buffers = 64MB\n"
+            )
         self.start()
-        subprocess.run(_as_postgres([_pg_bin("createdb"), "-h", "127.0.0.1", "-p", str(self.port), "-U", "postgres",
-                                     "sevn"]), check=True)
+        subprocess.run(
+            _as_postgres([_pg_bin("createdb"), "-h", "127.0.0.1", "-p", str(self.port), "-U", "postgres", "sevn"]),
+            check=True,
+        )
 
     @property
     def url(self) -> str:
         return f"postgresql://postgres@127.0.0.1:{self.port}/sevn"
 
     def _ctl(self, *args: str) -> None:
-        subprocess.run(_as_postgres([_pg_bin("pg_ctl"), "-D", str(self.folder), "-l", str(self.folder / "log"),
-                                     "-w", "-t", "60", *args]), check=True, stdout=subprocess.DEVNULL)
+        subprocess.run(
+            _as_postgres(
+                [_pg_bin("pg_ctl"), "-D", str(self.folder), "-l", str(self.folder / "log"), "-w", "-t", "60", *args]
+            ),
+            check=True,
+            stdout=subprocess.DEVNULL,
+        )
 
     def start(self) -> None:
         self._ctl("start")
@@ -132,10 +146,24 @@ class Postgres:
 
     def connections(self) -> int:
         """Client connections to the game's database right now."""
-        out = subprocess.run(["psql", "-h", "127.0.0.1", "-p", str(self.port), "-U", "postgres", "-d", "postgres",
-                              "-Atc", "SELECT count(*) FROM pg_stat_activity WHERE datname = 'sevn' "
-                              "AND backend_type = 'client backend'"],
-                             capture_output=True, text=True, check=True).stdout
+        out = subprocess.run(
+            [
+                "psql",
+                "-h",
+                "127.0.0.1",
+                "-p",
+                str(self.port),
+                "-U",
+                "postgres",
+                "-d",
+                "postgres",
+                "-Atc",
+                "SELECT count(*) FROM pg_stat_activity WHERE datname = 'sevn' AND backend_type = 'client backend'",
+            ],
+            capture_output=True,
+            text=True,
+            check=True,
+        ).stdout
         return int(out.strip())
 
     def sql(self, query: str) -> list[tuple]:
@@ -161,8 +189,23 @@ class Redis:
 
     def start(self) -> None:
         self.process = subprocess.Popen(
-            ["redis-server", "--port", str(self.port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no",
-             "--dir", str(self.folder), "--maxclients", "10000"], stdout=subprocess.DEVNULL)
+            [
+                "redis-server",
+                "--port",
+                str(self.port),
+                "--bind",
+                "127.0.0.1",
+                "--save",
+                "",
+                "--appendonly",
+                "no",
+                "--dir",
+                str(self.folder),
+                "--maxclients",
+                "10000",
+            ],
+            stdout=subprocess.DEVNULL,
+        )
         wait_for_port(self.port, process=self.process)
 
     def stop(self) -> None:
@@ -189,8 +232,22 @@ class Daphne:
     def start(self) -> None:
         with open(self.log, "ab") as log:
             self.process = subprocess.Popen(
-                [sys.executable, "-m", "daphne", "--proxy-headers", "-b", "127.0.0.1", "-p", str(self.port),
-                 "sevn_site.asgi:application"], cwd=ROOT, env=self.env, stdout=log, stderr=subprocess.STDOUT)
+                [
+                    sys.executable,
+                    "-m",
+                    "daphne",
+                    "--proxy-headers",
+                    "-b",
+                    "127.0.0.1",
+                    "-p",
+                    str(self.port),
+                    "sevn_site.asgi:application",
+                ],
+                cwd=ROOT,
+                env=self.env,
+                stdout=log,
+                stderr=subprocess.STDOUT,
+            )
         wait_for_port(self.port, process=self.process)
 
     def kill(self) -> None:
@@ -240,8 +297,11 @@ class Nginx:
         self.port = free_port()
         site = NGINX_SITE.read_text()
         upstreams = "".join(f"    server 127.0.0.1:{port} max_fails=1 fail_timeout=5s;\n" for port in backends)
-        site = site.replace("    server 127.0.0.1:8001 max_fails=1 fail_timeout=5s;\n"
-                            "    server 127.0.0.1:8002 max_fails=1 fail_timeout=5s;\n", upstreams)  # both upstreams
+        site = site.replace(
+            "    server 127.0.0.1:8001 max_fails=1 fail_timeout=5s;\n"
+            "    server 127.0.0.1:8002 max_fails=1 fail_timeout=5s;\n",
+            upstreams,
+        )  # both upstreams
         site = site.replace("listen 80;", f"listen 127.0.0.1:{self.port};").replace("listen [::]:80;\n", "")
         site = site.replace("server_name sevn.example.org;", "server_name 127.0.0.1;")
         site = site.replace("/srv/sevn/staticfiles/", f"{static_root}/")
@@ -266,10 +326,10 @@ http {{
     include {self.folder}/sevn.conf;
 }}
 """)
-        subprocess.run(["nginx", "-t", "-q", "-c", str(self.folder / "nginx.conf"), "-p", str(self.folder)],
-                       check=True)
-        self.process = subprocess.Popen(["nginx", "-c", str(self.folder / "nginx.conf"), "-p", str(self.folder)],
-                                        stderr=subprocess.DEVNULL)
+        subprocess.run(["nginx", "-t", "-q", "-c", str(self.folder / "nginx.conf"), "-p", str(self.folder)], check=True)
+        self.process = subprocess.Popen(
+            ["nginx", "-c", str(self.folder / "nginx.conf"), "-p", str(self.folder)], stderr=subprocess.DEVNULL
+        )
         wait_for_port(self.port, process=self.process)
 
     def stop(self) -> None:
@@ -280,8 +340,13 @@ http {{
 class Stack:
     """Everything, started in order; stopped (and its folder removed) on exit."""
 
-    def __init__(self, servers: int = 2, env: dict | None = None, nginx_replace: dict | None = None,
-                 pg_max_connections: int = 100) -> None:
+    def __init__(
+        self,
+        servers: int = 2,
+        env: dict | None = None,
+        nginx_replace: dict | None = None,
+        pg_max_connections: int = 100,
+    ) -> None:
         self.extra_env, self.server_count = env or {}, servers
         self.nginx_replace, self.pg_max_connections = nginx_replace, pg_max_connections
 
@@ -295,17 +360,21 @@ class Stack:
         self.redis = Redis(self.folder)
         self.static_root = self.folder / "static"
         self.env = {
-            **os.environ, "DJANGO_SETTINGS_MODULE": "sevn_site.settings", "DATABASE_URL": self.postgres.url,
-            "REDIS_URL": self.redis.url, "ALLOWED_HOSTS": "127.0.0.1,localhost", "STATIC_ROOT": str(self.static_root),
-            "SECRET_KEY": "scale-out-test-" + "k" * 40, **self.extra_env,
+            **os.environ,
+            "DJANGO_SETTINGS_MODULE": "sevn_site.settings",
+            "DATABASE_URL": self.postgres.url,
+            "REDIS_URL": self.redis.url,
+            "ALLOWED_HOSTS": "127.0.0.1,localhost",
+            "STATIC_ROOT": str(self.static_root),
+            "SECRET_KEY": "scale-out-test-" + "k" * 40,
+            **self.extra_env,
         }
         self.env.pop("DJANGO_ALLOW_ASYNC_UNSAFE", None)
         for command in (["migrate", "-v0"], ["collectstatic", "--noinput", "-v0"]):
             subprocess.run([sys.executable, "manage.py", *command], cwd=ROOT, env=self.env, check=True)
         self.static_root.chmod(0o755)
         self.servers = [Daphne(self.env, self.folder / f"daphne-{i}.log") for i in range(self.server_count)]
-        self.nginx = Nginx(self.folder, [server.port for server in self.servers], self.static_root,
-                           self.nginx_replace)
+        self.nginx = Nginx(self.folder, [server.port for server in self.servers], self.static_root, self.nginx_replace)
         return self
 
     @property
@@ -331,8 +400,7 @@ class Stack:
     def __exit__(self, *exc) -> None:
         if os.environ.get("SEVN_STACK_LOGS"):  # keep the servers' logs for a look afterwards
             Path(os.environ["SEVN_STACK_LOGS"]).write_text(self.logs())
-        for stop in [self.nginx.stop, *(server.stop for server in self.servers), self.redis.stop,
-                     self.postgres.stop]:
+        for stop in [self.nginx.stop, *(server.stop for server in self.servers), self.redis.stop, self.postgres.stop]:
             try:
                 stop()
             except Exception:  # noqa: BLE001 - stop the rest whatever one did

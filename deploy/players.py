@@ -40,17 +40,24 @@ class Browser:
     def origin(self) -> str:
         return f"http://127.0.0.1:{self.port}"
 
-    def request(self, method: str, path: str, body: dict | None = None, headers: dict | None = None,
-                follow: bool = True) -> tuple[int, dict, str]:
+    def request(
+        self, method: str, path: str, body: dict | None = None, headers: dict | None = None, follow: bool = True
+    ) -> tuple[int, dict, str]:
         for _ in range(5):
-            connection = http.client.HTTPConnection("127.0.0.1", self.port, timeout=15,
-                                                    source_address=(self.address, 0))
+            connection = http.client.HTTPConnection(
+                "127.0.0.1", self.port, timeout=15, source_address=(self.address, 0)
+            )
             sent = {"Cookie": "; ".join(f"{k}={v}" for k, v in self.cookies.items()), **(headers or {})}
             data = None
             if body is not None:
                 data = urllib.parse.urlencode(body)
-                sent.update({"Content-Type": "application/x-www-form-urlencoded", "Origin": self.origin,
-                             "Referer": self.origin + path})
+                sent.update(
+                    {
+                        "Content-Type": "application/x-www-form-urlencoded",
+                        "Origin": self.origin,
+                        "Referer": self.origin + path,
+                    }
+                )
             connection.request(method, path, body=data, headers=sent)
             response = connection.getresponse()
             text = response.read().decode(errors="replace")
@@ -75,9 +82,17 @@ class Browser:
 
     def new_table(self, nickname: str, seats: int, timer: int = 0, target: int = 250) -> str:
         self.get("/en/")
-        _status, location = self.post("/en/tables/new/", {"nickname": nickname, "seat_count": seats,
-                                                          "target": target, "turn_seconds": timer,
-                                                          "bot_speed": "normal", "show_odds": "on"})
+        _status, location = self.post(
+            "/en/tables/new/",
+            {
+                "nickname": nickname,
+                "seat_count": seats,
+                "target": target,
+                "turn_seconds": timer,
+                "bot_speed": "normal",
+                "show_odds": "on",
+            },
+        )
         return location.rstrip("/").rsplit("/", 1)[1]
 
     def join(self, code: str, nickname: str) -> None:
@@ -147,9 +162,15 @@ class Seat:
         from websockets.asyncio.client import connect
 
         cookie = "; ".join(f"{k}={v}" for k, v in self.browser.cookies.items())
-        self.socket = await connect(self.url, origin=self.browser.origin, additional_headers={"Cookie": cookie},
-                                    max_size=2**22, ping_interval=None, open_timeout=20,
-                                    local_addr=(self.browser.address, 0))
+        self.socket = await connect(
+            self.url,
+            origin=self.browser.origin,
+            additional_headers={"Cookie": cookie},
+            max_size=2**22,
+            ping_interval=None,
+            open_timeout=20,
+            local_addr=(self.browser.address, 0),
+        )
 
     async def run(self, until: float) -> None:
         """Play until the time is up, reconnecting with a short back-off whenever the socket drops."""

@@ -29,8 +29,10 @@ class FiltersOnly(admin.ModelAdmin):
             if name:
                 allowed.add(name)
         field = lookup.split(LOOKUP_SEP)
-        return any(lookup == name or lookup.startswith(name + LOOKUP_SEP) for name in allowed) \
+        return (
+            any(lookup == name or lookup.startswith(name + LOOKUP_SEP) for name in allowed)
             and not set(field) & SECRET_FIELDS
+        )
 
 
 SECRET_FIELDS = {"state", "seed", "player_key", "host_key"}
@@ -56,8 +58,18 @@ class GameInline(admin.TabularInline):
 
 @admin.register(Room)
 class RoomAdmin(FiltersOnly):
-    list_display = ("code", "kind", "status", "host_name", "players", "seat_count", "target", "rounds", "turn_seconds",
-                    "created")
+    list_display = (
+        "code",
+        "kind",
+        "status",
+        "host_name",
+        "players",
+        "seat_count",
+        "target",
+        "rounds",
+        "turn_seconds",
+        "created",
+    )
     list_filter = ("kind", "status", "created", "turn_seconds")
     search_fields = ("code", "host_name", "seats__nickname")
     date_hierarchy = "created"
@@ -75,15 +87,17 @@ class RoomAdmin(FiltersOnly):
     def players(self, room: Room) -> str:
         return ", ".join(seat.nickname for seat in room.seats.all())
 
-    @admin.action(description=_("Close the selected tables (viewers see “closed by staff”)"),
-                  permissions=["close_table"])
+    @admin.action(
+        description=_("Close the selected tables (viewers see “closed by staff”)"), permissions=["close_table"]
+    )
     def close_rooms(self, request, queryset) -> None:
         closed = 0
         for room in queryset.exclude(status=Room.Status.CLOSED):
             broadcast.send(room.code, services.room_close(code=room.code, reason="", by=request.user))
             closed += 1
-        self.message_user(request, ngettext("%(n)d table closed.", "%(n)d tables closed.", closed) % {"n": closed},
-                          messages.SUCCESS)
+        self.message_user(
+            request, ngettext("%(n)d table closed.", "%(n)d tables closed.", closed) % {"n": closed}, messages.SUCCESS
+        )
 
 
 @admin.register(Seat)
@@ -122,8 +136,18 @@ class GameAdmin(FiltersOnly):
     list_display = ("room", "number", "version", "over", "winner_name", "created", "finished")
     list_filter = ("over", "created")
     search_fields = ("room__code", "players")
-    readonly_fields = ("room", "number", "version", "players", "over", "winner", "created", "finished", "deadline",
-                       "event_count")
+    readonly_fields = (
+        "room",
+        "number",
+        "version",
+        "players",
+        "over",
+        "winner",
+        "created",
+        "finished",
+        "deadline",
+        "event_count",
+    )
     exclude = ("state", "seed")  # the deck order and the seed stay secret, even from staff pages
     inlines = [EventInline]
 

@@ -28,16 +28,26 @@ class WarnForm(forms.Form):
 
 
 class MuteForm(forms.Form):
-    duration = forms.ChoiceField(label=_("for"), choices=[
-        ("15m", _("15 minutes")), ("1h", _("1 hour")), ("24h", _("24 hours")), ("permanent", _("permanently"))])
-    scope = forms.ChoiceField(label=_("where"), choices=[("table", _("at this table")),
-                                                         ("everywhere", _("everywhere"))])
+    duration = forms.ChoiceField(
+        label=_("for"),
+        choices=[
+            ("15m", _("15 minutes")),
+            ("1h", _("1 hour")),
+            ("24h", _("24 hours")),
+            ("permanent", _("permanently")),
+        ],
+    )
+    scope = forms.ChoiceField(
+        label=_("where"), choices=[("table", _("at this table")), ("everywhere", _("everywhere"))]
+    )
     reason = forms.CharField(label=_("reason (the player reads it)"), max_length=200)
 
 
 class BanForm(forms.Form):
-    duration = forms.ChoiceField(label=_("for"), choices=[
-        ("24h", _("24 hours")), ("7d", _("7 days")), ("30d", _("30 days")), ("permanent", _("permanently"))])
+    duration = forms.ChoiceField(
+        label=_("for"),
+        choices=[("24h", _("24 hours")), ("7d", _("7 days")), ("30d", _("30 days")), ("permanent", _("permanently"))],
+    )
     reason = forms.CharField(label=_("reason (the player reads it)"), max_length=200)
 
 
@@ -66,39 +76,49 @@ ACTIONS = {
 
 
 def _seat_of(report: Report) -> Seat | None:
-    return Seat.objects.filter(room_id=report.room_id, player_key=report.reported_key).first() \
-        if report.room_id else None
+    return (
+        Seat.objects.filter(room_id=report.room_id, player_key=report.reported_key).first() if report.room_id else None
+    )
 
 
 def _act(action: str, report: Report, data: dict, by) -> list[tuple[str, dict]]:
     """Run one action on the report's person; the messages to broadcast."""
     person = Person.reported_in(report)
     if action == "warn":
-        return moderation.player_warn(by=by, person=person, warning=data["warning"], report=report,
-                                      room_code=report.room_code)
+        return moderation.player_warn(
+            by=by, person=person, warning=data["warning"], report=report, room_code=report.room_code
+        )
     if action == "mute":
         room = report.room if data["scope"] == "table" else None
-        return moderation.player_mute(by=by, person=person, duration=data["duration"], reason=data["reason"],
-                                      room=room, report=report)
+        return moderation.player_mute(
+            by=by, person=person, duration=data["duration"], reason=data["reason"], room=room, report=report
+        )
     if action == "ban":
-        return moderation.player_ban(by=by, person=person, duration=data["duration"], reason=data["reason"],
-                                     report=report)
+        return moderation.player_ban(
+            by=by, person=person, duration=data["duration"], reason=data["reason"], report=report
+        )
     if action == "handle":
         moderation.report_handle(by=by, report_id=report.id, note=data["note"])
         return []
     if report.room_id is None:
         raise ServiceError("unknown_room", _("There is no table with that code."))
     if action == "close":
-        return [(report.room_code, services.room_close(code=report.room_code, reason=data["reason"], by=by,
-                                                       report=report))]
+        return [
+            (report.room_code, services.room_close(code=report.room_code, reason=data["reason"], by=by, report=report))
+        ]
     seat = _seat_of(report)
     if seat is None:
         raise ServiceError("not_seated", _("That player no longer sits at this table."))
     if action == "remove":
-        return [(report.room_code, services.seat_remove_by_staff(seat_id=seat.id, by=by, reason=data["reason"],
-                                                                 report=report))]
-    return moderation.player_rename(by=by, room_id=report.room_id, person=person, nickname=data["nickname"],
-                                    report=report)
+        return [
+            (
+                report.room_code,
+                services.seat_remove_by_staff(seat_id=seat.id, by=by, reason=data["reason"], report=report),
+            )
+        ]
+    return moderation.player_rename(
+        by=by, room_id=report.room_id, person=person, nickname=data["nickname"], report=report
+    )
 
 
 class ReadOnly(admin.ModelAdmin):
@@ -114,25 +134,49 @@ class ReadOnly(admin.ModelAdmin):
 
 @admin.register(Report)
 class ReportAdmin(ReadOnly):
-    list_display = ("created", "status", "reason", "reported_name", "message_text", "reporter_name", "room_code",
-                    "handled_by")
+    list_display = (
+        "created",
+        "status",
+        "reason",
+        "reported_name",
+        "message_text",
+        "reporter_name",
+        "room_code",
+        "handled_by",
+    )
     list_display_links = ("created", "reported_name")
     list_filter = ("status", "reason", "created")
     search_fields = ("reported_name", "reporter_name", "room_code", "message_text", "comment")
     date_hierarchy = "created"
-    fields = ("status", "created", "room_code", "reason", "reported_name", "message_text", "comment",
-              "reporter_name", "handled_by", "handled_at", "resolution")
+    fields = (
+        "status",
+        "created",
+        "room_code",
+        "reason",
+        "reported_name",
+        "message_text",
+        "comment",
+        "reporter_name",
+        "handled_by",
+        "handled_at",
+        "resolution",
+    )
     readonly_fields = fields
     change_form_template = "admin/game/report/change_form.html"
 
     def get_urls(self):
-        return [path("<int:report_id>/act/<str:action>/", self.admin_site.admin_view(self.act_view),
-                     name="game_report_act"), *super().get_urls()]
+        return [
+            path(
+                "<int:report_id>/act/<str:action>/", self.admin_site.admin_view(self.act_view), name="game_report_act"
+            ),
+            *super().get_urls(),
+        ]
 
     def change_view(self, request, object_id, form_url="", extra_context=None):
         report = get_object_or_404(Report, pk=object_id)
-        return super().change_view(request, object_id, form_url, {**(extra_context or {}),
-                                                                  **self._moderation(request, report)})
+        return super().change_view(
+            request, object_id, form_url, {**(extra_context or {}), **self._moderation(request, report)}
+        )
 
     def _moderation(self, request: HttpRequest, report: Report) -> dict:
         person = Q(reported_key=report.reported_key)
@@ -140,18 +184,30 @@ class ReportAdmin(ReadOnly):
             person |= Q(reported_user_id=report.reported_user_id)
         seats = Seat.objects.filter(player_key=report.reported_key).select_related("room").order_by("-room__created")
         chatted = reverse("admin:game_chatmessage_changelist") + "?" + urlencode({"author_key": report.reported_key})
-        forms_shown = [(name, label, form_class(prefix=name), reverse("admin:game_report_act", args=[report.id, name]))
-                       for name, (permission, form_class, label) in ACTIONS.items()
-                       if request.user.has_perm(permission)]
+        forms_shown = [
+            (name, label, form_class(prefix=name), reverse("admin:game_report_act", args=[report.id, name]))
+            for name, (permission, form_class, label) in ACTIONS.items()
+            if request.user.has_perm(permission)
+        ]
         return {
-            "evidence": [{**line, "said": line["text"] or phrases.phrase_label(line["phrase"]),
-                          "at": line["time"][11:19], "where": ChatMessage.Channel(line["channel"]).label,
-                          "reported": line["id"] == report.message_id} for line in report.evidence],
+            "evidence": [
+                {
+                    **line,
+                    "said": line["text"] or phrases.phrase_label(line["phrase"]),
+                    "at": line["time"][11:19],
+                    "where": ChatMessage.Channel(line["channel"]).label,
+                    "reported": line["id"] == report.message_id,
+                }
+                for line in report.evidence
+            ],
             "other_reports": Report.objects.filter(person).exclude(id=report.id)[:50],
-            "tables": seats[:50], "chat_history_url": chatted, "action_forms": forms_shown,
+            "tables": seats[:50],
+            "chat_history_url": chatted,
+            "action_forms": forms_shown,
             "sanctions": Sanction.objects.filter(player_key=report.reported_key)[:20],
-            "sanctions_url": reverse("admin:game_sanction_changelist") + "?" + urlencode(
-                {"player_key": report.reported_key}),
+            "sanctions_url": reverse("admin:game_sanction_changelist")
+            + "?"
+            + urlencode({"player_key": report.reported_key}),
             "still_seated": _seat_of(report) is not None,
             "title": _("Report about %(name)s") % {"name": report.reported_name},
         }
@@ -166,8 +222,9 @@ class ReportAdmin(ReadOnly):
             raise PermissionDenied
         form = form_class(request.POST, prefix=action)
         if not form.is_valid():
-            self.message_user(request, _("Fill in the form: %(errors)s") % {"errors": form.errors.as_text()},
-                              messages.ERROR)
+            self.message_user(
+                request, _("Fill in the form: %(errors)s") % {"errors": form.errors.as_text()}, messages.ERROR
+            )
             return back
         try:
             sent = _act(action, report, form.cleaned_data, request.user)
@@ -202,8 +259,19 @@ class SanctionAdmin(ReadOnly):
     list_display = ("kind", "nickname", "room", "reason", "created", "expires", "in_force", "by", "lifted")
     list_filter = ("kind", ActiveFilter, "created")
     search_fields = ("nickname", "player_key", "reason")
-    readonly_fields = ("kind", "nickname", "player_key", "user", "room", "reason", "created", "expires", "by",
-                       "lifted", "lifted_by")
+    readonly_fields = (
+        "kind",
+        "nickname",
+        "player_key",
+        "user",
+        "room",
+        "reason",
+        "created",
+        "expires",
+        "by",
+        "lifted",
+        "lifted_by",
+    )
     fields = readonly_fields
     actions = ["lift"]
 
@@ -216,15 +284,16 @@ class SanctionAdmin(ReadOnly):
 
     @admin.action(description=_("Lift the selected mutes and bans now"), permissions=["lift"])
     def lift(self, request, queryset) -> None:
-        may = {Sanction.Kind.MUTE: request.user.has_perm("game.mute_player"),
-               Sanction.Kind.BAN: request.user.has_perm("game.ban_player")}
+        may = {
+            Sanction.Kind.MUTE: request.user.has_perm("game.mute_player"),
+            Sanction.Kind.BAN: request.user.has_perm("game.ban_player"),
+        }
         lifted = 0
         for sanction in queryset.filter(lifted__isnull=True):
             if may[sanction.kind]:
                 moderation.sanction_lift(by=request.user, sanction_id=sanction.id)
                 lifted += 1
-        self.message_user(request, ngettext("%(n)d lifted.", "%(n)d lifted.", lifted) % {"n": lifted},
-                          messages.SUCCESS)
+        self.message_user(request, ngettext("%(n)d lifted.", "%(n)d lifted.", lifted) % {"n": lifted}, messages.SUCCESS)
 
 
 @admin.register(ChatMessage)
@@ -257,6 +326,16 @@ class ModActionAdmin(ReadOnly):
     list_filter = ("action", "created")
     search_fields = ("actor_name", "target_name", "target_key", "room_code", "reason", "detail")
     date_hierarchy = "created"
-    fields = ("created", "actor", "actor_name", "action", "target_name", "target_key", "room_code", "detail",
-              "reason", "report")
+    fields = (
+        "created",
+        "actor",
+        "actor_name",
+        "action",
+        "target_name",
+        "target_key",
+        "room_code",
+        "detail",
+        "reason",
+        "report",
+    )
     readonly_fields = fields

@@ -51,8 +51,12 @@ def pack(update: dict, *, local: bool = False) -> dict:
     if local:
         return {"type": update["type"], "id": update["id"], "shared": Shared(body)}
     code = update.get("code") or update["snapshot"]["room"]["code"]
-    return {"type": update["type"], "id": update["id"], "code": code,
-            "payload": json.dumps(body, separators=(",", ":"))}
+    return {
+        "type": update["type"],
+        "id": update["id"],
+        "code": code,
+        "payload": json.dumps(body, separators=(",", ":")),
+    }
 
 
 def unpack(message: dict) -> dict:
@@ -134,8 +138,10 @@ class Relay:
             message = await shared.receive(self.channel)  # waits out an unreachable Redis itself
             try:
                 update = unpack(message)
-                await local.group_send(group_name(message["code"]), {
-                    "type": message["type"], "id": message["id"], "shared": Shared(update)})
+                await local.group_send(
+                    group_name(message["code"]),
+                    {"type": message["type"], "id": message["id"], "shared": Shared(update)},
+                )
             except Exception:  # one bad message must not stop every table's updates
                 logger.exception("relaying an update failed")
 

@@ -13,8 +13,14 @@ from game.engine.cards import BALLAST, BONUS, DECK, KIND, MODIFIER, NUMBER, VALU
 
 GLYPHS = {
     "ballast": "⚓",
-    "featherweight": "◌", "heavyweight": "⬢", "ladder": "≋",
-    "freeze": "❄", "second_chance": "♥", "triple_draw": "③", "crossroads": "⋔", "storm": "⚡",
+    "featherweight": "◌",
+    "heavyweight": "⬢",
+    "ladder": "≋",
+    "freeze": "❄",
+    "second_chance": "♥",
+    "triple_draw": "③",
+    "crossroads": "⋔",
+    "storm": "⚡",
 }
 
 
@@ -64,8 +70,21 @@ def _tone(code: str) -> str:
 
 
 # Where long one-word card names may break on a small card face (a soft hyphen goes there).
-_BREAKS = ("Feather|weight", "Heavy|weight", "Cross|roads", "Licht|gewicht", "Zwaar|gewicht", "Twee|sprong",
-           "Her|kansing", "Zamro|żenie", "Roz|droże", "Potrój|ne", "do|branie", "piór|kowa", "Carre|four")
+_BREAKS = (
+    "Feather|weight",
+    "Heavy|weight",
+    "Cross|roads",
+    "Licht|gewicht",
+    "Zwaar|gewicht",
+    "Twee|sprong",
+    "Her|kansing",
+    "Zamro|żenie",
+    "Roz|droże",
+    "Potrój|ne",
+    "do|branie",
+    "piór|kowa",
+    "Carre|four",
+)
 SOFT_HYPHENS = {pair.replace("|", ""): pair.replace("|", "\u00ad") for pair in _BREAKS}
 
 
@@ -73,11 +92,21 @@ SOFT_HYPHENS = {pair.replace("|", ""): pair.replace("|", "\u00ad") for pair in _
 def _face(code: str, language: str | None) -> dict:
     kind = KIND[code]
     name = card_name(code)
-    label = display_value(code) if kind in (NUMBER, BALLAST, MODIFIER) else " ".join(
-        SOFT_HYPHENS.get(word, word) for word in name.split(" "))
+    label = (
+        display_value(code)
+        if kind in (NUMBER, BALLAST, MODIFIER)
+        else " ".join(SOFT_HYPHENS.get(word, word) for word in name.split(" "))
+    )
     glyph = GLYPHS.get(code) or (GLYPHS["ballast"] if kind == BALLAST else "")
-    return {"code": code, "kind": kind, "tone": _tone(code), "label": label, "name": name, "glyph": glyph,
-            "short": kind in (NUMBER, BALLAST, MODIFIER)}
+    return {
+        "code": code,
+        "kind": kind,
+        "tone": _tone(code),
+        "label": label,
+        "name": name,
+        "glyph": glyph,
+        "short": kind in (NUMBER, BALLAST, MODIFIER),
+    }
 
 
 def face(code: str) -> dict:
@@ -92,15 +121,18 @@ def card_rules() -> list[tuple[dict, str]]:
     from rules.numbers import fill
 
     blurbs = {blurb.key: blurb.text for blurb in Blurb.objects.filter(key__startswith="full.")}
-    sections = {section.key: section.body for section in Section.objects.filter(
-        key__in=("full.ballast", "full.modifiers"))}
+    sections = {
+        section.key: section.body for section in Section.objects.filter(key__in=("full.ballast", "full.modifiers"))
+    }
     rules = []
     for code, copies in DECK.items():
         kind = KIND[code]
         if kind == NUMBER:
-            text = ngettext("%(n)s copy in the deck. Drawing a value you already hold busts you.",
-                            "%(n)s copies in the deck. Drawing a value you already hold busts you.", copies) % {
-                "n": copies}
+            text = ngettext(
+                "%(n)s copy in the deck. Drawing a value you already hold busts you.",
+                "%(n)s copies in the deck. Drawing a value you already hold busts you.",
+                copies,
+            ) % {"n": copies}
         elif kind == BALLAST:
             text = sections.get("full.ballast", "")
         elif kind == MODIFIER:

@@ -48,8 +48,11 @@ class ServiceRedisChannelLayer(RedisChannelLayer):
         host = dict(self.hosts[index])
         address = host.pop("address", None)
         options = {
-            "max_connections": self.pool_size, "timeout": self.pool_timeout,
-            "socket_timeout": self.read_timeout, "socket_connect_timeout": 5, "health_check_interval": 10,
+            "max_connections": self.pool_size,
+            "timeout": self.pool_timeout,
+            "socket_timeout": self.read_timeout,
+            "socket_connect_timeout": 5,
+            "health_check_interval": 10,
             "retry": Retry(ExponentialBackoff(cap=0.5, base=0.05), retries=3),
             "retry_on_error": [RedisConnectionError, RedisTimeoutError],
             **host,

@@ -46,7 +46,8 @@ class ChatSocket:
             if not isinstance(text, str) or not isinstance(phrase, str):
                 raise ServiceError("malformed", NOT_UNDERSTOOD)
             message = await database_sync_to_async(services.chat_post)(
-                code=self.code, player=self.player, text=text, phrase=phrase, nickname=self.nickname)
+                code=self.code, player=self.player, text=text, phrase=phrase, nickname=self.nickname
+            )
         except ServiceError as error:
             await self.send(render.render_error(error.message, self.language))
             return
@@ -83,9 +84,14 @@ class ChatSocket:
     def _chat_parts(self, snapshot: dict) -> str:
         self.chat_frame = chat_render.frame(snapshot, self.viewer_key)
         return chat_render.parts(
-            code=self.code, chat_frame=self.chat_frame, viewer_key=self.viewer_key,
+            code=self.code,
+            chat_frame=self.chat_frame,
+            viewer_key=self.viewer_key,
             has_name=bool(self.player and (self.player.is_user or self.nickname)),
-            spectator_chat=self.spectator_chat, language=self.language, oob=True)
+            spectator_chat=self.spectator_chat,
+            language=self.language,
+            oob=True,
+        )
 
     async def chat_line(self, message: dict) -> None:
         line = unpack(message)["line"]
@@ -95,8 +101,9 @@ class ChatSocket:
         """A moderator's word for one person: drawn on their screens only."""
         body = unpack(message)
         player = self.player
-        if player is not None and (body["to"] == tag(player.key)
-                                   or (body["user_id"] and body["user_id"] == player.user_id)):
+        if player is not None and (
+            body["to"] == tag(player.key) or (body["user_id"] and body["user_id"] == player.user_id)
+        ):
             await self.send(chat_render.notice(body["notice"], self.language))
             if body["notice"]["kind"] == "warning":
                 await cache.adelete(pending_warning_key(player.key))  # shown: it waits no more

@@ -107,8 +107,9 @@ def move_of(data: dict) -> tuple[dict, int]:
     try:
         version = _small_int(data.get("version"))
     except ValueError:
-        raise ServiceError("no_version", _("That move did not say which table it was made on: reload the page."))\
-            from None
+        raise ServiceError(
+            "no_version", _("That move did not say which table it was made on: reload the page.")
+        ) from None
     return action, version
 
 
@@ -144,8 +145,9 @@ class TableConsumer(QuickDispatch, ChatSocket, AsyncWebsocketConsumer):
 
     async def connect(self) -> None:
         self.code = self.scope["url_route"]["kwargs"]["code"].upper()
-        query = dict(part.split("=", 1) for part in self.scope.get("query_string", b"").decode().split("&")
-                     if "=" in part)
+        query = dict(
+            part.split("=", 1) for part in self.scope.get("query_string", b"").decode().split("&") if "=" in part
+        )
         self.language = query.get("lang") if query.get("lang") in LANGUAGES else settings.LANGUAGE_CODE
         self.player = known_player(self.scope.get("session"), self.scope.get("user"))
         self.viewer_key = self.player.key if self.player else None
@@ -157,8 +159,9 @@ class TableConsumer(QuickDispatch, ChatSocket, AsyncWebsocketConsumer):
         address = limits.client_address(self.scope)
         if not limits.socket_opened(address):
             await self.accept()
-            await self._close_with(str(_("Too many open tables from your address: close some tabs.")),
-                                   CLOSE_TOO_MANY_SOCKETS)
+            await self._close_with(
+                str(_("Too many open tables from your address: close some tabs.")), CLOSE_TOO_MANY_SOCKETS
+            )
             return
         self.address = address
         snapshot, log, online = await self._snapshot_and_log()
@@ -175,8 +178,9 @@ class TableConsumer(QuickDispatch, ChatSocket, AsyncWebsocketConsumer):
             logger.warning("following table %s failed", self.code, exc_info=True)
         await self.send(self.screen.full(snapshot, log, online) + await self.chat_panel(snapshot))
         if self.viewer_key:
-            message = await database_sync_to_async(presence.arrived)(code=self.code, player_key=self.viewer_key,
-                                                                     channel=self.channel_name)
+            message = await database_sync_to_async(presence.arrived)(
+                code=self.code, player_key=self.viewer_key, channel=self.channel_name
+            )
             self.present = True
             if message:
                 await self._broadcast(message)
@@ -215,7 +219,8 @@ class TableConsumer(QuickDispatch, ChatSocket, AsyncWebsocketConsumer):
         if present:
             try:
                 message = await asyncio.wait_for(
-                    database_sync_to_async(presence.left)(channel=self.channel_name), CLEANUP_SECONDS)
+                    database_sync_to_async(presence.left)(channel=self.channel_name), CLEANUP_SECONDS
+                )
                 if message:
                     await asyncio.wait_for(self._broadcast_from(code, message), CLEANUP_SECONDS)
             except Exception:  # the database away: the presence row goes stale and is removed
@@ -239,7 +244,8 @@ class TableConsumer(QuickDispatch, ChatSocket, AsyncWebsocketConsumer):
             action, version = move_of(data)
             self._precheck(version)
             message = await database_sync_to_async(services.game_act)(
-                code=self.code, player=self.player, action=action, version=version)
+                code=self.code, player=self.player, action=action, version=version
+            )
         except ServiceError as error:
             await self._refuse(error)
             return
@@ -265,11 +271,9 @@ class TableConsumer(QuickDispatch, ChatSocket, AsyncWebsocketConsumer):
     async def _over_budget(self) -> None:
         if self.budget.flooding:
             limits.penalise(limits.client_address(self.scope))
-            await self._close_with(str(_("This connection sent too many messages and was closed.")),
-                                   CLOSE_FLOODING)
+            await self._close_with(str(_("This connection sent too many messages and was closed.")), CLOSE_FLOODING)
         elif self.budget.notice_due():
-            await self.send(render.render_error(str(_("Slow down: you are sending too many messages.")),
-                                                self.language))
+            await self.send(render.render_error(str(_("Slow down: you are sending too many messages.")), self.language))
 
     async def _close_with(self, message: str, code: int) -> None:
         await self.send(render.render_error(message, self.language))
@@ -342,8 +346,11 @@ class TableConsumer(QuickDispatch, ChatSocket, AsyncWebsocketConsumer):
         """The reason, to this socket only. A redraw only when this screen is behind the table
         (the refusal says so); anything else it shows is already the table as it is."""
         html = render.render_error(error.message, self.language)  # translated as it is drawn
-        if error.code == "closed" or (error.code == "stale" and error.version is not None
-                                      and (self.screen.version is None or self.screen.version[1] < error.version)):
+        if error.code == "closed" or (
+            error.code == "stale"
+            and error.version is not None
+            and (self.screen.version is None or self.screen.version[1] < error.version)
+        ):
             snapshot, log, online = await self._snapshot_and_log()
             if snapshot is not None:
                 html += self.screen.full(snapshot, log, online)

@@ -11,22 +11,25 @@ from .models import Room
 
 
 class CreateTableForm(forms.Form):
-    kind = forms.ChoiceField(label=_("Game"), initial=Room.Kind.SEVN, choices=Room.Kind.choices,
-                             widget=forms.RadioSelect, required=False)
+    kind = forms.ChoiceField(
+        label=_("Game"), initial=Room.Kind.SEVN, choices=Room.Kind.choices, widget=forms.RadioSelect, required=False
+    )
     nickname = forms.CharField(label=_("Your nickname"), max_length=20, required=False)
     seat_count = forms.TypedChoiceField(
-        label=_("Seats"), coerce=int, initial=4, choices=[(n, str(n)) for n in range(2, 9)])
-    target = forms.IntegerField(label=_("Target score"), initial=TARGET, min_value=50, max_value=1000,
-                                required=False)
-    rounds = forms.TypedChoiceField(label=_("Rounds"), coerce=int, initial=3, required=False,
-                                    choices=[(n, str(n)) for n in range(1, 11)])
-    turn_seconds = forms.TypedChoiceField(
-        label=_("Turn timer"), coerce=int, initial=30, choices=Room.TIMER_CHOICES)
+        label=_("Seats"), coerce=int, initial=4, choices=[(n, str(n)) for n in range(2, 9)]
+    )
+    target = forms.IntegerField(label=_("Target score"), initial=TARGET, min_value=50, max_value=1000, required=False)
+    rounds = forms.TypedChoiceField(
+        label=_("Rounds"), coerce=int, initial=3, required=False, choices=[(n, str(n)) for n in range(1, 11)]
+    )
+    turn_seconds = forms.TypedChoiceField(label=_("Turn timer"), coerce=int, initial=30, choices=Room.TIMER_CHOICES)
     bot_speed = forms.ChoiceField(
-        label=_("Bot speed"), initial="normal", required=False,
-        choices=[("fast", _("Fast")), ("normal", _("Normal")), ("slow", _("Slow"))])
-    show_odds = forms.BooleanField(label=_("Show bust odds to the deciding player"), initial=True,
-                                   required=False)
+        label=_("Bot speed"),
+        initial="normal",
+        required=False,
+        choices=[("fast", _("Fast")), ("normal", _("Normal")), ("slow", _("Slow"))],
+    )
+    show_odds = forms.BooleanField(label=_("Show bust odds to the deciding player"), initial=True, required=False)
 
     def clean_bot_speed(self) -> str:
         return self.cleaned_data["bot_speed"] or "normal"

@@ -128,8 +128,10 @@ class Sevens(Kind):
         return winners[0] if state["over"] and len(winners) == 1 else None
 
     def views(self, state):
-        return {"view": sevens.view(state, None),
-                "seat_views": [sevens.view(state, seat) for seat in range(len(state["seats"]))]}
+        return {
+            "view": sevens.view(state, None),
+            "seat_views": [sevens.view(state, seat) for seat in range(len(state["seats"]))],
+        }
 
     def bot_action(self, level, state, rng):
         return sevens_bot(level, state, rng)

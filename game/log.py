@@ -43,8 +43,9 @@ SENTENCES = {
     "sevn": _("SEVN! %(who)s has seven different values."),
     "round_scored": _("Round %(round)s scored: %(scores)s."),
     "tie": _("Tie at the top: everyone plays another round."),
-    "game_over": ngettext_lazy("Game over: %(who)s wins with %(total)s point.",
-                               "Game over: %(who)s wins with %(total)s points.", "total"),
+    "game_over": ngettext_lazy(
+        "Game over: %(who)s wins with %(total)s point.", "Game over: %(who)s wins with %(total)s points.", "total"
+    ),
     "timeout": _("Time is up for %(who)s: the safe choice is made."),
     "back": _("%(who)s is back."),
     "removed": _("Staff removed %(who)s: a bot plays the seat."),
@@ -61,11 +62,16 @@ SEVENS_SENTENCES = {
     ("played", "opener"): _("%(who)s holds the 7♦ and opens the layout with it."),
     "passed": _("%(who)s passes: nothing fits."),
     "round_over": _("Round %(round)s is over: %(who)s has no cards left. Penalty points: %(scores)s."),
-    "game_over": ngettext_lazy("Game over: %(who)s wins with %(total)s penalty point.",
-                               "Game over: %(who)s wins with %(total)s penalty points.", "total"),
-    ("game_over", "shared"): ngettext_lazy("Game over: %(who)s share the win with %(total)s penalty point each.",
-                                           "Game over: %(who)s share the win with %(total)s penalty points each.",
-                                           "total"),
+    "game_over": ngettext_lazy(
+        "Game over: %(who)s wins with %(total)s penalty point.",
+        "Game over: %(who)s wins with %(total)s penalty points.",
+        "total",
+    ),
+    ("game_over", "shared"): ngettext_lazy(
+        "Game over: %(who)s share the win with %(total)s penalty point each.",
+        "Game over: %(who)s share the win with %(total)s penalty points each.",
+        "total",
+    ),
     "timeout": _("Time is up for %(who)s: a card that fits is played for them."),
 }
 
@@ -82,15 +88,19 @@ def _sevens_variant(event: dict) -> str | None:
 def _sevens_facts(event: dict, names: list[str]) -> dict:
     from .sevens.faces import short_name
 
-    facts = {"who": _name(names, event.get("seat")), "round": event.get("round"),
-             "dealer": _name(names, event.get("dealer"))}
+    facts = {
+        "who": _name(names, event.get("seat")),
+        "round": event.get("round"),
+        "dealer": _name(names, event.get("dealer")),
+    }
     if "card" in event:
         facts["card"] = short_name(event["card"])
     if event["type"] == "round_over":
         facts["who"] = _name(names, event["out"])
         facts["scores"] = pgettext("between the round's scores", ", ").join(
             pgettext("one seat's score in the round", "%(who)s %(score)s") % {"who": names[i], "score": score}
-            for i, score in enumerate(event["penalties"]))
+            for i, score in enumerate(event["penalties"])
+        )
     if event["type"] == "game_over":
         winners = event["winners"]
         facts["who"] = pgettext("between the names of tied winners", " and ").join(names[i] for i in winners)
@@ -103,8 +113,7 @@ def sevens_line(event: dict, names: list[str]) -> str | None:
     kind = event["type"]
     if kind in SILENT:
         return None
-    sentence = SEVENS_SENTENCES.get((kind, _sevens_variant(event))) or SEVENS_SENTENCES.get(kind) \
-        or SENTENCES.get(kind)
+    sentence = SEVENS_SENTENCES.get((kind, _sevens_variant(event))) or SEVENS_SENTENCES.get(kind) or SENTENCES.get(kind)
     if sentence is None:
         return None
     return str(sentence % _sevens_facts(event, names))
@@ -129,15 +138,19 @@ def _name(names: list[str], index: object) -> str:
 def _facts(event: dict, names: list[str]) -> dict:
     """What a sentence may name: the seats, the cards, the round, the scores."""
     facts = {
-        "who": _name(names, event.get("seat")), "target": _name(names, event.get("target")),
-        "card": _card(event.get("card")), "round": event.get("round"), "dealer": _name(names, event.get("dealer")),
+        "who": _name(names, event.get("seat")),
+        "target": _name(names, event.get("target")),
+        "card": _card(event.get("card")),
+        "round": event.get("round"),
+        "dealer": _name(names, event.get("dealer")),
     }
     if "cards" in event:
         facts["cards"] = pgettext("between the Crossroads cards", " / ").join(_card(code) for code in event["cards"])
     if "scores" in event:
         facts["scores"] = pgettext("between the round's scores", ", ").join(
             pgettext("one seat's score in the round", "%(who)s %(score)s") % {"who": names[i], "score": score}
-            for i, score in enumerate(event["scores"]))
+            for i, score in enumerate(event["scores"])
+        )
     if event["type"] == "game_over":
         facts["who"], facts["total"] = names[event["winner"]], event["totals"][event["winner"]]
     return facts
@@ -163,5 +176,3 @@ def lines(events: list[dict], names: list[str], game: str = "sevn") -> list[dict
         if text:
             entries.append({"seq": event.get("seq"), "text": text, "kind": event["type"]})
     return entries
-
-

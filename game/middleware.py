@@ -61,8 +61,11 @@ class HealthCheckMiddleware:
         started = time.monotonic()
         checks = {"database": database_ok(), "channel_layer": channel_layer_ok()}
         healthy = all(checks.values())
-        body = {"status": "ok" if healthy else "unavailable", **checks,
-                "ms": round((time.monotonic() - started) * 1000, 1)}
+        body = {
+            "status": "ok" if healthy else "unavailable",
+            **checks,
+            "ms": round((time.monotonic() - started) * 1000, 1),
+        }
         response = HttpResponse(json.dumps(body), content_type="application/json", status=200 if healthy else 503)
         response["Cache-Control"] = "no-store"
         return response

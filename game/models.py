@@ -43,8 +43,7 @@ class Room(models.Model):
     bot_delay_ms = models.PositiveIntegerField(_("bot pause (ms)"), default=default_bot_delay_ms)
     show_odds = models.BooleanField(_("show bust odds"), default=True)
     spectator_chat = models.BooleanField(_("spectators may chat"), default=True)
-    status = models.CharField(_("status"), max_length=10, choices=Status.choices, default=Status.LOBBY,
-                              db_index=True)
+    status = models.CharField(_("status"), max_length=10, choices=Status.choices, default=Status.LOBBY, db_index=True)
     closed_reason = models.CharField(_("closed because"), max_length=200, blank=True)
     created = models.DateTimeField(_("created"), auto_now_add=True, db_index=True)
     updated = models.DateTimeField(_("updated"), auto_now=True)
@@ -70,8 +69,9 @@ class Seat(models.Model):
     index = models.PositiveSmallIntegerField(_("seat"))
     player_key = models.CharField(_("player key"), max_length=64, blank=True, db_index=True)
     nickname = models.CharField(_("nickname"), max_length=20)
-    user = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
-                             verbose_name=_("user"))
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, verbose_name=_("user")
+    )
     bot_level = models.CharField(_("bot level"), max_length=6, choices=BotLevel.choices, blank=True)
     away = models.BooleanField(_("away (a bot plays)"), default=False)
     timeouts_in_row = models.PositiveSmallIntegerField(_("timeouts in a row"), default=0)
@@ -169,8 +169,9 @@ class ChatMessage(models.Model):
     room = models.ForeignKey(Room, on_delete=models.CASCADE, related_name="chat", verbose_name=_("table"))
     channel = models.CharField(_("channel"), max_length=10, choices=Channel.choices, default=Channel.TABLE)
     author_key = models.CharField(_("player key"), max_length=64, db_index=True)
-    author_user = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
-                                    verbose_name=_("user"))
+    author_user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, verbose_name=_("user")
+    )
     nickname = models.CharField(_("nickname"), max_length=20)
     text = models.CharField(_("text"), max_length=200, blank=True)
     phrase = models.CharField(_("quick phrase"), max_length=20, blank=True)
@@ -200,26 +201,44 @@ class Report(models.Model):
         OPEN = "open", _("Open")
         HANDLED = "handled", _("Handled")
 
-    room = models.ForeignKey(Room, null=True, on_delete=models.SET_NULL, related_name="reports",
-                             verbose_name=_("table"))
+    room = models.ForeignKey(
+        Room, null=True, on_delete=models.SET_NULL, related_name="reports", verbose_name=_("table")
+    )
     room_code = models.CharField(_("table code"), max_length=8)
     reporter_key = models.CharField(_("reporter key"), max_length=64, db_index=True)
     reporter_name = models.CharField(_("reported by"), max_length=20)
     reported_key = models.CharField(_("reported player key"), max_length=64, db_index=True)
-    reported_user = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
-                                      related_name="+", verbose_name=_("reported user"))
+    reported_user = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
+        verbose_name=_("reported user"),
+    )
     reported_name = models.CharField(_("reported player"), max_length=20)
-    message = models.ForeignKey(ChatMessage, null=True, blank=True, on_delete=models.SET_NULL,
-                                related_name="reports", verbose_name=_("chat message"))
+    message = models.ForeignKey(
+        ChatMessage,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="reports",
+        verbose_name=_("chat message"),
+    )
     message_text = models.CharField(_("reported message"), max_length=200, blank=True)
     reason = models.CharField(_("reason"), max_length=10, choices=Reason.choices)
     comment = models.CharField(_("comment"), max_length=200, blank=True)
     evidence = models.JSONField(_("last chat lines"), default=list)
-    status = models.CharField(_("status"), max_length=8, choices=Status.choices, default=Status.OPEN,
-                              db_index=True)
+    status = models.CharField(_("status"), max_length=8, choices=Status.choices, default=Status.OPEN, db_index=True)
     created = models.DateTimeField(_("reported"), auto_now_add=True, db_index=True)
-    handled_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
-                                   related_name="+", verbose_name=_("handled by"))
+    handled_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
+        verbose_name=_("handled by"),
+    )
     handled_at = models.DateTimeField(_("handled"), null=True, blank=True)
     resolution = models.CharField(_("how it was handled"), max_length=300, blank=True)
 
@@ -237,11 +256,16 @@ class Report(models.Model):
             ("close_table", _("Can close tables")),
         ]
         constraints = [
-            models.UniqueConstraint(fields=["reporter_key", "message"], condition=models.Q(message__isnull=False),
-                                    name="one_report_per_message_and_reporter"),
-            models.UniqueConstraint(fields=["reporter_key", "room", "reported_key"],
-                                    condition=models.Q(message__isnull=True, room__isnull=False),
-                                    name="one_report_per_seat_and_reporter"),
+            models.UniqueConstraint(
+                fields=["reporter_key", "message"],
+                condition=models.Q(message__isnull=False),
+                name="one_report_per_message_and_reporter",
+            ),
+            models.UniqueConstraint(
+                fields=["reporter_key", "room", "reported_key"],
+                condition=models.Q(message__isnull=True, room__isnull=False),
+                name="one_report_per_seat_and_reporter",
+            ),
         ]
 
     def __str__(self) -> str:
@@ -259,19 +283,33 @@ class Sanction(models.Model):
 
     kind = models.CharField(_("kind"), max_length=4, choices=Kind.choices, db_index=True)
     player_key = models.CharField(_("player key"), max_length=64, db_index=True)
-    user = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.CASCADE,
-                             related_name="+", verbose_name=_("user"))
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.CASCADE,
+        related_name="+",
+        verbose_name=_("user"),
+    )
     nickname = models.CharField(_("nickname"), max_length=20)
-    room = models.ForeignKey(Room, null=True, blank=True, on_delete=models.CASCADE, related_name="+",
-                             verbose_name=_("only at table"))
+    room = models.ForeignKey(
+        Room, null=True, blank=True, on_delete=models.CASCADE, related_name="+", verbose_name=_("only at table")
+    )
     reason = models.CharField(_("reason"), max_length=200)
     created = models.DateTimeField(_("from"), auto_now_add=True)
     expires = models.DateTimeField(_("until"), null=True, blank=True, db_index=True)
-    by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+",
-                           verbose_name=_("by"))
+    by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+", verbose_name=_("by")
+    )
     lifted = models.DateTimeField(_("lifted"), null=True, blank=True)
-    lifted_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
-                                  related_name="+", verbose_name=_("lifted by"))
+    lifted_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
+        verbose_name=_("lifted by"),
+    )
 
     class Meta:
         verbose_name = _("mute or ban")
@@ -296,8 +334,9 @@ class ModAction(models.Model):
         HANDLE = "handle", _("Marked a report handled")
 
     created = models.DateTimeField(_("when"), auto_now_add=True, db_index=True)
-    actor = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+",
-                              verbose_name=_("who"))
+    actor = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+", verbose_name=_("who")
+    )
     actor_name = models.CharField(_("staff member"), max_length=150)
     action = models.CharField(_("what"), max_length=8, choices=Action.choices, db_index=True)
     target_key = models.CharField(_("player key"), max_length=64, blank=True, db_index=True)
@@ -305,8 +344,9 @@ class ModAction(models.Model):
     room_code = models.CharField(_("table"), max_length=8, blank=True, db_index=True)
     detail = models.CharField(_("details"), max_length=200, blank=True)
     reason = models.CharField(_("why"), max_length=300, blank=True)
-    report = models.ForeignKey(Report, null=True, blank=True, on_delete=models.SET_NULL, related_name="actions",
-                               verbose_name=_("report"))
+    report = models.ForeignKey(
+        Report, null=True, blank=True, on_delete=models.SET_NULL, related_name="actions", verbose_name=_("report")
+    )
 
     class Meta:
         verbose_name = _("moderators' log entry")

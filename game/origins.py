@@ -52,8 +52,7 @@ class SameOriginValidator:
         headers = dict(scope.get("headers", []))
         origin = headers.get(b"origin", b"").decode("latin1")
         host = headers.get(b"host", b"").decode("latin1")
-        if scope["type"] == "websocket" and (not origin_allowed(origin, host)
-                                             or penalised(client_address(scope))):
+        if scope["type"] == "websocket" and (not origin_allowed(origin, host) or penalised(client_address(scope))):
             # another site's page, or an address that flooded a socket lately: refused before
             # any session, database or consumer work
             return await WebsocketDenier()(scope, receive, send)

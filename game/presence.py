@@ -32,8 +32,11 @@ STALE_AFTER = HEARTBEAT * 3
 def online(room_id: int) -> list[int]:
     """The seats of people with a socket open at the table (bots have none)."""
     keys = set(Presence.objects.filter(room_id=room_id).values_list("player_key", flat=True))
-    return sorted(index for index, key in Seat.objects.filter(room_id=room_id, bot_level="")
-                  .values_list("index", "player_key") if key in keys)
+    return sorted(
+        index
+        for index, key in Seat.objects.filter(room_id=room_id, bot_level="").values_list("index", "player_key")
+        if key in keys
+    )
 
 
 def presence_event(room_id: int) -> dict:
@@ -56,8 +59,7 @@ def arrived(*, code: str, player_key: str, channel: str) -> dict | None:
     if room is None:
         return None
     now = timezone.now()
-    Presence.objects.update_or_create(channel=channel, defaults={"room": room, "player_key": player_key,
-                                                                 "seen": now})
+    Presence.objects.update_or_create(channel=channel, defaults={"room": room, "player_key": player_key, "seen": now})
     seat = room.seats.filter(player_key=player_key).first()
     if seat is not None:
         Seat.objects.filter(id=seat.id).update(last_seen=now)
@@ -88,7 +90,8 @@ def left(*, channel: str) -> dict | None:
         return None
     presence.delete()
     seated = Seat.objects.filter(room_id=presence.room_id, player_key=presence.player_key).update(
-        last_seen=timezone.now())
+        last_seen=timezone.now()
+    )
     if not seated or Presence.objects.filter(room_id=presence.room_id, player_key=presence.player_key).exists():
         return None
     room = Room.objects.filter(id=presence.room_id).first()
@@ -109,17 +112,23 @@ def mark_absent(now=None) -> list[dict]:
     live = Presence.objects.values("room_id", "player_key")
     live_keys = {(row["room_id"], row["player_key"]) for row in live}
     messages = []
-    for seat in (Seat.objects.filter(room__status=Room.Status.PLAYING, away=False, bot_level="",
-                                     last_seen__lt=now - GRACE, last_seen__gte=now - AWAY_AFTER)
-                 .exclude(player_key="")):
+    for seat in Seat.objects.filter(
+        room__status=Room.Status.PLAYING,
+        away=False,
+        bot_level="",
+        last_seen__lt=now - GRACE,
+        last_seen__gte=now - AWAY_AFTER,
+    ).exclude(player_key=""):
         if (seat.room_id, seat.player_key) not in live_keys:
             message = hurry(room_id=seat.room_id, seat_index=seat.index, now=now)
             if message:
                 messages.append(message)
     long_ago = now - AWAY_AFTER
-    gone = (Seat.objects.filter(room__status=Room.Status.PLAYING, away=False, bot_level="")
-            .exclude(player_key="")
-            .filter(Q(last_seen__lt=long_ago) | Q(last_seen__isnull=True, joined__lt=long_ago)))
+    gone = (
+        Seat.objects.filter(room__status=Room.Status.PLAYING, away=False, bot_level="")
+        .exclude(player_key="")
+        .filter(Q(last_seen__lt=long_ago) | Q(last_seen__isnull=True, joined__lt=long_ago))
+    )
     for seat in gone:
         if (seat.room_id, seat.player_key) in live_keys:
             continue
@@ -140,4 +149,3 @@ def _away(room_id: int, seat_id: int, now) -> dict | None:
     seat.away = True
     seat.save(update_fields=["away"])
     return services.refresh_deadline(room, events=[{"type": "away", "seat": seat.index}])
-

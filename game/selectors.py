@@ -26,17 +26,28 @@ def current_game(room: Room) -> Game | None:
 
 def room_dict(room: Room) -> dict:
     return {
-        "code": room.code, "kind": room.kind, "status": room.status, "seat_count": room.seat_count,
-        "target": room.target, "rounds": room.rounds,
-        "turn_seconds": room.turn_seconds, "show_odds": room.show_odds, "closed_reason": room.closed_reason,
-        "host": tag(room.host_key), "host_name": room.host_name, "bot_delay_ms": room.bot_delay_ms,
+        "code": room.code,
+        "kind": room.kind,
+        "status": room.status,
+        "seat_count": room.seat_count,
+        "target": room.target,
+        "rounds": room.rounds,
+        "turn_seconds": room.turn_seconds,
+        "show_odds": room.show_odds,
+        "closed_reason": room.closed_reason,
+        "host": tag(room.host_key),
+        "host_name": room.host_name,
+        "bot_delay_ms": room.bot_delay_ms,
     }
 
 
 def seat_dict(seat: Seat) -> dict:
     return {
-        "index": seat.index, "nickname": seat.nickname, "who": tag(seat.player_key),
-        "bot_level": seat.bot_level, "away": seat.away,
+        "index": seat.index,
+        "nickname": seat.nickname,
+        "who": tag(seat.player_key),
+        "bot_level": seat.bot_level,
+        "away": seat.away,
     }
 
 
@@ -45,14 +56,18 @@ def game_dict(game: Game, kind: kinds.Kind, state: dict | None = None) -> dict:
     seat's own view (`seat_views`), the only place a hand is; nothing else of the state."""
     state = kind.from_json(game.state) if state is None else state
     return {
-        "id": game.id, "number": game.number, "version": game.version, **kind.views(state),
+        "id": game.id,
+        "number": game.number,
+        "version": game.version,
+        **kind.views(state),
         "deadline": game.deadline.timestamp() if game.deadline else None,
-        "over": game.over, "winner": game.winner, "players": game.players,
+        "over": game.over,
+        "winner": game.winner,
+        "players": game.players,
     }
 
 
-def snapshot(room: Room, seats: list[Seat] | None = None, game: Game | None = None,
-             state: dict | None = None) -> dict:
+def snapshot(room: Room, seats: list[Seat] | None = None, game: Game | None = None, state: dict | None = None) -> dict:
     """Everything a viewer's table is drawn from (without the log)."""
     seats = list(room.seats.all()) if seats is None else seats
     game = current_game(room) if game is None else game
@@ -74,9 +89,14 @@ def log_events(game: Game | None, limit: int = LOG_LINES) -> list[dict]:
 def rooms_of(player_key: str) -> QuerySet[Room]:
     """The open tables a player sits at or hosts, newest first."""
     seated = Seat.objects.filter(player_key=player_key).values("room_id")
-    return (Room.objects.exclude(status=Room.Status.CLOSED)
-            .filter(id__in=seated) | Room.objects.exclude(status=Room.Status.CLOSED)
-            .filter(host_key=player_key)).distinct().order_by("-created")
+    return (
+        (
+            Room.objects.exclude(status=Room.Status.CLOSED).filter(id__in=seated)
+            | Room.objects.exclude(status=Room.Status.CLOSED).filter(host_key=player_key)
+        )
+        .distinct()
+        .order_by("-created")
+    )
 
 
 def fingerprint(snapshot: dict | None) -> tuple | None:
@@ -84,8 +104,12 @@ def fingerprint(snapshot: dict | None) -> tuple | None:
     if snapshot is None:
         return None
     game = snapshot["game"]
-    return (snapshot["room"]["status"], game and game["id"], game and game["version"],
-            tuple((s["index"], s["nickname"], s["bot_level"], s["away"]) for s in snapshot["seats"]))
+    return (
+        snapshot["room"]["status"],
+        game and game["id"],
+        game and game["version"],
+        tuple((s["index"], s["nickname"], s["bot_level"], s["away"]) for s in snapshot["seats"]),
+    )
 
 
 def fingerprints(codes: list[str]) -> dict[str, tuple]:
@@ -94,12 +118,18 @@ def fingerprints(codes: list[str]) -> dict[str, tuple]:
     rooms = {room_id: code for room_id, code, _status in found}
     statuses = {room_id: status for room_id, _code, status in found}
     games: dict[int, tuple[int, int]] = {}
-    for room_id, game_id, version in (Game.objects.filter(room_id__in=rooms).order_by("room_id", "number")
-                                      .values_list("room_id", "id", "version")):
+    for room_id, game_id, version in (
+        Game.objects.filter(room_id__in=rooms).order_by("room_id", "number").values_list("room_id", "id", "version")
+    ):
         games[room_id] = (game_id, version)  # the last one, by number, is the current game
     seats: dict[int, list] = {room_id: [] for room_id in rooms}
-    for room_id, *seat in (Seat.objects.filter(room_id__in=rooms).order_by("room_id", "index")
-                           .values_list("room_id", "index", "nickname", "bot_level", "away")):
+    for room_id, *seat in (
+        Seat.objects.filter(room_id__in=rooms)
+        .order_by("room_id", "index")
+        .values_list("room_id", "index", "nickname", "bot_level", "away")
+    ):
         seats[room_id].append(tuple(seat))
-    return {code: (statuses[room_id], *games.get(room_id, (None, None)), tuple(seats[room_id]))
-            for room_id, code in rooms.items()}
+    return {
+        code: (statuses[room_id], *games.get(room_id, (None, None)), tuple(seats[room_id]))
+        for room_id, code in rooms.items()
+    }

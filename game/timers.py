@@ -26,8 +26,9 @@ ABSENCE_CHECK_EVERY = 25  # polls, about every 5 s
 
 def due_games(now=None) -> list[int]:
     now = now or timezone.now()
-    return list(Game.objects.filter(deadline__lte=now, over=False).order_by("deadline")
-                .values_list("id", flat=True)[:200])
+    return list(
+        Game.objects.filter(deadline__lte=now, over=False).order_by("deadline").values_list("id", flat=True)[:200]
+    )
 
 
 def fire_due(now=None, check_absent: bool = True) -> list[dict]:

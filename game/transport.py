@@ -31,7 +31,8 @@ def _guarded(original):
         budget = state.get("_sevn_budget")
         if budget is None:
             budget = state["_sevn_budget"] = limits.MessageBudget(
-                settings.SEVN_FRAME_RATE, settings.SEVN_FRAME_BURST, settings.SEVN_SOCKET_CLOSE_AFTER)
+                settings.SEVN_FRAME_RATE, settings.SEVN_FRAME_BURST, settings.SEVN_SOCKET_CLOSE_AFTER
+            )
         queue = getattr(self, "application_queue", None)
         if budget.take() and (queue is None or queue.qsize() < QUEUE_MAX):
             return original(self, payload, isBinary)

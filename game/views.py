@@ -29,11 +29,17 @@ HERO_CARDS = ("7", "second_chance", "13", "x2", "storm")
 
 
 def _home(request: HttpRequest, player, form: CreateTableForm, status: int = 200) -> HttpResponse:
-    return render(request, "game/home.html", {
-        "form": form, "tables": selectors.rooms_of(player.key)[:20] if player else [],
-        "is_user": bool(player and player.is_user),
-        "hero_cards": [face(code) for code in HERO_CARDS],
-    }, status=status)
+    return render(
+        request,
+        "game/home.html",
+        {
+            "form": form,
+            "tables": selectors.rooms_of(player.key)[:20] if player else [],
+            "is_user": bool(player and player.is_user),
+            "hero_cards": [face(code) for code in HERO_CARDS],
+        },
+        status=status,
+    )
 
 
 @require_GET
@@ -52,9 +58,16 @@ def table_create(request: HttpRequest) -> HttpResponse:
     data = form.cleaned_data
     try:
         room = services.room_create(
-            player=player, nickname=data["nickname"], seat_count=data["seat_count"], target=data["target"],
-            turn_seconds=data["turn_seconds"], show_odds=data["show_odds"], bot_speed=data["bot_speed"],
-            kind=data["kind"], rounds=data["rounds"])
+            player=player,
+            nickname=data["nickname"],
+            seat_count=data["seat_count"],
+            target=data["target"],
+            turn_seconds=data["turn_seconds"],
+            show_odds=data["show_odds"],
+            bot_speed=data["bot_speed"],
+            kind=data["kind"],
+            rounds=data["rounds"],
+        )
     except ServiceError as error:
         form.add_error(None, error.message)
         return _home(request, player, form, status=400)
@@ -106,12 +119,14 @@ def table(request: HttpRequest, code: str) -> HttpResponse:
     context = table_render.table_context(snapshot, player and player.key)
     game = selectors.current_game(room)
     context.update(_chat_context(room, snapshot, player, request))
-    context.update({
-        "ws_url": f"/ws/t/{room.code}/?lang={get_language()}",
-        "lines": table_render.log_lines(table_render.log_entries(snapshot, selectors.log_events(game))),
-        "nickname_hint": request.session.get(NICKNAME_KEY, "") or (player.username if player and player.is_user
-                                                                   else ""),
-    })
+    context.update(
+        {
+            "ws_url": f"/ws/t/{room.code}/?lang={get_language()}",
+            "lines": table_render.log_lines(table_render.log_entries(snapshot, selectors.log_events(game))),
+            "nickname_hint": request.session.get(NICKNAME_KEY, "")
+            or (player.username if player and player.is_user else ""),
+        }
+    )
     return render(request, "game/table_page.html", context)
 
 
@@ -123,10 +138,17 @@ def _chat_context(room, snapshot: dict, player, request: HttpRequest) -> dict:
     has_name = bool(player and (player.is_user or request.session.get(NICKNAME_KEY)))
     return {
         "chat_lines": chat_render.lists(recent["lines"], get_language(), token),
-        "chat_parts": mark_safe(chat_render.parts(
-            code=room.code, chat_frame=chat_render.frame(snapshot, viewer_key), viewer_key=viewer_key,
-            has_name=has_name, spectator_chat=recent["spectator_chat"], language=get_language(),
-            csrf_token=get_token(request))),
+        "chat_parts": mark_safe(
+            chat_render.parts(
+                code=room.code,
+                chat_frame=chat_render.frame(snapshot, viewer_key),
+                viewer_key=viewer_key,
+                has_name=has_name,
+                spectator_chat=recent["spectator_chat"],
+                language=get_language(),
+                csrf_token=get_token(request),
+            )
+        ),
         "report_reasons": Report.Reason.choices,
     }
 
@@ -134,8 +156,11 @@ def _chat_context(room, snapshot: dict, player, request: HttpRequest) -> dict:
 def _answer(request: HttpRequest, code: str, message: str, ok: bool = False) -> HttpResponse:
     """A sentence for whoever posted: a toast for htmx, the table page with a message otherwise."""
     if request.htmx:
-        return HttpResponse(table_render.render_notice(message, get_language()) if ok
-                            else table_render.render_error(message, get_language()))
+        return HttpResponse(
+            table_render.render_notice(message, get_language())
+            if ok
+            else table_render.render_error(message, get_language())
+        )
     (messages.success if ok else messages.error)(request, message)
     return redirect("table", code=code.upper())
 
@@ -145,9 +170,13 @@ def table_chat(request: HttpRequest, code: str) -> HttpResponse:
     """A chat line sent as a plain form (before the page's script has started, or without it):
     the same service as the socket's, then the table again."""
     try:
-        message = services.chat_post(code=code, player=known_player(request.session, request.user),
-                                     text=request.POST.get("text", ""), phrase=request.POST.get("phrase", ""),
-                                     nickname=request.session.get(NICKNAME_KEY, ""))
+        message = services.chat_post(
+            code=code,
+            player=known_player(request.session, request.user),
+            text=request.POST.get("text", ""),
+            phrase=request.POST.get("phrase", ""),
+            nickname=request.session.get(NICKNAME_KEY, ""),
+        )
     except ServiceError as error:
         return _answer(request, code, error.message)
     broadcast.send(code.upper(), message)
@@ -184,9 +213,15 @@ def table_spectator_chat(request: HttpRequest, code: str) -> HttpResponse:
 def table_report(request: HttpRequest, code: str) -> HttpResponse:
     player = player_for(request.session, request.user)
     try:
-        services.report_create(code=code, player=player, reason=request.POST.get("reason"),
-                               comment=request.POST.get("comment", ""), message_id=request.POST.get("message"),
-                               seat_index=request.POST.get("seat"), nickname=request.session.get(NICKNAME_KEY, ""))
+        services.report_create(
+            code=code,
+            player=player,
+            reason=request.POST.get("reason"),
+            comment=request.POST.get("comment", ""),
+            message_id=request.POST.get("message"),
+            seat_index=request.POST.get("seat"),
+            nickname=request.session.get(NICKNAME_KEY, ""),
+        )
     except ServiceError as error:
         return _answer(request, code, error.message)
     return _answer(request, code, gettext("Thank you: staff will look at your report."), ok=True)
@@ -221,8 +256,9 @@ def table_join(request: HttpRequest, code: str) -> HttpResponse:
     newcomer = known_player(request.session, request.user) is None
     nickname = request.POST.get("nickname", "")
     request.session[NICKNAME_KEY] = nickname[:20]
-    return _lobby_post(request, code, services.seat_take, reload_page=newcomer, nickname=nickname,
-                       index=request.POST.get("index"))
+    return _lobby_post(
+        request, code, services.seat_take, reload_page=newcomer, nickname=nickname, index=request.POST.get("index")
+    )
 
 
 class LoginView(auth_views.LoginView):
@@ -252,8 +288,9 @@ def table_remove(request: HttpRequest, code: str) -> HttpResponse:
 
 @require_POST
 def table_bot(request: HttpRequest, code: str) -> HttpResponse:
-    return _lobby_post(request, code, services.bot_add, level=request.POST.get("level"),
-                       index=request.POST.get("index"))
+    return _lobby_post(
+        request, code, services.bot_add, level=request.POST.get("level"), index=request.POST.get("index")
+    )
 
 
 @require_POST
@@ -269,8 +306,9 @@ def table_rematch(request: HttpRequest, code: str) -> HttpResponse:
 def language_links(request: HttpRequest) -> dict:
     """Context processor: this page in every language, for the switcher."""
     current = get_language()
-    return {"language_links": [
-        {"code": code, "name": name, "url": translate_url(request.path, code), "current": code == current}
-        for code, name in settings.LANGUAGES
-    ]}
-
+    return {
+        "language_links": [
+            {"code": code, "name": name, "url": translate_url(request.path, code), "current": code == current}
+            for code, name in settings.LANGUAGES
+        ]
+    }

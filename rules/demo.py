@@ -38,11 +38,18 @@ def _frame(view: dict, step: int, moved: set[int]) -> dict:
         else:
             seat = view["seats"][index]
             row, status, score = seat["row"], seat["status"], seat["round_score"]
-        seats.append({
-            "name": name, "row": row, "status": status, "score": score, "dealer": index == 0,
-            "turn": not scored and index == view["current"] and step > 1, "moved": index in moved,
-            "distinct": sum(1 for code in row if code in VALUE),
-        })
+        seats.append(
+            {
+                "name": name,
+                "row": row,
+                "status": status,
+                "score": score,
+                "dealer": index == 0,
+                "turn": not scored and index == view["current"] and step > 1,
+                "moved": index in moved,
+                "distinct": sum(1 for code in row if code in VALUE),
+            }
+        )
     return {"number": step, "seats": seats, "scored": scored}
 
 
@@ -65,7 +72,14 @@ def scoring_example() -> dict:
 
 def deck_groups() -> list[dict]:
     """The deck's composition by group, counted from DECK."""
-    groups = [("numbers", NUMBERS), ("ballast", BALLASTS), ("modifiers", MODIFIERS), ("bonus", BONUSES),
-              ("actions", ACTIONS)]
-    return [{"key": key, "cards": [(code, DECK[code]) for code in codes],
-             "count": sum(DECK[code] for code in codes)} for key, codes in groups]
+    groups = [
+        ("numbers", NUMBERS),
+        ("ballast", BALLASTS),
+        ("modifiers", MODIFIERS),
+        ("bonus", BONUSES),
+        ("actions", ACTIONS),
+    ]
+    return [
+        {"key": key, "cards": [(code, DECK[code]) for code in codes], "count": sum(DECK[code] for code in codes)}
+        for key, codes in groups
+    ]

@@ -48,8 +48,13 @@ def reason(card: str, layout: Layout, fits: bool) -> str:
         if index < low:
             names["end"] = short_name(_card(low, suit))
             if index == 0:
-                return gettext("%(card)s fits: it goes under %(end)s. The Ace is low: it goes under the 2, "
-                               "never over the King.") % names
+                return (
+                    gettext(
+                        "%(card)s fits: it goes under %(end)s. The Ace is low: it goes under the 2, "
+                        "never over the King."
+                    )
+                    % names
+                )
             return gettext("%(card)s fits: it extends its row down from %(end)s.") % names
         names["end"] = short_name(_card(high, suit))
         return gettext("%(card)s fits: it extends its row up from %(end)s.") % names
@@ -58,8 +63,13 @@ def reason(card: str, layout: Layout, fits: bool) -> str:
         if abs(index - SEVEN) == 1:
             return gettext("%(card)s does not fit: it waits for %(seven)s, which starts its row.") % names
         names["next"] = short_name(_card(index + (1 if index < SEVEN else -1), suit))
-        return gettext("%(card)s does not fit: its row has not started. It waits for %(seven)s and every card "
-                       "from there to %(next)s.") % names
+        return (
+            gettext(
+                "%(card)s does not fit: its row has not started. It waits for %(seven)s and every card "
+                "from there to %(next)s."
+            )
+            % names
+        )
     low, high = RANK_INDEX[row[0]], RANK_INDEX[row[1]]
     if index > high:
         names["next"] = short_name(_card(high + 1, suit))
@@ -71,14 +81,19 @@ def reason(card: str, layout: Layout, fits: bool) -> str:
 def verdicts(hand: list[str], layout: Layout) -> list[dict]:
     """Each card of `hand` with the engine's verdict on `layout` and the reason for it."""
     fitting = set(playable(hand, layout))
-    return [{"face": face(card), "code": card, "fits": card in fitting, "reason": reason(card, layout, card in fitting)}
-            for card in hand]
+    return [
+        {"face": face(card), "code": card, "fits": card in fitting, "reason": reason(card, layout, card in fitting)}
+        for card in hand
+    ]
 
 
 def example() -> dict:
     judged = verdicts(EXAMPLE_HAND, EXAMPLE_LAYOUT)
-    return {"layout": layout_rows(EXAMPLE_LAYOUT), "hand": judged,
-            "summary": _summary(sum(verdict["fits"] for verdict in judged), len(judged))}
+    return {
+        "layout": layout_rows(EXAMPLE_LAYOUT),
+        "hand": judged,
+        "summary": _summary(sum(verdict["fits"] for verdict in judged), len(judged)),
+    }
 
 
 def _summary(count: int, total: int) -> str:
@@ -88,13 +103,21 @@ def _summary(count: int, total: int) -> str:
     return ngettext(
         "%(count)s of your %(total)s cards fits: you must play it; you may not pass.",
         "%(count)s of your %(total)s cards fit: you must play one of them (you choose which); you may not pass.",
-        count) % {"count": count, "total": total}
+        count,
+    ) % {"count": count, "total": total}
 
 
 def cases() -> list[dict]:
     """The table of cases below the example, each judged by the engine."""
     judged = [{"key": card, **verdicts([card], layout)[0]} for card, layout in CASES]
     nothing = not playable(PASS_HAND, PASS_LAYOUT)
-    judged.append({"key": "none", "face": None, "code": None, "fits": not nothing,
-                   "reason": gettext("You pass. With a card that fits you must play.") if nothing else ""})
+    judged.append(
+        {
+            "key": "none",
+            "face": None,
+            "code": None,
+            "fits": not nothing,
+            "reason": gettext("You pass. With a card that fits you must play.") if nothing else "",
+        }
+    )
     return judged

@@ -1,4 +1,5 @@
 """ASGI entry point: HTTP through Django, WebSockets through Channels, and the timer loop."""
+
 from __future__ import annotations
 
 import gc
@@ -16,10 +17,12 @@ from game import timers, transport  # noqa: E402
 from game.origins import SameOriginValidator  # noqa: E402
 from game.routing import websocket_urlpatterns  # noqa: E402
 
-application = ProtocolTypeRouter({
-    "http": django_asgi_app,
-    "websocket": SameOriginValidator(AuthMiddlewareStack(URLRouter(websocket_urlpatterns))),
-})
+application = ProtocolTypeRouter(
+    {
+        "http": django_asgi_app,
+        "websocket": SameOriginValidator(AuthMiddlewareStack(URLRouter(websocket_urlpatterns))),
+    }
+)
 
 transport.install()
 timers.start_with_server(deadlines=os.environ.get("SEVN_TIMERS", "on") != "off")

@@ -126,8 +126,10 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
     # max_connections (100 by default), with room for migrations and psql.
     DATABASES["default"]["CONN_MAX_AGE"] = 0  # the pool keeps connections; Django must not
     DATABASES["default"].setdefault("OPTIONS", {})["pool"] = {
-        "min_size": _env_int("DB_POOL_MIN", 2), "max_size": _env_int("DB_POOL_SIZE", 20),
-        "timeout": _env_int("DB_POOL_TIMEOUT", 10), "max_idle": 300,
+        "min_size": _env_int("DB_POOL_MIN", 2),
+        "max_size": _env_int("DB_POOL_SIZE", 20),
+        "timeout": _env_int("DB_POOL_TIMEOUT", 10),
+        "max_idle": 300,
     }
     # A pooled connection is checked before it is handed out (psycopg's check_connection): after
     # a PostgreSQL restart every idle one is dead, and none of them may fail a player's move.
@@ -145,12 +147,24 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
 
 REDIS_URL = os.environ.get("REDIS_URL", "")
 if REDIS_URL:
-    CHANNEL_LAYERS = {"default": {"BACKEND": "game.channel_layer.ServiceRedisChannelLayer", "CONFIG": {
-        "hosts": [REDIS_URL], "pool_size": _env_int("REDIS_POOL_SIZE", 50), "capacity": 200,
-    }}}
+    CHANNEL_LAYERS = {
+        "default": {
+            "BACKEND": "game.channel_layer.ServiceRedisChannelLayer",
+            "CONFIG": {
+                "hosts": [REDIS_URL],
+                "pool_size": _env_int("REDIS_POOL_SIZE", 50),
+                "capacity": 200,
+            },
+        }
+    }
     # Counters every process shares (rate limits on lookups and logins).
-    CACHES = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS_URL,
-                          "OPTIONS": {"socket_timeout": 5, "socket_connect_timeout": 5}}}
+    CACHES = {
+        "default": {
+            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "LOCATION": REDIS_URL,
+            "OPTIONS": {"socket_timeout": 5, "socket_connect_timeout": 5},
+        }
+    }
 else:
     CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
@@ -186,8 +200,11 @@ WHITENOISE_AUTOREFRESH = DEBUG
 # manifest from an earlier collectstatic would name older files than the ones being tested.
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
-    "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage" if "pytest" in sys.modules
-                    else "whitenoise.storage.CompressedManifestStaticFilesStorage"},
+    "staticfiles": {
+        "BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"
+        if "pytest" in sys.modules
+        else "whitenoise.storage.CompressedManifestStaticFilesStorage"
+    },
 }
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"

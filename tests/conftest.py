@@ -9,8 +9,10 @@ import pytest
 def _fast_settings(settings):
     settings.SEVN_BOT_DELAY_MS = 0
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
-    settings.CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"},
-                               "local": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
+    settings.CHANNEL_LAYERS = {
+        "default": {"BACKEND": "channels.layers.InMemoryChannelLayer"},
+        "local": {"BACKEND": "channels.layers.InMemoryChannelLayer"},
+    }
 
 
 @pytest.fixture(autouse=True)

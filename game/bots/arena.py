@@ -17,7 +17,11 @@ Policy = Callable[[dict, list[dict], random.Random], dict]
 
 
 def play_game(
-    policies: list[Policy], seed: int, *, target: int = TARGET, timings: list[list[float]] | None = None,
+    policies: list[Policy],
+    seed: int,
+    *,
+    target: int = TARGET,
+    timings: list[list[float]] | None = None,
 ) -> dict:
     """Play one game to its end, one policy per seat; returns the final state.
 

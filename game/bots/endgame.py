@@ -28,8 +28,7 @@ class Futures:
         self._by_score: dict[int, dict[int, float]] = {}
         self._others: dict[int, list[tuple[list[float], float]]] = {}
 
-    def column(self, seat: int, *, row: list[str] | None = None, frozen: bool = False,
-               forced: int = 0) -> list[float]:
+    def column(self, seat: int, *, row: list[str] | None = None, frozen: bool = False, forced: int = 0) -> list[float]:
         """The seat's sampled final totals; or after a change: another row, frozen now, or
         first taking `forced` cards."""
         usual = row is None and not frozen and not forced
@@ -47,8 +46,9 @@ class Futures:
 
     def win_chance(self, seat: int, changed: int | None = None, **change) -> float:
         """The seat's chance to win, with seat `changed` (if any) changed as `column` allows."""
-        columns = [self.column(other, **change) if other == changed else self.column(other)
-                   for other in range(len(self.seats))]
+        columns = [
+            self.column(other, **change) if other == changed else self.column(other) for other in range(len(self.seats))
+        ]
         mine = columns.pop(seat)
         joint = Counter(zip(mine, *columns, strict=True))  # many futures repeat: rows out of round never change
         return sum(copies * leader_chance(f[0], list(f[1:]), self.target) for f, copies in joint.items()) / FUTURES
@@ -60,8 +60,9 @@ class Futures:
         if key not in cache:
             if seat not in self._others:
                 columns = [self.column(other) for other in range(len(self.seats)) if other != seat]
-                self._others[seat] = [(list(others), copies / FUTURES)
-                                      for others, copies in Counter(zip(*columns, strict=True)).items()]
+                self._others[seat] = [
+                    (list(others), copies / FUTURES) for others, copies in Counter(zip(*columns, strict=True)).items()
+                ]
             mine = self.seats[seat]["total"] + key
             cache[key] = sum(share * leader_chance(mine, others, self.target) for others, share in self._others[seat])
         return cache[key]

@@ -17,8 +17,8 @@ from .odds import NUMBER_CODES, SECOND_CHANCE, busting_share, draw_pool
 from .rollout import finals
 from .rows import BALLAST_CODES, PLAIN_CODES, SEVN_DISTINCT, distinct, score
 
-RISK_TASTE = 2.0     # points of expected round score given up for the spread of one more card
-CHANCE_TIE = 0.002   # win chances closer than this count as equal
+RISK_TASTE = 2.0  # points of expected round score given up for the spread of one more card
+CHANCE_TIE = 0.002  # win chances closer than this count as equal
 ACTION_POINTS = {"freeze": 4.0, "triple_draw": 3.0}  # rough worth of using one on someone
 TWO_CARD = ("crossroads", "storm")
 
@@ -65,15 +65,21 @@ class Table:
     def _one_card(self, row: list[str]) -> list[tuple[float, float]]:
         if self.pool_size == 0:
             return [(1.0, float(score(row)))]
-        plain = [(copies / self.pool_size, self.take_value(row, card))
-                 for card, copies in self.pool.items() if card not in TWO_CARD]
+        plain = [
+            (copies / self.pool_size, self.take_value(row, card))
+            for card, copies in self.pool.items()
+            if card not in TWO_CARD
+        ]
         rest = sum(p for p, _ in plain)
         if rest == 0:
             return [(1.0, float(score(row)))]
         one_more = sum(p * v for p, v in plain) / rest
         best_of_two = expected_max([(p / rest, v) for p, v in plain])
-        return plain + [(self.pool.get(card, 0) / self.pool_size, value)
-                        for card, value in zip(TWO_CARD, (best_of_two, one_more), strict=True) if card in self.pool]
+        return plain + [
+            (self.pool.get(card, 0) / self.pool_size, value)
+            for card, value in zip(TWO_CARD, (best_of_two, one_more), strict=True)
+            if card in self.pool
+        ]
 
     def expected_draw(self, row: list[str]) -> float:
         """Expected value of the row after taking one card from the pool."""
@@ -153,6 +159,7 @@ def better(first: tuple[float, float], second: tuple[float, float]) -> bool:
 
 # --- decisions ------------------------------------------------------------------------------
 
+
 def choose(view: dict, legal: list[dict], rng: random.Random) -> dict:
     """The hard bot's action for whatever decision is pending.
 
@@ -188,15 +195,16 @@ def _ballast(table: Table, legal: list[dict]) -> dict:
 
 
 def _crossroads(table: Table, legal: list[dict]) -> dict:
-    first, second = [(table.chance_after(card), table.value_after(card))
-                     for card in table.view["pending"]["cards"]]
+    first, second = [(table.chance_after(card), table.value_after(card)) for card in table.view["pending"]["cards"]]
     return {"kind": "crossroads", "pick": 1 if better(second, first) else 0}
 
 
 def _targeted(kind: str, change: Callable[[Table, int], float]) -> Callable[[Table, list[dict]], dict]:
     """A decision that names a seat: the one that leaves the best chance to win."""
+
     def decide(table: Table, legal: list[dict]) -> dict:
         return {"kind": kind, "seat": max(table.view["pending"]["options"], key=lambda s: change(table, s))}
+
     return decide
 
 
@@ -217,7 +225,9 @@ def _gifted(table: Table, seat: int) -> float:
 
 
 DECIDE: dict[str, Callable[[Table, list[dict]], dict]] = {
-    "turn": _turn, "ballast": _ballast, "crossroads": _crossroads,
+    "turn": _turn,
+    "ballast": _ballast,
+    "crossroads": _crossroads,
     "freeze": _targeted("freeze", _frozen),
     "triple_draw": _targeted("triple_draw", _three_cards),
     "gift": _targeted("gift", _gifted),

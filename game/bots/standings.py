@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import math
 
-ROUND_MEAN = 23.0   # a seat's average round score (measured in bot games)
-ROUND_SD = 23.0     # and its spread
+ROUND_MEAN = 23.0  # a seat's average round score (measured in bot games)
+ROUND_SD = 23.0  # and its spread
 EXTRA_ROUNDS = 0.3  # smoothing: the game's end is never quite known
 
 # A normal distribution as 7 weighted points (for E[f(Z)], Z standard normal): the trapezoid

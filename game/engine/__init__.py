@@ -17,13 +17,25 @@ from .state import Event, State, blank_state, from_json, to_json
 from .view import public_view
 
 __all__ = [
-    "DECK", "IllegalAction", "State", "apply", "from_json", "legal_actions", "new_game",
-    "public_view", "score_steps", "timeout", "to_json",
+    "DECK",
+    "IllegalAction",
+    "State",
+    "apply",
+    "from_json",
+    "legal_actions",
+    "new_game",
+    "public_view",
+    "score_steps",
+    "timeout",
+    "to_json",
 ]
 
 
 def new_game(
-    seats: int, seed: int, target: int = TARGET, deck: list[str] | None = None,
+    seats: int,
+    seed: int,
+    target: int = TARGET,
+    deck: list[str] | None = None,
     events: list[Event] | None = None,
 ) -> State:
     """A new game, first round dealt, waiting for its first decision.

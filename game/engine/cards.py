@@ -11,13 +11,26 @@ _NUMBER_COPIES = {str(value): max(value, 1) for value in range(14)}
 DECK: dict[str, int] = {
     **_NUMBER_COPIES,
     # Ballast: negative scoring cards, one each.
-    "-6": 1, "-4": 1, "-2": 1,
+    "-6": 1,
+    "-4": 1,
+    "-2": 1,
     # Modifiers: one doubler and five plus cards.
-    "x2": 1, "+2": 1, "+4": 1, "+6": 1, "+8": 1, "+10": 1,
+    "x2": 1,
+    "+2": 1,
+    "+4": 1,
+    "+6": 1,
+    "+8": 1,
+    "+10": 1,
     # Bonus cards, evaluated at round end.
-    "featherweight": 2, "heavyweight": 2, "ladder": 2,
+    "featherweight": 2,
+    "heavyweight": 2,
+    "ladder": 2,
     # Action cards.
-    "freeze": 3, "second_chance": 3, "triple_draw": 3, "crossroads": 2, "storm": 2,
+    "freeze": 3,
+    "second_chance": 3,
+    "triple_draw": 3,
+    "crossroads": 2,
+    "storm": 2,
 }
 
 NUMBER = "number"
@@ -47,6 +60,8 @@ VALUE: dict[str, int] = {code: int(code) for code in NUMBERS + BALLASTS}
 def would_duplicate(row: list[str], card: str) -> bool:
     """Whether taking this card repeats a value already in the row (the one way to bust)."""
     return card in VALUE and card in row
+
+
 PLUS: dict[str, int] = {code: int(code[1:]) for code in MODIFIERS if code.startswith("+")}
 
 SEVN_DISTINCT = 7

@@ -144,4 +144,3 @@ def default_choice(pending: Mapping, seat: int, seats: Sequence[Mapping]) -> Act
     row = seats[seat]["row"]
     safe = [i for i, card in enumerate(pending["cards"]) if not would_duplicate(row, card)]
     return {"kind": "crossroads", "pick": safe[0] if safe else 0}
-

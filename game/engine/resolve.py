@@ -95,10 +95,7 @@ def _duplicate(state: GameState, seat: int, card: str, events: list[Event]) -> N
 
 def gift_options(state: GameState, giver: int) -> list[int]:
     """Players in round, other than the giver, who hold no Second Chance."""
-    return [
-        seat for seat in in_round(state)
-        if seat != giver and SECOND_CHANCE not in state["seats"][seat]["row"]
-    ]
+    return [seat for seat in in_round(state) if seat != giver and SECOND_CHANCE not in state["seats"][seat]["row"]]
 
 
 def _second_chance(state: GameState, seat: int, events: list[Event]) -> None:

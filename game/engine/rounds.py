@@ -82,14 +82,23 @@ def end_round(state: GameState, sevn_seat: int | None, events: list[Event]) -> N
         totals.append(seat["total"])
     state["history"].append(scores)
     state["last_round"] = {
-        "round": state["round"], "scores": scores, "steps": steps, "sevn": sevn_seat,
+        "round": state["round"],
+        "scores": scores,
+        "steps": steps,
+        "sevn": sevn_seat,
         "rows": [seat["row"] for seat in seats],  # _clear_table gives every seat a new, empty row
         "statuses": [seat["status"] for seat in seats],
     }
-    events.append({
-        "type": "round_scored", "round": state["round"], "scores": scores, "steps": steps,
-        "totals": totals, "sevn": sevn_seat,
-    })
+    events.append(
+        {
+            "type": "round_scored",
+            "round": state["round"],
+            "scores": scores,
+            "steps": steps,
+            "totals": totals,
+            "sevn": sevn_seat,
+        }
+    )
     _clear_table(state)
     top = max(totals)
     if top >= state["target"]:

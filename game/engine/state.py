@@ -136,10 +136,21 @@ def blank_state(seats: int, seed: int, target: int, deck: list[str] | None) -> S
         raise IllegalAction("The seed must be a whole number.", "bad_seed")
     state = State(
         seats=[{"row": [], "status": IN, "total": 0} for _ in range(seats)],
-        target=target, round=0, dealer=0, over=False, winner=None,
-        deck=[], discard=[], rng={"seed": seed, "shuffles": 0},
-        stack=[], queue=[], active=None, revealed=[], pending=None,
-        history=[], last_round=None,
+        target=target,
+        round=0,
+        dealer=0,
+        over=False,
+        winner=None,
+        deck=[],
+        discard=[],
+        rng={"seed": seed, "shuffles": 0},
+        stack=[],
+        queue=[],
+        active=None,
+        revealed=[],
+        pending=None,
+        history=[],
+        last_round=None,
     )
     if deck is None:
         cards = list(_ALL_CARDS)

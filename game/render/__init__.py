@@ -4,11 +4,22 @@ The same snapshot is drawn differently for each viewer: your own seat at the bot
 only for the seat that must decide, none for spectators. Player keys are used to find "you"
 and never reach the HTML.
 """
+
 from __future__ import annotations
 
 from .panels import log_entries, step_label
 from .pieces import TableDraw, game_pieces, log_lines
 from .screen import Screen, render_error, render_notice, render_table, table_context
 
-__all__ = ["Screen", "TableDraw", "game_pieces", "log_entries", "log_lines", "render_error", "render_notice",
-           "render_table", "step_label", "table_context"]
+__all__ = [
+    "Screen",
+    "TableDraw",
+    "game_pieces",
+    "log_entries",
+    "log_lines",
+    "render_error",
+    "render_notice",
+    "render_table",
+    "step_label",
+    "table_context",
+]

@@ -22,8 +22,12 @@ DRAWN_KEPT = 1024
 
 def _line_context(line: dict, mine: bool) -> dict:
     phrase = line["phrase"]
-    return {"line": line, "mine": mine, "text": phrases.phrase_text(phrase) if phrase else line["text"],
-            "label": phrases.phrase_label(phrase) if phrase in phrases.REACTIONS else ""}
+    return {
+        "line": line,
+        "mine": mine,
+        "text": phrases.phrase_text(phrase) if phrase else line["text"],
+        "label": phrases.phrase_label(phrase) if phrase in phrases.REACTIONS else "",
+    }
 
 
 def line_html(line: dict, language: str, viewer_token: str | None) -> str:
@@ -46,12 +50,16 @@ def appended(line: dict, language: str, viewer_token: str | None) -> str:
 
 def lists(lines: dict[str, list[dict]], language: str, viewer_token: str | None, oob: bool = False) -> dict:
     """Each channel's lines, as the list's content (or, `oob`, as whole lists swapped in)."""
-    drawn = {channel: mark_safe("".join(line_html(line, language, viewer_token) for line in lines.get(channel, ())))
-             for channel in CHANNELS}  # each line escaped as it was drawn
+    drawn = {
+        channel: mark_safe("".join(line_html(line, language, viewer_token) for line in lines.get(channel, ())))
+        for channel in CHANNELS
+    }  # each line escaped as it was drawn
     if not oob:
         return drawn
-    return {channel: f'<ol id="chat-{channel}-list" class="chat__list" hx-swap-oob="innerHTML">{html}</ol>'
-            for channel, html in drawn.items()}
+    return {
+        channel: f'<ol id="chat-{channel}-list" class="chat__list" hx-swap-oob="innerHTML">{html}</ol>'
+        for channel, html in drawn.items()
+    }
 
 
 _seated: list = [None, (), frozenset()]  # the last snapshot's people and keys (one update, every socket)
@@ -76,23 +84,39 @@ def frame(snapshot: dict, viewer_key: str | None) -> tuple:
     return (who in tags, bool(who) and snapshot["room"]["host"] == who, people)
 
 
-def parts(*, code: str, chat_frame: tuple, viewer_key: str | None, has_name: bool, spectator_chat: bool,
-          language: str, csrf_token: str = "", oob: bool = False) -> str:
+def parts(
+    *,
+    code: str,
+    chat_frame: tuple,
+    viewer_key: str | None,
+    has_name: bool,
+    spectator_chat: bool,
+    language: str,
+    csrf_token: str = "",
+    oob: bool = False,
+) -> str:
     """The composer and the people list for this viewer."""
     seated, is_host, people = chat_frame
     context = {
-        "code": code, "seated": seated, "is_host": is_host, "has_name": has_name or seated,
-        "spectator_chat": spectator_chat, "oob": oob,
+        "code": code,
+        "seated": seated,
+        "is_host": is_host,
+        "has_name": has_name or seated,
+        "spectator_chat": spectator_chat,
+        "oob": oob,
         "quick_phrases": list(phrases.QUICK_PHRASES.items()),
         "reactions": [(key, emoji, label) for key, (emoji, label) in phrases.REACTIONS.items()],
-        "people": [{"index": index, "nickname": name, "mine": who == tag(viewer_key), "author": author_token(code, who)}
-                   for index, name, who in people],
+        "people": [
+            {"index": index, "nickname": name, "mine": who == tag(viewer_key), "author": author_token(code, who)}
+            for index, name, who in people
+        ],
     }
     if csrf_token:
         context["csrf_token"] = csrf_token
     with override(language):
         return render_to_string("table/_chat_compose.html", context) + render_to_string(
-            "table/_chat_people.html", context)
+            "table/_chat_people.html", context
+        )
 
 
 def notice(notice: dict, language: str) -> str:

@@ -86,14 +86,27 @@ def seat_facts(snapshot: dict, index: int) -> SeatFacts:
     game = snapshot["game"]
     view = game["view"]
     seat_view = view["seats"][index]
-    seat = next((s for s in snapshot["seats"] if s["index"] == index),
-                {"nickname": game["players"][index], "bot_level": "", "away": False})
+    seat = next(
+        (s for s in snapshot["seats"] if s["index"] == index),
+        {"nickname": game["players"][index], "bot_level": "", "away": False},
+    )
     row, status, round_score = seat_view["row"], seat_view["status"], seat_view["round_score"]
     if game["over"] and view["last_round"]:  # the game ended: show its last round as it ended
         final = view["last_round"]
         row, status, round_score = final["rows"][index], final["statuses"][index], final["scores"][index]
-    return SeatFacts(game["over"], index, seat["nickname"], seat["bot_level"], seat["away"], index == view["dealer"],
-                     status, seat_view["total"], round_score, tuple(row), game["over"] and index == view["winner"])
+    return SeatFacts(
+        game["over"],
+        index,
+        seat["nickname"],
+        seat["bot_level"],
+        seat["away"],
+        index == view["dealer"],
+        status,
+        seat_view["total"],
+        round_score,
+        tuple(row),
+        game["over"] and index == view["winner"],
+    )
 
 
 def points(n: int) -> str:
@@ -104,8 +117,7 @@ def points(n: int) -> str:
 def seat_label(nickname: str, status_label: str, total: int) -> str:
     """What a screen reader hears for a seat: one sentence, so each language orders it (and
     spaces its colon) as it must."""
-    return _("%(name)s: %(status)s, %(points)s") % {"name": nickname, "status": status_label,
-                                                      "points": points(total)}
+    return _("%(name)s: %(status)s, %(points)s") % {"name": nickname, "status": status_label, "points": points(total)}
 
 
 def dealer_mark() -> str:
@@ -117,12 +129,22 @@ def seat_panel(facts: SeatFacts, fresh: set[str], shake: bool) -> dict:
     values, extras = _cards(list(facts.row), fresh, facts.status == "bust")
     status_label = STATUS_LABELS[facts.status]()
     return {
-        "index": facts.index, "nickname": facts.nickname, "bot_level": facts.bot_level, "away": facts.away,
-        "is_dealer": facts.is_dealer, "dealer_mark": dealer_mark(), "status": facts.status,
-        "status_label": status_label, "label": seat_label(facts.nickname, status_label, facts.total),
-        "total": facts.total, "round_score": facts.round_score, "values": values, "extras": extras,
+        "index": facts.index,
+        "nickname": facts.nickname,
+        "bot_level": facts.bot_level,
+        "away": facts.away,
+        "is_dealer": facts.is_dealer,
+        "dealer_mark": dealer_mark(),
+        "status": facts.status,
+        "status_label": status_label,
+        "label": seat_label(facts.nickname, status_label, facts.total),
+        "total": facts.total,
+        "round_score": facts.round_score,
+        "values": values,
+        "extras": extras,
         "distinct": sum(1 for code in facts.row if code in VALUE) if facts.status != "bust" else None,
-        "shake": shake, "winner": facts.winner,
+        "shake": shake,
+        "winner": facts.winner,
     }
 
 
@@ -158,16 +180,22 @@ def choices(snapshot: dict, me: int | None, names: list[str]) -> dict | None:
             controls["bust_chance"] = round(100 * bust_chance(view, me))
     elif kind in ("freeze", "triple_draw", "gift"):
         controls["options"] = [
-            {"seat": seat, "name": names[seat], "round_score": view["seats"][seat]["round_score"],
-             "is_you": seat == me, "row": ngettext("row: %(n)s point", "row: %(n)s points",
-                                                    view["seats"][seat]["round_score"])
-             % {"n": view["seats"][seat]["round_score"]}}
+            {
+                "seat": seat,
+                "name": names[seat],
+                "round_score": view["seats"][seat]["round_score"],
+                "is_you": seat == me,
+                "row": ngettext("row: %(n)s point", "row: %(n)s points", view["seats"][seat]["round_score"])
+                % {"n": view["seats"][seat]["round_score"]},
+            }
             for seat in pending["options"]
         ]
         if kind == "triple_draw":
-            controls["prompt"] = ngettext("Triple Draw: choose who takes up to %(n)s card.",
-                                          "Triple Draw: choose who takes up to %(n)s cards.",
-                                          TRIPLE_DRAW_CARDS) % {"n": TRIPLE_DRAW_CARDS}
+            controls["prompt"] = ngettext(
+                "Triple Draw: choose who takes up to %(n)s card.",
+                "Triple Draw: choose who takes up to %(n)s cards.",
+                TRIPLE_DRAW_CARDS,
+            ) % {"n": TRIPLE_DRAW_CARDS}
     elif kind == "ballast":
         controls["card"] = face(pending["card"])
     elif kind == "crossroads":
@@ -184,14 +212,21 @@ def round_summary(view: dict, names: list[str]) -> dict | None:
         return None
     seats = []
     for index, steps in enumerate(last["steps"]):
-        seats.append({
-            "name": names[index], "score": last["scores"][index], "status": last["statuses"][index],
-            "sevn": last["sevn"] == index,
-            "cards": [{"face": face(code), "busting": last["statuses"][index] == "bust" and i == len(row) - 1}
-                      for row in [last["rows"][index]] for i, code in enumerate(row)],
-            "steps": [{"label": step_label(s["step"]), **s} for s in steps] if steps else None,
-            "total": view["seats"][index]["total"],
-        })
+        seats.append(
+            {
+                "name": names[index],
+                "score": last["scores"][index],
+                "status": last["statuses"][index],
+                "sevn": last["sevn"] == index,
+                "cards": [
+                    {"face": face(code), "busting": last["statuses"][index] == "bust" and i == len(row) - 1}
+                    for row in [last["rows"][index]]
+                    for i, code in enumerate(row)
+                ],
+                "steps": [{"label": step_label(s["step"]), **s} for s in steps] if steps else None,
+                "total": view["seats"][index]["total"],
+            }
+        )
     return {"round": last["round"], "seats": seats}
 
 
@@ -210,9 +245,15 @@ def seat_names(snapshot: dict) -> list[str]:
 
 def standings_rows(view: dict, names: list[str]) -> list[dict]:
     top = max(seat["total"] for seat in view["seats"])
-    rows = [{"name": names[i], "total": s["total"], "points": points(s["total"]),
-             "winner": i == view["winner"] or (view["winner"] is None and s["total"] == top)}
-            for i, s in enumerate(view["seats"])]
+    rows = [
+        {
+            "name": names[i],
+            "total": s["total"],
+            "points": points(s["total"]),
+            "winner": i == view["winner"] or (view["winner"] is None and s["total"] == top),
+        }
+        for i, s in enumerate(view["seats"])
+    ]
     rows.sort(key=lambda row: -row["total"])
     place = 0
     for position, row in enumerate(rows):  # equal totals share a place
@@ -235,10 +276,18 @@ def scoreboard(view: dict, names: list[str]) -> dict:
     rounds = []
     for number, scores in enumerate(history, start=1):
         running = [total + score for total, score in zip(running, scores, strict=True)]
-        rounds.append({"number": number, "cells": [{"score": score, "total": total}
-                                                    for score, total in zip(scores, running, strict=True)]})
-    return {"names": names, "rounds": rounds, "totals": [seat["total"] for seat in view["seats"]],
-            "chart": score_chart(history, names, view["target"])}
+        rounds.append(
+            {
+                "number": number,
+                "cells": [{"score": score, "total": total} for score, total in zip(scores, running, strict=True)],
+            }
+        )
+    return {
+        "names": names,
+        "rounds": rounds,
+        "totals": [seat["total"] for seat in view["seats"]],
+        "chart": score_chart(history, names, view["target"]),
+    }
 
 
 def score_chart(history: list[list[int]], names: list[str], target: int) -> str:
@@ -254,20 +303,36 @@ def score_chart(history: list[list[int]], names: list[str], target: int) -> str:
         return f"{CHART_PAD + width * i / steps:.1f},{CHART_PAD + height * (1 - value / top):.1f}"
 
     target_y = CHART_PAD + height * (1 - target / top)
-    lines = format_html_join("", '<polyline fill="none" stroke="{}" stroke-width="2.5" points="{}"><title>{}</title>'
-                             '</polyline>', (
-        (CHART_COLOURS[seat % len(CHART_COLOURS)], " ".join(point(i, row[seat]) for i, row in enumerate(totals)),
-         f"{name}: {points(totals[-1][seat])}") for seat, name in enumerate(names)))
+    lines = format_html_join(
+        "",
+        '<polyline fill="none" stroke="{}" stroke-width="2.5" points="{}"><title>{}</title></polyline>',
+        (
+            (
+                CHART_COLOURS[seat % len(CHART_COLOURS)],
+                " ".join(point(i, row[seat]) for i, row in enumerate(totals)),
+                f"{name}: {points(totals[-1][seat])}",
+            )
+            for seat, name in enumerate(names)
+        ),
+    )
     return format_html(
         '<svg class="chart" viewBox="0 0 {w} {h}" role="img" aria-label="{label}">'
         '<line class="chart__axis" x1="{p}" y1="{bottom}" x2="{right}" y2="{bottom}"/>'
         '<line class="chart__target" x1="{p}" y1="{ty}" x2="{right}" y2="{ty}"/>'
         '<text class="chart__text" x="{p}" y="{ty_text}">{target_label}</text>'
         '<text class="chart__text" x="{p}" y="{h_text}">0</text>{lines}</svg>',
-        w=CHART_W, h=CHART_H, p=CHART_PAD, bottom=CHART_PAD + height, right=CHART_PAD + width, ty=f"{target_y:.1f}",
-        ty_text=f"{target_y - 4:.1f}", h_text=CHART_H - 8, lines=lines,
+        w=CHART_W,
+        h=CHART_H,
+        p=CHART_PAD,
+        bottom=CHART_PAD + height,
+        right=CHART_PAD + width,
+        ty=f"{target_y:.1f}",
+        ty_text=f"{target_y - 4:.1f}",
+        h_text=CHART_H - 8,
+        lines=lines,
         label=_("Running totals after each round"),
-        target_label=_("Target: %(target)s") % {"target": target})
+        target_label=_("Target: %(target)s") % {"target": target},
+    )
 
 
 def log_entries(snapshot: dict, events: list[dict]) -> list[dict]:

@@ -82,12 +82,18 @@ def _seat_drawn(panel: dict) -> str:
     """A seat's panel. Its head (name, badges, total) changes only between rounds and its status
     line takes few values, so both are drawn apart and reused; only the row is new each time."""
     shows = (panel["index"], panel["nickname"], panel["bot_level"], panel["away"], panel["is_dealer"], panel["total"])
-    head = Parts.get("seat-head", shows, lambda: render_to_string("table/_seat_head.html", {
-        "seat": panel, "you_badge": _YOU_BADGE}))
-    status = Parts.get("seat-status", (panel["status"], panel["distinct"], panel["round_score"]),
-                       lambda: render_to_string("table/_seat_status.html", {"seat": panel, "sevn_goal": SEVN_DISTINCT}))
-    return render_to_string("table/_seat.html", {"seat": panel, "head": mark_safe(head), "status": mark_safe(status),
-                                                 "label": panel["label"], "marks": _MARKS})
+    head = Parts.get(
+        "seat-head", shows, lambda: render_to_string("table/_seat_head.html", {"seat": panel, "you_badge": _YOU_BADGE})
+    )
+    status = Parts.get(
+        "seat-status",
+        (panel["status"], panel["distinct"], panel["round_score"]),
+        lambda: render_to_string("table/_seat_status.html", {"seat": panel, "sevn_goal": SEVN_DISTINCT}),
+    )
+    return render_to_string(
+        "table/_seat.html",
+        {"seat": panel, "head": mark_safe(head), "status": mark_safe(status), "label": panel["label"], "marks": _MARKS},
+    )
 
 
 def _seat_html(facts: SeatFacts, fresh: set[str], shake: bool, is_you: bool) -> str:
@@ -140,7 +146,10 @@ class TableDraw:
         self.names = seat_names(snapshot)
         self.current_name = self.names[self.view["current"]] if self.view["current"] is not None else None
         self.shared = {
-            "room": self.room, "game": self.game, "view": self.view, "current_name": self.current_name,
+            "room": self.room,
+            "game": self.game,
+            "view": self.view,
+            "current_name": self.current_name,
             "deadline_ms": int(self.game["deadline"] * 1000) if self.game["deadline"] else None,
             "summary": bool(self.view.get("last_round")),
             "show_summary": not self.game["over"] and any(e["type"] == "round_scored" for e in self.events),
@@ -180,15 +189,21 @@ class TableDraw:
         a handful of looks per game, each drawn once."""
         over = self.game["over"]
         shows = (None if over else self.current_name, your_turn, bool(self.shared["deadline_ms"]))
-        return self._piece(f"turn-{your_turn}", shows, lambda: render_to_string("table/_turn.html", {
-            "current_name": shows[0], "over": over, "controls": your_turn, "clock": shows[2]}))
+        return self._piece(
+            f"turn-{your_turn}",
+            shows,
+            lambda: render_to_string(
+                "table/_turn.html", {"current_name": shows[0], "over": over, "controls": your_turn, "clock": shows[2]}
+            ),
+        )
 
     @_shared
     def pile(self, kind: str) -> Piece:
         """The deck or the discard pile, by its count alone (the same counts recur all game)."""
         count = self.view[f"{kind}_count"]
-        return self._piece(f"pile-{kind}", count, lambda: render_to_string(
-            "table/_pile.html", {"kind": kind, "count": count}))
+        return self._piece(
+            f"pile-{kind}", count, lambda: render_to_string("table/_pile.html", {"kind": kind, "count": count})
+        )
 
     @_shared
     def center(self, yours: bool) -> Piece:
@@ -196,23 +211,44 @@ class TableDraw:
         on the decider's own screen)."""
         view, names = self.view, self.names
         held = view["pending"]["card"] if view["pending"] and "card" in view["pending"] else None
-        shows = (tuple(view["revealed"]), view["active"], tuple(view["queue"]),
-                 tuple(names[seat] for seat in view["queue_seats"]), held, self.current_name if held else None,
-                 yours and bool(held))
-        return self._piece(f"center-{shows[-1]}", shows, lambda: render_to_string("table/_center.html", {
-            "current_name": self.current_name, "yours": shows[-1],
-            "revealed": [face(code) for code in view["revealed"]],
-            "held": face(held) if held else None,
-            "active": face(view["active"]) if view["active"] else None,
-            "queue": [{"face": face(code), "owner": names[owner], "size": "sm" if face(code)["short"] else "chip"}
-                      for code, owner in zip(view["queue"], view["queue_seats"], strict=True)],
-        }))
+        shows = (
+            tuple(view["revealed"]),
+            view["active"],
+            tuple(view["queue"]),
+            tuple(names[seat] for seat in view["queue_seats"]),
+            held,
+            self.current_name if held else None,
+            yours and bool(held),
+        )
+        return self._piece(
+            f"center-{shows[-1]}",
+            shows,
+            lambda: render_to_string(
+                "table/_center.html",
+                {
+                    "current_name": self.current_name,
+                    "yours": shows[-1],
+                    "revealed": [face(code) for code in view["revealed"]],
+                    "held": face(held) if held else None,
+                    "active": face(view["active"]) if view["active"] else None,
+                    "queue": [
+                        {"face": face(code), "owner": names[owner], "size": "sm" if face(code)["short"] else "chip"}
+                        for code, owner in zip(view["queue"], view["queue_seats"], strict=True)
+                    ],
+                },
+            ),
+        )
 
     @_shared
     def waiting(self, seated: bool) -> Piece:
         shows = (seated, self.current_name, self.game["over"], self.room["host_name"])
-        return self._piece(f"waiting-{seated}", shows, lambda: render_to_string("table/_controls.html", {
-            **self.shared, "me": 0 if seated else None, "controls": None, "is_host": False}))
+        return self._piece(
+            f"waiting-{seated}",
+            shows,
+            lambda: render_to_string(
+                "table/_controls.html", {**self.shared, "me": 0 if seated else None, "controls": None, "is_host": False}
+            ),
+        )
 
     @_shared
     def standings(self) -> Piece:
@@ -221,8 +257,11 @@ class TableDraw:
         if not self.game["over"]:
             return Piece(None, str)
         shows = (tuple(names), tuple(seat["total"] for seat in view["seats"]), view["winner"])
-        return self._piece("standings", shows, lambda: render_to_string(
-            "table/_standings.html", {"standings": standings_rows(view, names)}))
+        return self._piece(
+            "standings",
+            shows,
+            lambda: render_to_string("table/_standings.html", {"standings": standings_rows(view, names)}),
+        )
 
     @_shared
     def scores(self) -> Piece:
@@ -231,8 +270,13 @@ class TableDraw:
         if not view["history"]:
             return Piece(None, str)
         shows = (tuple(names), tuple(tuple(scores) for scores in view["history"]), view["target"], self.game["over"])
-        return self._piece("scores", shows, lambda: render_to_string(
-            "table/_scores.html", {"board": scoreboard(view, names), "over": self.game["over"]}))
+        return self._piece(
+            "scores",
+            shows,
+            lambda: render_to_string(
+                "table/_scores.html", {"board": scoreboard(view, names), "over": self.game["over"]}
+            ),
+        )
 
     @_shared
     def summary(self) -> Piece:
@@ -240,8 +284,11 @@ class TableDraw:
         if not shared["summary"]:
             return Piece(None, str)
         shows = (self.game["id"], len(view["history"]), self.game["over"])  # a new summary per scored round
-        return self._piece("summary", shows, lambda: render_to_string(
-            "table/_summary.html", {**shared, "summary": round_summary(view, names)}))
+        return self._piece(
+            "summary",
+            shows,
+            lambda: render_to_string("table/_summary.html", {**shared, "summary": round_summary(view, names)}),
+        )
 
     def common(self) -> tuple[dict[str, Piece], bool]:
         """The pieces every viewer of this update shares (each seat as someone else's), and
@@ -254,11 +301,17 @@ class TableDraw:
             "table-meta": _meta(game, self.shared["deadline_ms"], self.shared["show_summary"], room["turn_seconds"]),
             "table-bar": self.bar(),
             **{f"seat-{index}": self.seat(index, False) for index in range(len(self.view["seats"]))},
-            "pile-deck": self.pile("deck"), "pile-discard": self.pile("discard"),
-            "standings": self.standings(), "scores": self.scores(), "summary": self.summary(),
+            "pile-deck": self.pile("deck"),
+            "pile-discard": self.pile("discard"),
+            "standings": self.standings(),
+            "scores": self.scores(),
+            "summary": self.summary(),
         }
-        paused = not game["over"] and room["status"] == "playing" and all(
-            s["bot_level"] or s["away"] for s in self.snapshot["seats"])
+        paused = (
+            not game["over"]
+            and room["status"] == "playing"
+            and all(s["bot_level"] or s["away"] for s in self.snapshot["seats"])
+        )
         return common, paused
 
     def log(self) -> str:
@@ -269,11 +322,15 @@ def _meta(game: dict, deadline_ms: int | None, show_summary: bool, timer: int) -
     """The table's version, whose turn it is and its clock (what the page's script and style
     read), sent with every change. Only numbers go in, so nothing needs escaping."""
     turn = game["view"]["current"] if not game["over"] and game["view"]["current"] is not None else ""
-    return Piece((game["id"], game["version"], turn, deadline_ms, show_summary), lambda: (
-        f'<div id="table-meta" hidden data-game="{int(game["number"])}" data-version="{int(game["version"])}" '
-        f'data-turn="{turn}" '
-        f'data-deadline="{int(deadline_ms) if deadline_ms else ""}" data-now="{int(time.time() * 1000)}" '
-        f'data-timer="{int(timer)}"{" data-show-summary" if show_summary else ""}></div>'))
+    return Piece(
+        (game["id"], game["version"], turn, deadline_ms, show_summary),
+        lambda: (
+            f'<div id="table-meta" hidden data-game="{int(game["number"])}" data-version="{int(game["version"])}" '
+            f'data-turn="{turn}" '
+            f'data-deadline="{int(deadline_ms) if deadline_ms else ""}" data-now="{int(time.time() * 1000)}" '
+            f'data-timer="{int(timer)}"{" data-show-summary" if show_summary else ""}></div>'
+        ),
+    )
 
 
 def _frozen(value: object) -> Hashable:
@@ -289,8 +346,13 @@ def _decision(draw: TableDraw, me: int, controls: dict, is_host: bool) -> Piece:
     version = draw.game["version"]
 
     def html() -> str:
-        drawn = Parts.get("decision", (_frozen(controls), is_host), lambda: render_to_string(
-            "table/_controls.html", {**draw.shared, "me": me, "controls": controls, "is_host": is_host}))
+        drawn = Parts.get(
+            "decision",
+            (_frozen(controls), is_host),
+            lambda: render_to_string(
+                "table/_controls.html", {**draw.shared, "me": me, "controls": controls, "is_host": is_host}
+            ),
+        )
         return drawn.replace(VERSION_MARK, str(version))
 
     return Piece(("decide", draw.game["id"], version), html)
@@ -299,14 +361,23 @@ def _decision(draw: TableDraw, me: int, controls: dict, is_host: bool) -> Piece:
 def presence_piece(online: tuple[int, ...] | None) -> Piece:
     """Which seats have a socket open (as the last presence change said), read by the style:
     a seat is not redrawn when its person comes and goes. None: not known yet."""
-    return Piece(("presence", online), lambda: (
-        f'<div id="table-presence" hidden data-online="{" ".join(str(int(seat)) for seat in online or ())}"'
-        f'{" data-known" if online is not None else ""}></div>'))
+    return Piece(
+        ("presence", online),
+        lambda: (
+            f'<div id="table-presence" hidden data-online="{" ".join(str(int(seat)) for seat in online or ())}"'
+            f"{' data-known' if online is not None else ''}></div>"
+        ),
+    )
 
 
-def game_pieces(snapshot: dict, viewer_key: str | None, events: list[dict] = (), key: str | None = None,
-                asked: frozenset = frozenset(),
-                online: tuple[int, ...] | None = None) -> tuple[tuple | None, dict[str, Piece]]:
+def game_pieces(
+    snapshot: dict,
+    viewer_key: str | None,
+    events: list[dict] = (),
+    key: str | None = None,
+    asked: frozenset = frozenset(),
+    online: tuple[int, ...] | None = None,
+) -> tuple[tuple | None, dict[str, Piece]]:
     """One viewer's table as pieces (element id -> Piece, in page order) and its frame: what the
     arrangement around the pieces depends on. A lobby or closed table has no pieces (frame None):
     it is always drawn whole. `asked`: the seats that asked for a rematch; `online`: the seats
@@ -330,13 +401,25 @@ def _rematch(draw: TableDraw, me: int, is_host: bool, asked: frozenset) -> Piece
     anyone else seated may ask for one."""
     asked_names = tuple(draw.names[seat] for seat in sorted(asked) if seat != me)
     shows = ("rematch", draw.game["id"], is_host, asked_names if is_host else me in asked)
-    return Piece(shows, lambda: render_to_string("table/_controls.html", {
-        **draw.shared, "me": me, "controls": None, "is_host": is_host,
-        "asked_names": asked_names, "you_asked": me in asked}))
+    return Piece(
+        shows,
+        lambda: render_to_string(
+            "table/_controls.html",
+            {
+                **draw.shared,
+                "me": me,
+                "controls": None,
+                "is_host": is_host,
+                "asked_names": asked_names,
+                "you_asked": me in asked,
+            },
+        ),
+    )
 
 
-def _pieces(draw: TableDraw, me: int | None, is_host: bool, asked: frozenset,
-            online: tuple[int, ...] | None) -> tuple[tuple, dict[str, Piece]]:
+def _pieces(
+    draw: TableDraw, me: int | None, is_host: bool, asked: frozenset, online: tuple[int, ...] | None
+) -> tuple[tuple, dict[str, Piece]]:
     room, game, view = draw.room, draw.game, draw.view
     n = len(view["seats"])
     controls = choices(draw.snapshot, me, draw.names)
@@ -368,8 +451,16 @@ def _pieces(draw: TableDraw, me: int | None, is_host: bool, asked: frozenset,
 
 def log_lines(entries: list[dict]) -> str:
     """Log entries as list items; the same sentence recurs often, so each is drawn once."""
-    return mark_safe("".join(Parts.get("log-line", (entry["kind"], entry["text"]), lambda entry=entry: render_to_string(
-        "table/_log_line.html", {"entry": entry})) for entry in entries))
+    return mark_safe(
+        "".join(
+            Parts.get(
+                "log-line",
+                (entry["kind"], entry["text"]),
+                lambda entry=entry: render_to_string("table/_log_line.html", {"entry": entry}),
+            )
+            for entry in entries
+        )
+    )
 
 
 def log_update(snapshot: dict, events: list[dict]) -> str:
@@ -377,5 +468,7 @@ def log_update(snapshot: dict, events: list[dict]) -> str:
     entries = log_entries(snapshot, events)
     if not entries:
         return ""
-    return render_to_string("table/_log_append.html", {
-        "lines": log_lines(entries), "announce": " ".join(entry["text"] for entry in entries[-4:])})
+    return render_to_string(
+        "table/_log_append.html",
+        {"lines": log_lines(entries), "announce": " ".join(entry["text"] for entry in entries[-4:])},
+    )

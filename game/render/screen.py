@@ -25,22 +25,33 @@ def speaking(language: str):
 
 def sevens_playing(snapshot: dict) -> bool:
     """A Sevens game on the table (drawn by render.sevens; its lobby and closed banner are shared)."""
-    return (snapshot["room"].get("kind") == "sevens" and snapshot["game"] is not None
-            and snapshot["room"]["status"] not in ("lobby", "closed"))
+    return (
+        snapshot["room"].get("kind") == "sevens"
+        and snapshot["game"] is not None
+        and snapshot["room"]["status"] not in ("lobby", "closed")
+    )
 
 
-def table_context(snapshot: dict, viewer_key: str | None, events: list[dict] = (), key: str | None = None,
-                  asked: frozenset = frozenset(),
-                  online: tuple[int, ...] | None = None) -> dict:
+def table_context(
+    snapshot: dict,
+    viewer_key: str | None,
+    events: list[dict] = (),
+    key: str | None = None,
+    asked: frozenset = frozenset(),
+    online: tuple[int, ...] | None = None,
+) -> dict:
     """Everything the table template needs for one viewer, its pieces drawn (`asked`, `online`:
     what the viewer's screen knows of rematch requests and open sockets)."""
     room = snapshot["room"]
     seats = snapshot["seats"]
     mine = viewer_seat(snapshot, viewer_key)
     context = {
-        "room": room, "is_host": bool(viewer_key) and tag(viewer_key) == room["host"],
-        "my_seat": mine and mine["index"], "seated": mine is not None,
-        "seats_taken": len(seats), "game": None,
+        "room": room,
+        "is_host": bool(viewer_key) and tag(viewer_key) == room["host"],
+        "my_seat": mine and mine["index"],
+        "seated": mine is not None,
+        "seats_taken": len(seats),
+        "game": None,
     }
     if snapshot["game"] is None or room["status"] == "lobby":
         by_index = {seat["index"]: seat for seat in seats}
@@ -62,21 +73,33 @@ def table_context(snapshot: dict, viewer_key: str | None, events: list[dict] = (
         return context
     drawn = {name: mark_safe(piece.draw()) for name, piece in pieces.items()}
     me = frame[2]
-    context.update({
-        "me": me, "paused": frame[4], "pieces": pieces, "frame": frame,
-        "meta": drawn["table-meta"], "bar": drawn["table-bar"], "turn": drawn["table-turn"],
-        "presence": drawn["table-presence"], "scores": drawn["scores"],
-        "deck": drawn["pile-deck"], "discard": drawn["pile-discard"],
-        "center": drawn["table-center"],
-        "others": mark_safe("".join(drawn[f"seat-{index}"] for index in frame[3])),
-        "you": drawn[f"seat-{me}"] if me is not None else "",
-        "controls": drawn["controls"], "standings": drawn["standings"], "summary_html": drawn["summary"],
-    })
+    context.update(
+        {
+            "me": me,
+            "paused": frame[4],
+            "pieces": pieces,
+            "frame": frame,
+            "meta": drawn["table-meta"],
+            "bar": drawn["table-bar"],
+            "turn": drawn["table-turn"],
+            "presence": drawn["table-presence"],
+            "scores": drawn["scores"],
+            "deck": drawn["pile-deck"],
+            "discard": drawn["pile-discard"],
+            "center": drawn["table-center"],
+            "others": mark_safe("".join(drawn[f"seat-{index}"] for index in frame[3])),
+            "you": drawn[f"seat-{me}"] if me is not None else "",
+            "controls": drawn["controls"],
+            "standings": drawn["standings"],
+            "summary_html": drawn["summary"],
+        }
+    )
     return context
 
 
-def render_table(snapshot: dict, viewer_key: str | None, events: list[dict] = (), oob: bool = False,
-                 key: str | None = None) -> str:
+def render_table(
+    snapshot: dict, viewer_key: str | None, events: list[dict] = (), oob: bool = False, key: str | None = None
+) -> str:
     if sevens_playing(snapshot):
         return render_sevens_table(snapshot, viewer_key, oob=oob)
     context = table_context(snapshot, viewer_key, events, key)
@@ -110,8 +133,12 @@ class Screen:
     def misses_lines_before(self, snapshot: dict) -> bool:
         """Whether this update skips versions this screen never saw (their log lines with them)."""
         game = snapshot["game"]
-        return (game is not None and self.version is not None and self.version[0] == game["id"]
-                and game["version"] > self.version[1] + 1)
+        return (
+            game is not None
+            and self.version is not None
+            and self.version[0] == game["id"]
+            and game["version"] > self.version[1] + 1
+        )
 
     def seated(self, viewer_key: str | None) -> bool:
         return self.snapshot is not None and viewer_seat(self.snapshot, viewer_key) is not None
@@ -147,8 +174,9 @@ class Screen:
             self.asked[game["id"]] = {e["seat"] for e in log_events if e["type"] == "rematch_asked"}
         with speaking(self.language):
             html = self._table(snapshot, [], None)
-            return html + render_to_string("table/_log.html", {
-                "lines": log_lines(log_entries(snapshot, log_events)), "oob": True})
+            return html + render_to_string(
+                "table/_log.html", {"lines": log_lines(log_entries(snapshot, log_events)), "oob": True}
+            )
 
     def update(self, snapshot: dict, events: list[dict], key: str | None = None) -> str | None:
         """What changed since this screen was last drawn, and the new log lines ("" if nothing).
@@ -158,8 +186,12 @@ class Screen:
         order, so the caller draws the whole table and log again from the database."""
         game = snapshot["game"]
         self._heard(snapshot, events)
-        if game is not None and self.version is not None and self.version[0] == game["id"] \
-                and game["version"] < self.version[1]:
+        if (
+            game is not None
+            and self.version is not None
+            and self.version[0] == game["id"]
+            and game["version"] < self.version[1]
+        ):
             if all(event["type"] == "presence" for event in events):  # it needs no table of its own
                 return self._presence_only()
             return None if events else ""
@@ -171,8 +203,7 @@ class Screen:
                     html += TableDraw.of(snapshot, events, key).log()
                 return html
         with speaking(self.language):
-            frame, pieces = game_pieces(snapshot, self.viewer_key, events, key,
-                                        self._asked(snapshot), self.online)
+            frame, pieces = game_pieces(snapshot, self.viewer_key, events, key, self._asked(snapshot), self.online)
             if frame is None or frame != self.frame:
                 html = self._table(snapshot, events, key)
             else:
@@ -202,10 +233,10 @@ class Screen:
         if sevens_playing(snapshot):
             self.frame, self.shown = ("sevens",), {}
             self._remember(snapshot["game"])
-            return render_sevens_table(snapshot, self.viewer_key, oob=True, asked=self._asked(snapshot),
-                                       online=self.online)
-        context = table_context(snapshot, self.viewer_key, events, key, self._asked(snapshot),
-                                self.online)
+            return render_sevens_table(
+                snapshot, self.viewer_key, oob=True, asked=self._asked(snapshot), online=self.online
+            )
+        context = table_context(snapshot, self.viewer_key, events, key, self._asked(snapshot), self.online)
         pieces = context.get("pieces", {})
         self.frame = context.get("frame")
         self.shown = {name: piece.shows for name, piece in pieces.items()}

@@ -43,16 +43,24 @@ def layout_rows(layout: dict) -> list[dict]:
         for index, rank in enumerate(RANKS):
             on_table = low is not None and low <= index <= high
             open_end = (index == SEVEN) if low is None else index in (low - 1, high + 1)
-            cells.append({"rank": rank_label(rank), "code": rank + suit, "open": open_end, "seven": index == SEVEN,
-                          "face": face(rank + suit) if on_table else None})
+            cells.append(
+                {
+                    "rank": rank_label(rank),
+                    "code": rank + suit,
+                    "open": open_end,
+                    "seven": index == SEVEN,
+                    "face": face(rank + suit) if on_table else None,
+                }
+            )
         if ends is None:
             state = gettext("%(suit)s: no 7 yet") % {"suit": capfirst(suit_name(suit))}
         else:
-            state = gettext("%(suit)s: %(low)s to %(high)s") % {"suit": capfirst(suit_name(suit)),
-                                                                "low": short_name(ends[0] + suit),
-                                                                "high": short_name(ends[1] + suit)}
-        rows.append({"suit": suit, "symbol": SYMBOL[suit], "name": suit_name(suit), "cells": cells,
-                     "label": state})
+            state = gettext("%(suit)s: %(low)s to %(high)s") % {
+                "suit": capfirst(suit_name(suit)),
+                "low": short_name(ends[0] + suit),
+                "high": short_name(ends[1] + suit),
+            }
+        rows.append({"suit": suit, "symbol": SYMBOL[suit], "name": suit_name(suit), "cells": cells, "label": state})
     return rows
 
 
@@ -63,12 +71,21 @@ def _seats(snapshot: dict, view: dict, names: list[str], me: int | None) -> list
     seats = []
     for index, public in enumerate(view["seats"]):
         seat = by_index.get(index, {"bot_level": "", "away": False, "nickname": names[index]})
-        seats.append({
-            "index": index, "name": names[index], "count": public["count"], "passes": public["passes"],
-            "total": public["total"], "is_you": index == me, "current": index == view["current"] and not view["over"],
-            "dealer": index == view["dealer"], "bot_level": seat["bot_level"], "away": seat["away"],
-            "winner": game["over"] and index in winners,
-        })
+        seats.append(
+            {
+                "index": index,
+                "name": names[index],
+                "count": public["count"],
+                "passes": public["passes"],
+                "total": public["total"],
+                "is_you": index == me,
+                "current": index == view["current"] and not view["over"],
+                "dealer": index == view["dealer"],
+                "bot_level": seat["bot_level"],
+                "away": seat["away"],
+                "winner": game["over"] and index in winners,
+            }
+        )
     return seats
 
 
@@ -77,9 +94,13 @@ def _last_round(view: dict, names: list[str]) -> dict | None:
     last = view["last_round"]
     if not last:
         return None
-    return {"round": view["round"] - (0 if view["over"] else 1), "seats": [
-        {"name": names[i], "penalty": penalty, "cards": [face(code) for code in last["hands"][i]]}
-        for i, penalty in enumerate(last["penalties"])]}
+    return {
+        "round": view["round"] - (0 if view["over"] else 1),
+        "seats": [
+            {"name": names[i], "penalty": penalty, "cards": [face(code) for code in last["hands"][i]]}
+            for i, penalty in enumerate(last["penalties"])
+        ],
+    }
 
 
 def _standings(view: dict, names: list[str]) -> list[dict]:
@@ -94,8 +115,9 @@ def _standings(view: dict, names: list[str]) -> list[dict]:
     return standings
 
 
-def sevens_context(snapshot: dict, viewer_key: str | None, asked: frozenset = frozenset(),
-                   online: tuple[int, ...] | None = None) -> dict:
+def sevens_context(
+    snapshot: dict, viewer_key: str | None, asked: frozenset = frozenset(), online: tuple[int, ...] | None = None
+) -> dict:
     """Everything templates/sevens/_table.html needs for one viewer."""
     room, game = snapshot["room"], snapshot["game"]
     mine = viewer_seat(snapshot, viewer_key)
@@ -109,20 +131,37 @@ def sevens_context(snapshot: dict, viewer_key: str | None, asked: frozenset = fr
     current = view["current"]
     host_seat = next((s["index"] for s in snapshot["seats"] if s["who"] == room["host"]), None)
     return {
-        "room": room, "game": game, "view": view, "me": me, "yours": yours, "hand": hand,
-        "hand_count": len(hand), "layout": layout_rows(view["layout"]), "seats": _seats(snapshot, view, names, me),
+        "room": room,
+        "game": game,
+        "view": view,
+        "me": me,
+        "yours": yours,
+        "hand": hand,
+        "hand_count": len(hand),
+        "layout": layout_rows(view["layout"]),
+        "seats": _seats(snapshot, view, names, me),
         "current_name": names[current] if current is not None else "",
-        "deadline_ms": deadline_ms, "now_ms": int(time.time() * 1000), "clock": bool(deadline_ms),
-        "online": " ".join(str(int(seat)) for seat in online or ()), "online_known": online is not None,
-        "last_round": _last_round(view, names), "standings": _standings(view, names) if view["over"] else [],
-        "is_host": bool(viewer_key) and tag(viewer_key) == room["host"], "host_name": room["host_name"],
+        "deadline_ms": deadline_ms,
+        "now_ms": int(time.time() * 1000),
+        "clock": bool(deadline_ms),
+        "online": " ".join(str(int(seat)) for seat in online or ()),
+        "online_known": online is not None,
+        "last_round": _last_round(view, names),
+        "standings": _standings(view, names) if view["over"] else [],
+        "is_host": bool(viewer_key) and tag(viewer_key) == room["host"],
+        "host_name": room["host_name"],
         "asked_names": [names[i] for i in sorted(asked) if i < len(names) and i != host_seat],
         "you_asked": me is not None and me in asked,
     }
 
 
-def render_sevens_table(snapshot: dict, viewer_key: str | None, oob: bool = False, asked: frozenset = frozenset(),
-                        online: tuple[int, ...] | None = None) -> str:
+def render_sevens_table(
+    snapshot: dict,
+    viewer_key: str | None,
+    oob: bool = False,
+    asked: frozenset = frozenset(),
+    online: tuple[int, ...] | None = None,
+) -> str:
     context = sevens_context(snapshot, viewer_key, asked, online)
     context["oob"] = oob
     return render_to_string("sevens/_table.html", context)

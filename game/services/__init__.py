@@ -1,5 +1,6 @@
 """Every write to a table goes through these services (views, sockets, timers and admin call
 them; nothing else changes rooms, seats or games)."""
+
 from __future__ import annotations
 
 from ..errors import ServiceError
@@ -11,7 +12,21 @@ from .reports import report_create
 from .staff import room_close, seat_remove_by_staff
 
 __all__ = [
-    "ServiceError", "bot_add", "chat_post", "chat_recent", "clean_nickname", "game_act", "game_expire", "game_start",
-    "refresh_deadline", "report_create", "room_close", "room_create", "seat_leave", "seat_remove",
-    "seat_remove_by_staff", "seat_take", "spectator_chat_set",
+    "ServiceError",
+    "bot_add",
+    "chat_post",
+    "chat_recent",
+    "clean_nickname",
+    "game_act",
+    "game_expire",
+    "game_start",
+    "refresh_deadline",
+    "report_create",
+    "room_close",
+    "room_create",
+    "seat_leave",
+    "seat_remove",
+    "seat_remove_by_staff",
+    "seat_take",
+    "spectator_chat_set",
 ]

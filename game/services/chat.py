@@ -56,12 +56,14 @@ def sanction_message(kind: str, expires, reason: str):
     if kind == Sanction.Kind.MUTE:
         if expires is None:
             return later(_("You are muted in chat. Reason: %(reason)s"), reason=reason)
-        return later(_("You are muted in chat for %(left)s more. Reason: %(reason)s"), left=_left(expires),
-                     reason=reason)
+        return later(
+            _("You are muted in chat for %(left)s more. Reason: %(reason)s"), left=_left(expires), reason=reason
+        )
     if expires is None:
         return later(_("You are banned from tables. Reason: %(reason)s"), reason=reason)
-    return later(_("You are banned from tables for %(left)s more. Reason: %(reason)s"), left=_left(expires),
-                 reason=reason)
+    return later(
+        _("You are banned from tables for %(left)s more. Reason: %(reason)s"), left=_left(expires), reason=reason
+    )
 
 
 def person_filter(key: str, user_id: int | None) -> Q:
@@ -72,8 +74,9 @@ def person_filter(key: str, user_id: int | None) -> Q:
 def active_sanction(kind: str, player: Player, room_id: int | None = None, now=None) -> Sanction | None:
     """The person's mute (everywhere, or at this table) or ban in force now, the longest first."""
     now = now or timezone.now()
-    found = Sanction.objects.filter(person_filter(player.key, player.user_id), kind=kind, lifted__isnull=True) \
-        .filter(Q(expires__isnull=True) | Q(expires__gt=now))
+    found = Sanction.objects.filter(person_filter(player.key, player.user_id), kind=kind, lifted__isnull=True).filter(
+        Q(expires__isnull=True) | Q(expires__gt=now)
+    )
     if kind == Sanction.Kind.MUTE:
         found = found.filter(Q(room__isnull=True) | Q(room_id=room_id))
     return found.filter(expires__isnull=True).first() or found.order_by("-expires").first()
@@ -86,8 +89,14 @@ def refuse_sanctioned(kind: str, player: Player, room_id: int | None = None) -> 
 
 
 def line_dict(code: str, message: ChatMessage) -> dict:
-    return {"id": message.id, "channel": message.channel, "nickname": message.nickname, "text": message.text,
-            "phrase": message.phrase, "author": author_token(code, tag(message.author_key))}
+    return {
+        "id": message.id,
+        "channel": message.channel,
+        "nickname": message.nickname,
+        "text": message.text,
+        "phrase": message.phrase,
+        "author": author_token(code, tag(message.author_key)),
+    }
 
 
 def chat_message(code: str, line: dict) -> dict:
@@ -110,8 +119,9 @@ def _speaker(room: Room, player: Player, nickname: object) -> tuple[str, str]:
         raise ServiceError("chat_name", _("Choose a nickname to chat.")) from None
 
 
-def chat_post(*, code: str, player: Player | None, text: object = "", phrase: object = "",
-              nickname: object = "") -> dict:
+def chat_post(
+    *, code: str, player: Player | None, text: object = "", phrase: object = "", nickname: object = ""
+) -> dict:
     """A line of chat at the table: free text (escaped wherever it is drawn) or a quick phrase.
     Refused for a muted or banned person (with the time left) and for a person over the chat
     allowance (with how long to wait)."""
@@ -133,17 +143,30 @@ def chat_post(*, code: str, player: Player | None, text: object = "", phrase: ob
     channel, name = _speaker(room, player, nickname)
     wait = limits.chat_wait(player.key)
     if wait:
-        raise ServiceError("chat_slow", later(_("Slow down: you can send another message in %(seconds)s s."),
-                                              seconds=max(1, round(wait))))
-    message = ChatMessage.objects.create(room=room, channel=channel, author_key=player.key,
-                                         author_user_id=player.user_id, nickname=name, text=words, phrase=key)
+        raise ServiceError(
+            "chat_slow",
+            later(_("Slow down: you can send another message in %(seconds)s s."), seconds=max(1, round(wait))),
+        )
+    message = ChatMessage.objects.create(
+        room=room,
+        channel=channel,
+        author_key=player.key,
+        author_user_id=player.user_id,
+        nickname=name,
+        text=words,
+        phrase=key,
+    )
     _prune(room)
     return chat_message(room.code, line_dict(room.code, message))
 
 
 def _prune(room: Room) -> None:
-    oldest_kept = ChatMessage.objects.filter(room=room).order_by("-id").values_list("id", flat=True)[
-        CHAT_KEPT - 1:CHAT_KEPT].first()
+    oldest_kept = (
+        ChatMessage.objects.filter(room=room)
+        .order_by("-id")
+        .values_list("id", flat=True)[CHAT_KEPT - 1 : CHAT_KEPT]
+        .first()
+    )
     if oldest_kept is not None:
         ChatMessage.objects.filter(room=room, id__lt=oldest_kept).delete()
 
@@ -167,5 +190,9 @@ def spectator_chat_set(*, code: str, player: Player, on: bool) -> dict:
     room = locked_room(code)
     require_host(room, player)
     Room.objects.filter(id=room.id).update(spectator_chat=bool(on))
-    return {"type": "chat.settings", "id": secrets.token_hex(8), "code": room.code,
-            "body": {"spectator_chat": bool(on)}}
+    return {
+        "type": "chat.settings",
+        "id": secrets.token_hex(8),
+        "code": room.code,
+        "body": {"spectator_chat": bool(on)},
+    }

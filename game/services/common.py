@@ -17,8 +17,9 @@ from .store import locked_room_and_game
 NICKNAME_MAX = 20
 
 
-def update_message(room: Room, seats: list[Seat], game: Game | None, state: dict | None = None,
-                   events: list[dict] | None = None) -> dict:
+def update_message(
+    room: Room, seats: list[Seat], game: Game | None, state: dict | None = None, events: list[dict] | None = None
+) -> dict:
     """The channel-layer message that tells every viewer of the room to redraw."""
     return {
         "type": "table.update",
@@ -80,5 +81,3 @@ def choose_int(raw: object, allowed, code: str, message: str) -> int:
     if value not in allowed:
         raise ServiceError(code, message)
     return value
-
-

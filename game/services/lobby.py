@@ -34,9 +34,18 @@ def _new_code() -> str:
 
 
 @transaction.atomic
-def room_create(*, player: Player, nickname: object, seat_count: object, target: object = TARGET,
-                turn_seconds: object = 30, show_odds: bool = True, bot_speed: str = "normal",
-                kind: object = "sevn", rounds: object = 3) -> Room:
+def room_create(
+    *,
+    player: Player,
+    nickname: object,
+    seat_count: object,
+    target: object = TARGET,
+    turn_seconds: object = 30,
+    show_odds: bool = True,
+    bot_speed: str = "normal",
+    kind: object = "sevn",
+    rounds: object = 3,
+) -> Room:
     """A new table with its creator (the host) in the first seat, for either game (SEVN plays
     to a target score, Sevens a number of rounds); not for a banned person."""
     if kind not in kinds.KINDS:
@@ -49,16 +58,23 @@ def room_create(*, player: Player, nickname: object, seat_count: object, target:
         goal = TARGET
         rounds = choose_int(rounds, kinds.ROUNDS, "bad_rounds", _("A game of Sevens has 1 to 10 rounds."))
     else:
-        goal = choose_int(target, range(MIN_TARGET, MAX_TARGET + 1), "bad_target",
-                           _("The target score is between 50 and 1000."))
+        goal = choose_int(
+            target, range(MIN_TARGET, MAX_TARGET + 1), "bad_target", _("The target score is between 50 and 1000.")
+        )
         rounds = 3
     timer = choose_int(turn_seconds, TIMER_CHOICES, "bad_timer", _("Choose a turn timer from the list."))
     if bot_speed not in BOT_SPEEDS:
         raise ServiceError("bad_speed", _("Choose a bot speed from the list."))
     room = Room.objects.create(
-        code=_new_code(), kind=game.name, host_key=player.key, host_name=name, seat_count=seats, target=goal,
+        code=_new_code(),
+        kind=game.name,
+        host_key=player.key,
+        host_name=name,
+        seat_count=seats,
+        target=goal,
         rounds=rounds,
-        turn_seconds=timer, show_odds=bool(show_odds),
+        turn_seconds=timer,
+        show_odds=bool(show_odds),
         bot_delay_ms=round(settings.SEVN_BOT_DELAY_MS * BOT_SPEEDS[bot_speed]),
     )
     Seat.objects.create(room=room, index=0, player_key=player.key, nickname=name, user_id=player.user_id)
@@ -87,8 +103,9 @@ def seat_take(*, code: str, player: Player, nickname: object, index: object = No
     if any(seat.nickname.casefold() == name.casefold() for seat in seats):
         raise ServiceError("nickname_taken", _("That nickname is already taken at this table."))
     chosen = _free_seat(room, seats, index)
-    seats.append(Seat.objects.create(room=room, index=chosen, player_key=player.key, nickname=name,
-                                     user_id=player.user_id))
+    seats.append(
+        Seat.objects.create(room=room, index=chosen, player_key=player.key, nickname=name, user_id=player.user_id)
+    )
     return update_message(room, seats, None)
 
 
@@ -112,8 +129,7 @@ def seat_remove(*, code: str, player: Player, index: object) -> dict:
     require_host(room, player)
     require_lobby(room)
     seats = list(room.seats.all())
-    position = choose_int(index, [seat.index for seat in seats], "no_such_seat",
-                           _("Nobody sits in that seat."))
+    position = choose_int(index, [seat.index for seat in seats], "no_such_seat", _("Nobody sits in that seat."))
     target = next(seat for seat in seats if seat.index == position)
     if target.player_key == player.key:
         raise ServiceError("remove_self", _("Use Leave to give up your own seat."))
@@ -132,10 +148,10 @@ def bot_add(*, code: str, player: Player, level: object, index: object = None) -
     seats = list(room.seats.all())
     chosen = _free_seat(room, seats, index)
     if sum(seat.is_bot for seat in seats) >= kinds.of(room).max_bots:
-        raise ServiceError("too_many_bots", _("Sevens takes at most five computer players: the other seats are "
-                                              "for people."))
+        raise ServiceError(
+            "too_many_bots", _("Sevens takes at most five computer players: the other seats are for people.")
+        )
     taken = {seat.nickname.casefold() for seat in seats}
-    name = next(f"Bot {n}" for n in BOT_NAMES + tuple(str(i) for i in range(99))
-                if f"bot {n}".casefold() not in taken)
+    name = next(f"Bot {n}" for n in BOT_NAMES + tuple(str(i) for i in range(99)) if f"bot {n}".casefold() not in taken)
     seats.append(Seat.objects.create(room=room, index=chosen, nickname=name, bot_level=level))
     return update_message(room, seats, None)

@@ -24,10 +24,8 @@ from .common import clean_nickname, update_message
 from .staff import Person, log_action, mark_handled, remove_seat
 from .store import locked_room_and_game
 
-MUTE_DURATIONS = {"15m": timedelta(minutes=15), "1h": timedelta(hours=1), "24h": timedelta(hours=24),
-                  "permanent": None}
-BAN_DURATIONS = {"24h": timedelta(hours=24), "7d": timedelta(days=7), "30d": timedelta(days=30),
-                 "permanent": None}
+MUTE_DURATIONS = {"15m": timedelta(minutes=15), "1h": timedelta(hours=1), "24h": timedelta(hours=24), "permanent": None}
+BAN_DURATIONS = {"24h": timedelta(hours=24), "7d": timedelta(days=7), "30d": timedelta(days=30), "permanent": None}
 Sent = list[tuple[str, dict]]
 
 
@@ -35,17 +33,19 @@ def _tables_of(person: Person, also: str | None = None) -> list[str]:
     """The open tables where the person may have a screen: seated, connected, or chatting."""
     seats = Seat.objects.filter(player_key=person.key).values_list("room__code", flat=True)
     present = Presence.objects.filter(player_key=person.key).values_list("room__code", flat=True)
-    recent = ChatMessage.objects.filter(author_key=person.key, created__gt=timezone.now() - timedelta(hours=6)) \
-        .values_list("room__code", flat=True)
+    recent = ChatMessage.objects.filter(
+        author_key=person.key, created__gt=timezone.now() - timedelta(hours=6)
+    ).values_list("room__code", flat=True)
     codes = set(seats) | set(present) | set(recent) | ({also} if also else set())
-    return sorted(Room.objects.filter(code__in=codes).exclude(status=Room.Status.CLOSED)
-                  .values_list("code", flat=True))
+    return sorted(Room.objects.filter(code__in=codes).exclude(status=Room.Status.CLOSED).values_list("code", flat=True))
 
 
 def _notice(person: Person, notice: dict, also: str | None = None) -> Sent:
     body = {"to": tag(person.key), "user_id": person.user_id, "notice": notice}  # a tag: no key on the layer
-    return [(code, {"type": "chat.notice", "id": secrets.token_hex(8), "code": code, "body": body})
-            for code in _tables_of(person, also)]
+    return [
+        (code, {"type": "chat.notice", "id": secrets.token_hex(8), "code": code, "body": body})
+        for code in _tables_of(person, also)
+    ]
 
 
 def _reason(reason: object) -> str:
@@ -56,15 +56,23 @@ def _reason(reason: object) -> str:
 
 
 @transaction.atomic
-def player_warn(*, by, person: Person, warning: str, report: Report | None = None,
-                room_code: str | None = None) -> Sent:
+def player_warn(
+    *, by, person: Person, warning: str, report: Report | None = None, room_code: str | None = None
+) -> Sent:
     """A canned warning, shown at once on the person's screens in their language."""
     from ..phrases import WARNINGS
 
     if warning not in WARNINGS:
         raise ServiceError("bad_warning", _("Choose a warning from the list."))
-    log_action(by=by, action=ModAction.Action.WARN, person=person, room_code=room_code or "",
-               detail=warning, reason=str(WARNINGS[warning]), report=report)
+    log_action(
+        by=by,
+        action=ModAction.Action.WARN,
+        person=person,
+        room_code=room_code or "",
+        detail=warning,
+        reason=str(WARNINGS[warning]),
+        report=report,
+    )
     mark_handled(report, by, f"warned ({warning})")
     cache.set(pending_warning_key(person.key), warning, WARNING_KEPT)  # until one of their screens shows it
     return _notice(person, {"kind": "warning", "warning": warning}, room_code)
@@ -79,19 +87,35 @@ def pending_warning_key(player_key: str) -> str:
 
 
 @transaction.atomic
-def player_mute(*, by, person: Person, duration: str, reason: object, room: Room | None = None,
-                report: Report | None = None) -> Sent:
+def player_mute(
+    *, by, person: Person, duration: str, reason: object, room: Room | None = None, report: Report | None = None
+) -> Sent:
     """No chat for a while (or for good), at one table or everywhere; the next line is refused."""
     if duration not in MUTE_DURATIONS:
         raise ServiceError("bad_duration", _("Choose a duration from the list."))
     why = _reason(reason)
     length = MUTE_DURATIONS[duration]
     until = timezone.now() + length if length else None
-    Sanction.objects.create(kind=Sanction.Kind.MUTE, player_key=person.key, user_id=person.user_id,
-                            nickname=person.name, room=room, reason=why, expires=until, by=by)
+    Sanction.objects.create(
+        kind=Sanction.Kind.MUTE,
+        player_key=person.key,
+        user_id=person.user_id,
+        nickname=person.name,
+        room=room,
+        reason=why,
+        expires=until,
+        by=by,
+    )
     where = room.code if room else "everywhere"
-    log_action(by=by, action=ModAction.Action.MUTE, person=person, room_code=room.code if room else "",
-               detail=f"{duration}, {where}", reason=why, report=report)
+    log_action(
+        by=by,
+        action=ModAction.Action.MUTE,
+        person=person,
+        room_code=room.code if room else "",
+        detail=f"{duration}, {where}",
+        reason=why,
+        report=report,
+    )
     mark_handled(report, by, f"muted {duration} {where}")
     notice = {"kind": "mute", "expires": until.timestamp() if until else None, "reason": why}
     return _notice(person, notice, room.code if room else (report.room_code if report else None))
@@ -106,15 +130,31 @@ def player_ban(*, by, person: Person, duration: str, reason: object, report: Rep
     why = _reason(reason)
     length = BAN_DURATIONS[duration]
     until = timezone.now() + length if length else None
-    notices = _notice(person, {"kind": "ban", "expires": until.timestamp() if until else None, "reason": why},
-                      report.room_code if report else None)
-    Sanction.objects.create(kind=Sanction.Kind.BAN, player_key=person.key, user_id=person.user_id,
-                            nickname=person.name, reason=why, expires=until, by=by)
+    notices = _notice(
+        person,
+        {"kind": "ban", "expires": until.timestamp() if until else None, "reason": why},
+        report.room_code if report else None,
+    )
+    Sanction.objects.create(
+        kind=Sanction.Kind.BAN,
+        player_key=person.key,
+        user_id=person.user_id,
+        nickname=person.name,
+        reason=why,
+        expires=until,
+        by=by,
+    )
     seats = Seat.objects.filter(player_key=person.key).exclude(room__status=Room.Status.CLOSED)
     removed: Sent = [(code, remove_seat(seat_id)) for seat_id, code in seats.values_list("id", "room__code")]
     handed = _hand_over_hosting(person)
-    log_action(by=by, action=ModAction.Action.BAN, person=person, detail=f"{duration}, {len(removed)} seat(s)",
-               reason=why, report=report)
+    log_action(
+        by=by,
+        action=ModAction.Action.BAN,
+        person=person,
+        detail=f"{duration}, {len(removed)} seat(s)",
+        reason=why,
+        report=report,
+    )
     mark_handled(report, by, f"banned {duration}")
     return removed + handed + notices
 
@@ -124,7 +164,7 @@ def _hand_over_hosting(person: Person) -> Sent:
     seated there, and one with nobody left is closed (part of the ban: no log line of its own)."""
     sent: Sent = []
     for room in Room.objects.filter(host_key=person.key).exclude(status=Room.Status.CLOSED):
-        heir = (room.seats.filter(bot_level="").exclude(player_key__in=("", person.key)).order_by("index").first())
+        heir = room.seats.filter(bot_level="").exclude(player_key__in=("", person.key)).order_by("index").first()
         if heir is None:
             room.status, room.closed_reason = Room.Status.CLOSED, str(_("The host can no longer play here."))
             room.save(update_fields=["status", "closed_reason", "updated"])
@@ -144,9 +184,14 @@ def sanction_lift(*, by, sanction_id: int) -> None:
         return
     sanction.lifted, sanction.lifted_by = timezone.now(), by
     sanction.save(update_fields=["lifted", "lifted_by"])
-    log_action(by=by, action=ModAction.Action.LIFT, person=Person(sanction.player_key, sanction.nickname),
-               room_code=sanction.room.code if sanction.room_id else "",
-               detail=sanction.get_kind_display(), reason=sanction.reason)
+    log_action(
+        by=by,
+        action=ModAction.Action.LIFT,
+        person=Person(sanction.player_key, sanction.nickname),
+        room_code=sanction.room.code if sanction.room_id else "",
+        detail=sanction.get_kind_display(),
+        reason=sanction.reason,
+    )
 
 
 @transaction.atomic
@@ -169,8 +214,15 @@ def player_rename(*, by, room_id: int, person: Person, nickname: object, report:
         game.players[seat.index] = name
         game.save(update_fields=["players"])
     ChatMessage.objects.filter(room=room, author_key=person.key).update(nickname=name)
-    log_action(by=by, action=ModAction.Action.RENAME, person=person, room_code=room.code,
-               detail=f"{old} → {name}", reason="", report=report)
+    log_action(
+        by=by,
+        action=ModAction.Action.RENAME,
+        person=person,
+        room_code=room.code,
+        detail=f"{old} → {name}",
+        reason="",
+        report=report,
+    )
     mark_handled(report, by, f"renamed to {name}")
     return [(room.code, update_message(room, list(room.seats.all()), game))]
 
@@ -180,6 +232,12 @@ def report_handle(*, by, report_id: int, note: object = "") -> None:
     """A report marked handled without a further action (say, nothing wrong was found)."""
     report = Report.objects.select_for_update().get(id=report_id)
     how = " ".join(str(note or "").split())[:200] or "no action"
-    log_action(by=by, action=ModAction.Action.HANDLE, person=Person.reported_in(report),
-               room_code=report.room_code, detail=how, report=report)
+    log_action(
+        by=by,
+        action=ModAction.Action.HANDLE,
+        person=Person.reported_in(report),
+        room_code=report.room_code,
+        detail=how,
+        report=report,
+    )
     mark_handled(report, by, how)

@@ -26,8 +26,10 @@ AWAY_AFTER_TIMEOUTS = 3
 # ABSENT_TURN, not the room's turn clock: an absent player does not hold up the table.
 GRACE = timedelta(seconds=15)
 ABSENT_TURN = timedelta(seconds=3)
-TOO_FEW = {"sevn": _("At least two players must be seated to start."),
-           "sevens": _("At least three players must be seated to start a game of Sevens.")}
+TOO_FEW = {
+    "sevn": _("At least two players must be seated to start."),
+    "sevens": _("At least three players must be seated to start a game of Sevens."),
+}
 MAX_BOT_MOVES = 5000  # per service call; a whole game of bots is far shorter
 
 
@@ -53,7 +55,11 @@ def game_start(*, code: str, player: Player) -> dict:
     opening: list[dict] = []
     state = kind.new(room, len(seats), seed, opening)
     game = Game.objects.create(
-        room=room, number=(last.number + 1) if last else 1, state="", version=0, seed=seed,
+        room=room,
+        number=(last.number + 1) if last else 1,
+        state="",
+        version=0,
+        seed=seed,
         players=[seat.nickname for seat in seats],
     )
     room.status = Room.Status.PLAYING
@@ -81,8 +87,9 @@ def game_act(*, code: str, player: Player, action: object, version: int) -> dict
     if mine is None:
         raise ServiceError("spectator", _("You are watching this table: only seated players can play."))
     if str(version) != str(game.version):
-        raise ServiceError("stale", _("The table changed before your move arrived. Here it is again."),
-                           version=game.version)
+        raise ServiceError(
+            "stale", _("The table changed before your move arrived. Here it is again."), version=game.version
+        )
     kind = kinds.of(room)
     state = kind.from_json(game.state)
     try:
@@ -141,8 +148,9 @@ def rematch_ask(*, code: str, player: Player) -> dict:
         raise ServiceError("spectator", _("You are watching this table: only seated players can play."))
     if game.events.filter(kind="rematch_asked", data__seat=mine.index).exists():
         raise ServiceError("asked", _("You have asked for a rematch already."))
-    return _commit(room, seats, game, kinds.of(room).from_json(game.state),
-                   [{"type": "rematch_asked", "seat": mine.index}])
+    return _commit(
+        room, seats, game, kinds.of(room).from_json(game.state), [{"type": "rematch_asked", "seat": mine.index}]
+    )
 
 
 def _bot_plays(seat: Seat) -> bool:

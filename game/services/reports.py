@@ -18,9 +18,18 @@ def evidence(room: Room) -> list[dict]:
     """The table's last chat lines, both channels, oldest first (the lines themselves may be
     pruned later: the report keeps its copy)."""
     rows = ChatMessage.objects.filter(room=room).order_by("-id")[:EVIDENCE_LINES]
-    return [{"id": row.id, "time": row.created.isoformat(timespec="seconds"), "channel": row.channel,
-             "nickname": row.nickname, "key": row.author_key, "text": row.text, "phrase": row.phrase}
-            for row in reversed(list(rows))]
+    return [
+        {
+            "id": row.id,
+            "time": row.created.isoformat(timespec="seconds"),
+            "channel": row.channel,
+            "nickname": row.nickname,
+            "key": row.author_key,
+            "text": row.text,
+            "phrase": row.phrase,
+        }
+        for row in reversed(list(rows))
+    ]
 
 
 def _reporter_name(room: Room, player: Player, nickname: object) -> str:
@@ -33,8 +42,9 @@ def _reporter_name(room: Room, player: Player, nickname: object) -> str:
 def _reported(room: Room, message_id: object, seat_index: object):
     """The person reported (key, user id, name) and the line reported, if it is a line."""
     if message_id not in (None, ""):
-        line = ChatMessage.objects.filter(room=room, id=choose_int(
-            message_id, range(10**12), "no_message", _("That message is no longer there."))).first()
+        line = ChatMessage.objects.filter(
+            room=room, id=choose_int(message_id, range(10**12), "no_message", _("That message is no longer there."))
+        ).first()
         if line is None:
             raise ServiceError("no_message", _("That message is no longer there."))
         return line.author_key, line.author_user_id, line.nickname, line
@@ -46,8 +56,16 @@ def _reported(room: Room, message_id: object, seat_index: object):
     return seat.player_key, seat.user_id, seat.nickname, None
 
 
-def report_create(*, code: str, player: Player, reason: object, comment: object = "", message_id: object = None,
-                  seat_index: object = None, nickname: object = "") -> Report:
+def report_create(
+    *,
+    code: str,
+    player: Player,
+    reason: object,
+    comment: object = "",
+    message_id: object = None,
+    seat_index: object = None,
+    nickname: object = "",
+) -> Report:
     """A report reaches staff with the last chat lines; the same thing twice by the same
     person is refused."""
     room = Room.objects.filter(code=str(code).upper()).first()
@@ -61,16 +79,28 @@ def report_create(*, code: str, player: Player, reason: object, comment: object 
     key, user_id, name, line = _reported(room, message_id, seat_index)
     if key == player.key:
         raise ServiceError("report_self", _("You cannot report yourself."))
-    duplicate = Report.objects.filter(reporter_key=player.key, message=line) if line is not None else \
-        Report.objects.filter(reporter_key=player.key, room=room, reported_key=key, message__isnull=True)
+    duplicate = (
+        Report.objects.filter(reporter_key=player.key, message=line)
+        if line is not None
+        else Report.objects.filter(reporter_key=player.key, room=room, reported_key=key, message__isnull=True)
+    )
     if duplicate.exists():
         raise ServiceError("reported", _("You have reported this already: staff will look at it."))
     try:
         with transaction.atomic():
             return Report.objects.create(
-                room=room, room_code=room.code, reporter_key=player.key,
-                reporter_name=_reporter_name(room, player, nickname), reported_key=key, reported_user_id=user_id,
-                reported_name=name, message=line, message_text=(line.text or line.phrase) if line else "",
-                reason=reason, comment=note, evidence=evidence(room))
+                room=room,
+                room_code=room.code,
+                reporter_key=player.key,
+                reporter_name=_reporter_name(room, player, nickname),
+                reported_key=key,
+                reported_user_id=user_id,
+                reported_name=name,
+                message=line,
+                message_text=(line.text or line.phrase) if line else "",
+                reason=reason,
+                comment=note,
+                evidence=evidence(room),
+            )
     except IntegrityError:  # the same report sent twice at once
         raise ServiceError("reported", _("You have reported this already: staff will look at it.")) from None

@@ -28,13 +28,28 @@ class Person:
         return cls(report.reported_key, report.reported_name, report.reported_user_id)
 
 
-def log_action(*, by, action: str, person: Person | None = None, room_code: str = "", detail: str = "",
-               reason: str = "", report=None) -> ModAction:
+def log_action(
+    *,
+    by,
+    action: str,
+    person: Person | None = None,
+    room_code: str = "",
+    detail: str = "",
+    reason: str = "",
+    report=None,
+) -> ModAction:
     """The moderators' log line of one staff action (`by` None: done by the site itself)."""
     return ModAction.objects.create(
-        actor=by, actor_name=by.get_username() if by is not None else "system", action=action,
-        target_key=person.key if person else "", target_name=person.name[:20] if person else "",
-        room_code=room_code, detail=str(detail)[:200], reason=str(reason)[:300], report=report)
+        actor=by,
+        actor_name=by.get_username() if by is not None else "system",
+        action=action,
+        target_key=person.key if person else "",
+        target_name=person.name[:20] if person else "",
+        room_code=room_code,
+        detail=str(detail)[:200],
+        reason=str(reason)[:300],
+        report=report,
+    )
 
 
 def mark_handled(report, by, how: str) -> None:

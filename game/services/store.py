@@ -18,10 +18,35 @@ from ..models import Event, Game, Room, Seat
 
 # What a move reads and writes (the tables' other time stamps stay deferred).
 # (in the models' field order: Model.from_db takes a partial row in that order)
-ROOM_FIELDS = ("id", "code", "host_key", "host_name", "seat_count", "kind", "target", "rounds", "turn_seconds",
-               "bot_delay_ms", "show_odds", "status", "closed_reason")
-GAME_FIELDS = ("id", "room_id", "number", "state", "version", "seed", "players", "event_count", "deadline", "over",
-               "winner", "finished")
+ROOM_FIELDS = (
+    "id",
+    "code",
+    "host_key",
+    "host_name",
+    "seat_count",
+    "kind",
+    "target",
+    "rounds",
+    "turn_seconds",
+    "bot_delay_ms",
+    "show_odds",
+    "status",
+    "closed_reason",
+)
+GAME_FIELDS = (
+    "id",
+    "room_id",
+    "number",
+    "state",
+    "version",
+    "seed",
+    "players",
+    "event_count",
+    "deadline",
+    "over",
+    "winner",
+    "finished",
+)
 SEAT_FIELDS = ("id", "room_id", "index", "player_key", "nickname", "bot_level", "away", "timeouts_in_row")
 SAVED_FIELDS = ("version", "state", "deadline", "over", "winner", "finished", "event_count")
 EVENT_FIELDS = ("game", "seq", "version", "kind", "data", "created")
@@ -50,11 +75,11 @@ def _sql(vendor: str) -> dict[str, str]:
         "room": f"{locked_room}WHERE r.{_q('code')} = %s{lock}",
         "room_by_id": f"{locked_room}WHERE r.{_q('id')} = %s{lock}",
         "game": f"SELECT {_columns(Game, GAME_FIELDS)} FROM {game} WHERE {_q('room_id')} = %s "
-                f"ORDER BY {_q('number')} DESC LIMIT 1",
+        f"ORDER BY {_q('number')} DESC LIMIT 1",
         "seats": f"SELECT {_columns(Seat, SEAT_FIELDS)} FROM {seat} WHERE {_q('room_id')} = %s ORDER BY {_q('index')}",
         "events": f"INSERT INTO {event} ({_columns(Event, EVENT_FIELDS)}) VALUES ",
         "save_game": f"UPDATE {game} SET {', '.join(f'{_columns(Game, [name])} = %s' for name in SAVED_FIELDS)} "
-                     f"WHERE {_q('id')} = %s",
+        f"WHERE {_q('id')} = %s",
     }
 
 
@@ -89,8 +114,10 @@ _ROOM, _GAME, _SEAT = (_converted(Room, ROOM_FIELDS), _converted(Game, GAME_FIEL
 
 
 def _instance(model, names, converters, row):
-    values = [value if convert is None or value is None else convert(value)
-              for convert, value in zip(converters, row, strict=True)]
+    values = [
+        value if convert is None or value is None else convert(value)
+        for convert, value in zip(converters, row, strict=True)
+    ]
     return model.from_db(connection.alias, names, values)
 
 
@@ -163,7 +190,7 @@ def append_events(game: Game, first_seq: int, records: list[dict], now: datetime
     width = len(EVENT_FIELDS)
     with connection.cursor() as cursor:
         for start in range(0, len(records), EVENTS_PER_STATEMENT):
-            chunk = params[start * width:(start + EVENTS_PER_STATEMENT) * width]
+            chunk = params[start * width : (start + EVENTS_PER_STATEMENT) * width]
             cursor.execute(_sql(connection.vendor)["events"] + ", ".join([row] * (len(chunk) // width)), chunk)
 
 

@@ -58,8 +58,15 @@ def short_name(code: str) -> str:
 @lru_cache(maxsize=512)
 def _face(code: str, language: str | None) -> dict:
     suit = suit_of(code)
-    return {"code": code, "kind": "suit", "tone": TONES[suit], "label": rank_label(rank_of(code)),
-            "name": card_name(code), "glyph": SYMBOL[suit], "short": True}
+    return {
+        "code": code,
+        "kind": "suit",
+        "tone": TONES[suit],
+        "label": rank_label(rank_of(code)),
+        "name": card_name(code),
+        "glyph": SYMBOL[suit],
+        "short": True,
+    }
 
 
 def face(code: str) -> dict:

@@ -25,7 +25,8 @@ def card(face: dict, size: str = "md", new: bool = False, busting: bool = False)
         if len(_drawn) >= KEPT:
             _drawn.clear()
         html = _drawn[key] = render_to_string(
-            "cards/_card.html", {"card": face, "size": size, "new": new, "busting": busting})
+            "cards/_card.html", {"card": face, "size": size, "new": new, "busting": busting}
+        )
     return mark_safe(html)
 
 
@@ -34,8 +35,9 @@ def card_row(cards: list[dict], size: str = "md") -> str:
     """A row of cards, each {"face", "new", "busting"}: one tag for the whole row, as a row is
     redrawn every time a card joins it. Small named cards (bonus, action) are drawn as chips
     with their name: a symbol alone does not say which card it is."""
-    return mark_safe("".join(card(c["face"], _sized(c["face"], size), c.get("new", False), c.get("busting", False))
-                             for c in cards))
+    return mark_safe(
+        "".join(card(c["face"], _sized(c["face"], size), c.get("new", False), c.get("busting", False)) for c in cards)
+    )
 
 
 def _sized(face: dict, size: str) -> str:

@@ -36,9 +36,15 @@ def random_positions(games: int, *, every_turn: int = 1, target: int = 150) -> I
 
 
 def make_view(
-    rows: list[list[str]], *, totals: list[int] | None = None, statuses: list[str] | None = None,
-    pending: dict | None = None, current: int = 0, discard: dict[str, int] | None = None,
-    deck_count: int | None = None, target: int = 250,
+    rows: list[list[str]],
+    *,
+    totals: list[int] | None = None,
+    statuses: list[str] | None = None,
+    pending: dict | None = None,
+    current: int = 0,
+    discard: dict[str, int] | None = None,
+    deck_count: int | None = None,
+    target: int = 250,
 ) -> dict:
     """A public view built by hand, shaped like `public_view`; the deck holds every unseen card
     unless `deck_count` says otherwise."""
@@ -47,16 +53,26 @@ def make_view(
     statuses = statuses or ["in"] * seats
     pending = pending or {"kind": "turn"}
     view = {
-        "round": 1, "dealer": 0, "target": target, "current": current, "pending": pending,
-        "deck_count": 0, "discard_count": sum((discard or {}).values()), "discard": dict(discard or {}),
-        "queue": [], "queue_seats": [], "active": None,
+        "round": 1,
+        "dealer": 0,
+        "target": target,
+        "current": current,
+        "pending": pending,
+        "deck_count": 0,
+        "discard_count": sum((discard or {}).values()),
+        "discard": dict(discard or {}),
+        "queue": [],
+        "queue_seats": [],
+        "active": None,
         "revealed": list(pending["cards"]) if pending["kind"] == "crossroads" else [],
         "seats": [
-            {"row": row, "status": status, "total": total,
-             "round_score": 0 if status == "bust" else score(row)}
+            {"row": row, "status": status, "total": total, "round_score": 0 if status == "bust" else score(row)}
             for row, status, total in zip(rows, statuses, totals, strict=True)
         ],
-        "over": False, "winner": None, "history": [], "last_round": None,
+        "over": False,
+        "winner": None,
+        "history": [],
+        "last_round": None,
     }
     view["deck_count"] = sum(unseen_counts(view).values()) if deck_count is None else deck_count
     return view

@@ -71,19 +71,24 @@ def test_bots_import_without_django():
 
 # --- the hard bot on positions built by hand ----------------------------------------------------
 
+
 def hard_choice(view: dict, legal: list[dict] | None = None) -> dict:
     return hard.choose(view, legal or [], random.Random(0))
 
 
 def test_hard_freezes_the_small_row_with_most_to_come():
-    view = make_view([["10"], ["2"], ["13", "12", "11"]], totals=[100, 100, 100],
-                     pending={"kind": "freeze", "options": [0, 1, 2]})
+    view = make_view(
+        [["10"], ["2"], ["13", "12", "11"]], totals=[100, 100, 100], pending={"kind": "freeze", "options": [0, 1, 2]}
+    )
     assert hard_choice(view) == {"kind": "freeze", "seat": 1}
 
 
 def test_hard_aims_triple_draw_at_the_big_risky_row():
-    view = make_view([["10"], ["2"], ["13", "12", "11"]], totals=[100, 100, 100],
-                     pending={"kind": "triple_draw", "options": [0, 1, 2]})
+    view = make_view(
+        [["10"], ["2"], ["13", "12", "11"]],
+        totals=[100, 100, 100],
+        pending={"kind": "triple_draw", "options": [0, 1, 2]},
+    )
     assert hard_choice(view) == {"kind": "triple_draw", "seat": 2}
 
 
@@ -103,8 +108,9 @@ def test_hard_never_picks_a_crossroads_duplicate_when_the_other_card_is_safe():
 
 
 def test_hard_draws_when_passing_loses_to_a_seat_past_the_target():
-    view = make_view([["13", "12", "11", "10"], ["5"], ["3"]], totals=[200, 250, 100],
-                     statuses=["in", "passed", "passed"])
+    view = make_view(
+        [["13", "12", "11", "10"], ["5"], ["3"]], totals=[200, 250, 100], statuses=["in", "passed", "passed"]
+    )
     assert hard_choice(view, [{"kind": "draw"}, {"kind": "pass"}]) == {"kind": "draw"}
 
 
@@ -120,6 +126,7 @@ def test_hard_draws_a_small_row_and_stops_a_big_risky_one():
 
 
 # --- the simple levels -------------------------------------------------------------------------
+
 
 def test_threshold25_takes_the_engine_timeout_default_for_everything_but_turns():
     checked = 0

@@ -19,8 +19,14 @@ os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
 
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = [
-    "--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-    "--disable-component-update", "--disable-sync", "--no-first-run", "--disable-dev-shm-usage",
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+    "--disable-dev-shm-usage",
 ]
 SCREENSHOTS = Path(__file__).resolve().parents[2] / "artifacts" / "screenshots"
 DESKTOP = {"width": 1280, "height": 900}
@@ -55,7 +61,9 @@ def live_url(django_db_setup, django_db_blocker):
     from django.db import connections
 
     process = DaphneProcess(
-        "127.0.0.1", partial(make_application, static_wrapper=ASGIStaticFilesHandler), setup=_daphne_child_setup,
+        "127.0.0.1",
+        partial(make_application, static_wrapper=ASGIStaticFilesHandler),
+        setup=_daphne_child_setup,
     )
     with django_db_blocker.unblock():
         connections.close_all()  # an SQLite handle must not cross fork(): the child opens its own
@@ -78,8 +86,13 @@ class ConsoleWatch:
         self.errors: list[str] = []
 
     def watch(self, context):
-        context.on("console", lambda message: message.type == "error" and self.errors.append(
-            f"console: {message.text} ({message.location.get('url', '')})"))
+        context.on(
+            "console",
+            lambda message: (
+                message.type == "error"
+                and self.errors.append(f"console: {message.text} ({message.location.get('url', '')})")
+            ),
+        )
         context.on("weberror", lambda error: self.errors.append(f"page error: {error.error}"))
         return context
 
@@ -115,5 +128,6 @@ def shoot():
 def pytest_collection_modifyitems(items):
     # Once the session-scoped sync Playwright starts, an asyncio loop stays "running" in the
     # main thread, and pytest-asyncio tests collected after it fail: run browser tests last.
-    items.sort(key=lambda item: "page" in getattr(item, "fixturenames", ()) or "browser" in getattr(
-        item, "fixturenames", ()))
+    items.sort(
+        key=lambda item: "page" in getattr(item, "fixturenames", ()) or "browser" in getattr(item, "fixturenames", ())
+    )

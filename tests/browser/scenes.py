@@ -14,8 +14,32 @@ from ..web.factories import act, game_of, table
 NAMES = ("Ana", "Ben", "Cleo", "Dan")
 # Dealt to Ben, Cleo, Dan, Ana; then each draws once (Cleo a Second Chance, Ana a Ladder) and
 # Ben draws a Freeze.
-DECK = ["5", "9", "4", "1", "7", "second_chance", "11", "ladder", "freeze",
-        "6", "8", "10", "12", "3", "2", "13", "0", "x2", "+4", "9", "10", "11", "12", "13"]
+DECK = [
+    "5",
+    "9",
+    "4",
+    "1",
+    "7",
+    "second_chance",
+    "11",
+    "ladder",
+    "freeze",
+    "6",
+    "8",
+    "10",
+    "12",
+    "3",
+    "2",
+    "13",
+    "0",
+    "x2",
+    "+4",
+    "9",
+    "10",
+    "11",
+    "12",
+    "13",
+]
 
 
 def seat_as(context, live_url: str, player) -> None:

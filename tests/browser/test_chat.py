@@ -107,8 +107,9 @@ def _moderator(context, live_url: str, username: str = "mod") -> None:
 
     group_migration = importlib.import_module("game.migrations.0004_moderators_group")
     group, _ = Group.objects.get_or_create(name="Moderators")  # a flushed database keeps no data rows
-    group.permissions.set(Permission.objects.filter(content_type__app_label="game",
-                                                    codename__in=group_migration.PERMISSIONS))
+    group.permissions.set(
+        Permission.objects.filter(content_type__app_label="game", codename__in=group_migration.PERMISSIONS)
+    )
     user = User.objects.create_user(username, is_staff=True)
     user.groups.add(group)
     client = Client()
@@ -190,6 +191,10 @@ def test_a_player_is_reported_from_their_seat_and_never_from_your_own(browser, l
     dialog.get_by_role("button", name="Send report").click()
     expect(page.locator("#toast")).to_contain_text("Thank you: staff will look at your report.")
     report = Report.objects.get()
-    assert (report.reporter_name, report.reported_name, report.reported_key, report.room_code) == \
-        ("Ana", "Ben", ben.key, room.code)
+    assert (report.reporter_name, report.reported_name, report.reported_key, report.room_code) == (
+        "Ana",
+        "Ben",
+        ben.key,
+        room.code,
+    )
     context.close()

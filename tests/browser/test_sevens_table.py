@@ -36,8 +36,11 @@ def version(page) -> int:
 
 
 def hand_codes(page) -> set[str]:
-    return set(page.locator("#controls .sevens-hand__cards [data-code]").evaluate_all(
-        "cards => cards.map(card => card.dataset.code)"))
+    return set(
+        page.locator("#controls .sevens-hand__cards [data-code]").evaluate_all(
+            "cards => cards.map(card => card.dataset.code)"
+        )
+    )
 
 
 def test_a_host_creates_a_sevens_table_adds_a_bot_and_starts(page, live_url):
@@ -83,8 +86,10 @@ def test_two_people_and_a_spectator_play_a_round_live_with_the_keyboard(browser,
         assert hand_codes(page) == mine  # your own hand, sorted by suit then rank
         other = pages[1 - seat]
         assert not (hand_codes(other) & mine)  # nobody else's screen has a card of yours
-        assert not (set(watcher.locator("[data-code]").evaluate_all("c => c.map(x => x.dataset.code)"))
-                    & (mine - {c + s for s in "SHDC" for c in ("7",)}))
+        assert not (
+            set(watcher.locator("[data-code]").evaluate_all("c => c.map(x => x.dataset.code)"))
+            & (mine - {c + s for s in "SHDC" for c in ("7",)})
+        )
         before = version(page)
         focused = page.evaluate("document.activeElement && document.activeElement.dataset.card || null")
         assert focused, "the turn brings the focus to a card you can play"

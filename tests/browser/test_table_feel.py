@@ -30,15 +30,23 @@ def box(page, selector: str) -> dict:
 
 
 def overlap(a: dict, b: dict) -> bool:
-    return (a["x"] < b["x"] + b["width"] and b["x"] < a["x"] + a["width"]
-            and a["y"] < b["y"] + b["height"] and b["y"] < a["y"] + a["height"])
+    return (
+        a["x"] < b["x"] + b["width"]
+        and b["x"] < a["x"] + a["width"]
+        and a["y"] < b["y"] + b["height"]
+        and b["y"] < a["y"] + a["height"]
+    )
 
 
 def in_view(page, selector: str) -> bool:
     found = box(page, selector)
     size = page.viewport_size
-    return found["y"] >= 0 and found["y"] + found["height"] <= size["height"] and found["x"] >= 0 \
+    return (
+        found["y"] >= 0
+        and found["y"] + found["height"] <= size["height"]
+        and found["x"] >= 0
         and found["x"] + found["width"] <= size["width"]
+    )
 
 
 # Card names wider than the face they are printed on (each label's text must fit its card).
@@ -168,7 +176,8 @@ def test_focus_comes_back_to_draw_when_the_turn_comes_back(browser, live_url):
     """No Tab needed: the turn that comes back brings the focus to Draw, and says so."""
     room, (ana, ben) = scenes.two_players()
     (ana_context, ana_page), (ben_context, ben_page) = (
-        open_table(browser, live_url, room, player, "en", "desktop") for player in (ana, ben))
+        open_table(browser, live_url, room, player, "en", "desktop") for player in (ana, ben)
+    )
     expect(ben_page.locator("#turn-announce")).to_have_text("Your turn")
     assert focused_action(ben_page) == "draw"
     ben_page.keyboard.press("Enter")  # Ben draws; Ana's turn

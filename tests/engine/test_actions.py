@@ -13,6 +13,7 @@ def taken(events: list[dict]) -> list[tuple[int, str]]:
 
 # Freeze
 
+
 def test_freeze_targets_any_player_in_round_including_the_drawer():
     state, _ = start(["1", "2", "3", "freeze"], seats=3)
     act(state, "draw")
@@ -36,6 +37,7 @@ def test_frozen_player_leaves_the_round_safely_and_scores_normally():
 
 
 # Triple Draw
+
 
 def test_triple_draw_target_takes_three_cards_one_at_a_time():
     state, _ = start(["1", "2", "3", "triple_draw", "5", "6", "7", "8"], seats=3)
@@ -89,6 +91,7 @@ def test_action_taken_during_triple_draw_is_queued_and_resolved_after_by_its_tak
 
 # Crossroads
 
+
 def test_crossroads_reveals_two_cards_and_the_other_is_discarded():
     state, _ = start(["5", "9", "crossroads", "3", "7", "1"])
     events = act(state, "draw")
@@ -98,7 +101,10 @@ def test_crossroads_reveals_two_cards_and_the_other_is_discarded():
     assert public_view(state)["revealed"] == ["3", "7"]
     events = act(state, {"kind": "crossroads", "pick": 1})
     assert first(events, "crossroads_picked") == {
-        "type": "crossroads_picked", "seat": 1, "card": "7", "discarded": "3",
+        "type": "crossroads_picked",
+        "seat": 1,
+        "card": "7",
+        "discarded": "3",
     }
     assert rows(state)[1] == ["5", "7"]
     assert state["discard"] == ["3", "crossroads"] and state["revealed"] == []
@@ -150,6 +156,7 @@ def test_crossroads_reshuffles_for_its_second_card():
 
 # Storm
 
+
 def test_storm_starts_left_of_the_drawer_and_ends_with_the_drawer():
     state, _ = start(["1", "2", "3", "4", "storm", "5", "6", "7"], seats=3)
     events = act(state, "draw", "draw")  # seat 1 draws 4, seat 2 draws Storm
@@ -186,6 +193,7 @@ def test_reshuffle_mid_storm():
 
 
 # The FIFO queue
+
 
 def test_queued_actions_resolve_oldest_first():
     state, _ = start(["1", "2", "3", "triple_draw", "freeze", "storm", "5", "6", "7"], seats=3)

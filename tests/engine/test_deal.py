@@ -31,7 +31,11 @@ def test_dealt_triple_draw_on_a_player_not_yet_dealt_still_deals_them():
     state, _ = start(["triple_draw", "1", "2", "3", "4", "5"], seats=3)
     events = act(state, {"kind": "triple_draw", "seat": 2})
     assert [(e["seat"], e["card"]) for e in events if e["type"] in ("drawn", "dealt")] == [
-        (2, "1"), (2, "2"), (2, "3"), (2, "4"), (0, "5"),
+        (2, "1"),
+        (2, "2"),
+        (2, "3"),
+        (2, "4"),
+        (0, "5"),
     ]
     assert [e["type"] for e in events if e.get("card") == "4"] == ["dealt", "joined"]
 

@@ -34,10 +34,21 @@ def test_the_seat_that_must_decide_may_act():
     apply(state, {"kind": "pass"}, actor=0)
 
 
-@pytest.mark.parametrize("action", [
-    None, "draw", 7, [], {}, {"kind": 1}, {"kind": None}, {"type": "draw"},
-    {"kind": "draw", "extra": 1}, {"kind": "pass", "seat": 0},
-])
+@pytest.mark.parametrize(
+    "action",
+    [
+        None,
+        "draw",
+        7,
+        [],
+        {},
+        {"kind": 1},
+        {"kind": None},
+        {"type": "draw"},
+        {"kind": "draw", "extra": 1},
+        {"kind": "pass", "seat": 0},
+    ],
+)
 def test_malformed_actions_are_refused(action):
     state, _ = start(["1", "2", "3"])
     refused(state, action, "malformed")
@@ -101,11 +112,18 @@ def test_any_action_after_game_over_is_refused():
         timeout(state)
 
 
-@pytest.mark.parametrize("kwargs", [
-    {"seats": 1, "seed": 1}, {"seats": 9, "seed": 1}, {"seats": "4", "seed": 1},
-    {"seats": 4, "seed": "x"}, {"seats": 4, "seed": 1, "target": 0},
-    {"seats": 4, "seed": 1, "deck": ["14"]}, {"seats": 4, "seed": 1, "deck": ["0", "0"]},
-])
+@pytest.mark.parametrize(
+    "kwargs",
+    [
+        {"seats": 1, "seed": 1},
+        {"seats": 9, "seed": 1},
+        {"seats": "4", "seed": 1},
+        {"seats": 4, "seed": "x"},
+        {"seats": 4, "seed": 1, "target": 0},
+        {"seats": 4, "seed": 1, "deck": ["14"]},
+        {"seats": 4, "seed": 1, "deck": ["0", "0"]},
+    ],
+)
 def test_bad_game_set_up_is_refused(kwargs):
     with pytest.raises(IllegalAction):
         new_game(**kwargs)
@@ -119,6 +137,7 @@ def test_legal_actions_for_each_decision_kind():
 
 
 # Timeouts: the default safest for the player (rules section 8)
+
 
 def test_timeout_on_a_turn_passes():
     state, _ = start(["1", "2", "3"])
@@ -177,8 +196,8 @@ def test_timeout_on_a_gift_gives_to_the_next_eligible_player_clockwise():
     assert first(events, "gift") == {"type": "gift", "seat": 1, "target": 2}
 
 
-
 # legal_actions is derived from the one legality check: it lists exactly what the contract says
+
 
 def contract_legal_actions(state: dict) -> list[dict]:
     """The legal actions as the contract spells them out, from the pending decision alone."""

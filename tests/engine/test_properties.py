@@ -26,8 +26,12 @@ def random_step(state: dict, rng: random.Random) -> tuple[dict | None, list[dict
 
 
 @settings(max_examples=120, deadline=None)
-@given(seed=st.integers(0, 2**63), seats=st.integers(2, 8), play=st.randoms(use_true_random=False),
-       target=st.sampled_from([60, 150, 250]))
+@given(
+    seed=st.integers(0, 2**63),
+    seats=st.integers(2, 8),
+    play=st.randoms(use_true_random=False),
+    target=st.sampled_from([60, 150, 250]),
+)
 def test_invariants_hold_through_random_play(seed, seats, play, target):
     events: list[dict] = []
     state = new_game(seats, seed, target=target, events=events)

@@ -36,7 +36,13 @@ def test_sum_step_always_present_even_for_an_empty_row():
 def test_steps_follow_the_scoring_order():
     row = ["-2", "1", "2", "3", "4", "x2", "+2", "+10", "featherweight", "heavyweight", "ladder"]
     assert names(score_steps(row, sevn=True)) == [
-        "sum", "double", "plus", "featherweight", "heavyweight", "ladder", "sevn",
+        "sum",
+        "double",
+        "plus",
+        "featherweight",
+        "heavyweight",
+        "ladder",
+        "sevn",
     ]
 
 

@@ -55,8 +55,12 @@ def test_sevn_during_the_deal():
     deck = ["triple_draw", "triple_draw", "triple_draw", "0", "1", "2", "3", "4", "5", "6", "9", "10"]
     state, events = start(deck)
     assert state["pending"]["kind"] == "triple_draw"
-    events = act(state, {"kind": "triple_draw", "seat": 1}, {"kind": "triple_draw", "seat": 1},
-                 {"kind": "triple_draw", "seat": 1})
+    events = act(
+        state,
+        {"kind": "triple_draw", "seat": 1},
+        {"kind": "triple_draw", "seat": 1},
+        {"kind": "triple_draw", "seat": 1},
+    )
     scored = first(events, "round_scored")
     assert scored["sevn"] == 1 and scored["scores"] == [0, 21 + 17]
     assert state["round"] == 2 and rows(state) == [["9"], ["10"]]
@@ -64,20 +68,41 @@ def test_sevn_during_the_deal():
 
 def test_triple_draw_whose_second_card_is_storm_whose_third_player_hits_sevn():
     deck = [
-        "1", "2", "3",                                  # deal: seats 1, 2, 0
-        "4", "5", "0", "6", "7", "x2", "+2", "12", "+4",  # three turns each
-        "triple_draw",                                  # seat 1 draws it, aims at seat 2
-        "8", "storm", "9",                              # seat 2 takes three; Storm is queued
-        "10", "11", "13",                               # Storm: seats 0, 1, then 2 hits SEVN
-        "10", "11", "12",                               # round 2's deal
+        "1",
+        "2",
+        "3",  # deal: seats 1, 2, 0
+        "4",
+        "5",
+        "0",
+        "6",
+        "7",
+        "x2",
+        "+2",
+        "12",
+        "+4",  # three turns each
+        "triple_draw",  # seat 1 draws it, aims at seat 2
+        "8",
+        "storm",
+        "9",  # seat 2 takes three; Storm is queued
+        "10",
+        "11",
+        "13",  # Storm: seats 0, 1, then 2 hits SEVN
+        "10",
+        "11",
+        "12",  # round 2's deal
     ]
     state, _ = start(deck, seats=3)
     act(state, *["draw"] * 10)
     events = act(state, {"kind": "triple_draw", "seat": 2})
     assert [(e["seat"], e["card"]) for e in events if e["type"] == "drawn"] == [
-        (2, "8"), (2, "storm"), (2, "9"), (0, "10"), (1, "11"), (2, "13"),
+        (2, "8"),
+        (2, "storm"),
+        (2, "9"),
+        (0, "10"),
+        (1, "11"),
+        (2, "13"),
     ]
-    assert kinds(events)[kinds(events).index("drawn"):].count("queued") == 1
+    assert kinds(events)[kinds(events).index("drawn") :].count("queued") == 1
     scored = first(events, "round_scored")
     assert scored["sevn"] == 2
     assert scored["scores"] == [(3 + 0 + 10) * 2 + 4, 1 + 4 + 6 + 11 + 2, 2 + 5 + 7 + 12 + 8 + 9 + 13 + 17]

@@ -101,7 +101,8 @@ def test_deck_table_is_rendered_from_the_engine(client):
     content = page(client, "en", "/rules/full/")
     rendered = dict(re.findall(r'data-code="(\d+)" data-copies="(\d+)"', content))
     assert {code: int(copies) for code, copies in rendered.items()} == {
-        code: copies for code, copies in DECK.items() if code.isdigit()}
+        code: copies for code, copies in DECK.items() if code.isdigit()
+    }
     assert f"{sum(DECK.values())} cards, 17 distinct scoring values" in html_lib.unescape(content)
 
 
@@ -150,10 +151,17 @@ def test_pages_are_complete_without_javascript(client):
 
 def test_staff_edit_polish_text_and_the_polish_page_shows_it(admin_client, client):
     section = Section.objects.get(key="full.goal")
-    form = {f"{field}_{language}": getattr(section, f"{field}_{language}") or ""
-            for field in ("heading", "title", "body", "caption") for language in LANGUAGES}
-    form.update(page=section.page, key=section.key, order=section.order,
-                body_pl="Zdobądź {target} punktów jako pierwszy — tekst poprawiony przez obsługę.")
+    form = {
+        f"{field}_{language}": getattr(section, f"{field}_{language}") or ""
+        for field in ("heading", "title", "body", "caption")
+        for language in LANGUAGES
+    }
+    form.update(
+        page=section.page,
+        key=section.key,
+        order=section.order,
+        body_pl="Zdobądź {target} punktów jako pierwszy — tekst poprawiony przez obsługę.",
+    )
     response = admin_client.post(f"/admin/rules/section/{section.id}/change/", form)
     assert response.status_code == 302, response.content.decode()[:2000]
     assert "Zdobądź 250 punktów jako pierwszy — tekst poprawiony przez obsługę." in page(client, "pl", "/rules/full/")

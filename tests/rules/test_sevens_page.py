@@ -106,21 +106,28 @@ def test_the_example_is_the_seeds_and_its_verdicts_are_the_engines():
     assert judged["9D"]["reason"] == "9♦ fits: it extends its row up from 8♦."
     assert judged["8S"]["reason"] == "8♠ fits: it extends its row up from 7♠."
     assert judged["6C"]["reason"] == "6♣ does not fit: it waits for 7♣, which starts its row."
-    assert judged["KH"]["reason"] == ("K♥ does not fit: its row has not started. It waits for 7♥ and every card "
-                                      "from there to Q♥.")
+    assert judged["KH"]["reason"] == (
+        "K♥ does not fit: its row has not started. It waits for 7♥ and every card from there to Q♥."
+    )
 
 
 def test_the_page_shows_what_playable_says(client, monkeypatch):
     """The verdicts follow the engine: told that only the 6♣ fits, the page says so."""
     rendered = dict(re.findall(r'data-verdict="(\w+)" data-fits="(true|false)"', page(client, "en")))
-    assert rendered == {card: str(card in playable(sevens.EXAMPLE_HAND, sevens.EXAMPLE_LAYOUT)).lower()
-                        for card in sevens.EXAMPLE_HAND}
+    assert rendered == {
+        card: str(card in playable(sevens.EXAMPLE_HAND, sevens.EXAMPLE_LAYOUT)).lower() for card in sevens.EXAMPLE_HAND
+    }
     calls = []
     monkeypatch.setattr(sevens, "playable", lambda hand, layout: calls.append((hand, layout)) or ["6C"])
     content = page(client, "en")
     assert (sevens.EXAMPLE_HAND, sevens.EXAMPLE_LAYOUT) in calls
     assert dict(re.findall(r'data-verdict="(\w+)" data-fits="(true|false)"', content)) == {
-        "5D": "false", "9D": "false", "8S": "false", "6C": "true", "KH": "false"}
+        "5D": "false",
+        "9D": "false",
+        "8S": "false",
+        "6C": "true",
+        "KH": "false",
+    }
     assert "1 of your 5 cards fits: you must play it; you may not pass." in visible(content)
 
 
@@ -130,7 +137,12 @@ def test_the_cases_table_is_judged_by_the_engine(client):
     assert playable(sevens.PASS_HAND, sevens.PASS_LAYOUT) == []
     content = page(client, "en")
     assert re.findall(r'data-case="(\w+)" data-fits="(true|false)"', content) == [
-        ("7C", "true"), ("6D", "true"), ("AS", "true"), ("9H", "false"), ("none", "false")]
+        ("7C", "true"),
+        ("6D", "true"),
+        ("AS", "true"),
+        ("9H", "false"),
+        ("none", "false"),
+    ]
     shown = visible(content)
     assert "A♠ fits: it goes under 2♠. The Ace is low: it goes under the 2, never over the King." in shown
     assert "9♥ does not fit: the next card up in its row is 8♥." in shown
@@ -138,9 +150,16 @@ def test_the_cases_table_is_judged_by_the_engine(client):
     assert "You pass. With a card that fits you must play." in shown
 
 
-@pytest.mark.parametrize(("language", "king", "name"), [
-    ("en", "K♥", "King of Hearts"), ("de", "K♥", "Herz König"), ("nl", "H♥", "harten heer"),
-    ("pl", "K♥", "król kier"), ("fr", "R♥", "roi de cœur")])
+@pytest.mark.parametrize(
+    ("language", "king", "name"),
+    [
+        ("en", "K♥", "King of Hearts"),
+        ("de", "K♥", "Herz König"),
+        ("nl", "H♥", "harten heer"),
+        ("pl", "K♥", "król kier"),
+        ("fr", "R♥", "roi de cœur"),
+    ],
+)
 def test_the_cards_speak_the_pages_language(client, language, king, name):
     content = page(client, language)
     assert f'aria-label="{name}" data-code="KH"' in content
@@ -161,17 +180,24 @@ def test_complete_without_javascript(client):
     assert content.count('class="fits__pick" href="#fits-') == len(sevens.EXAMPLE_HAND)
     for card in sevens.EXAMPLE_HAND:
         assert f'id="fits-{card}"' in content
-    assert 'data-fits-verdicts>' in content and "data-fits-verdicts hidden" not in content
-    assert re.search(r'data-fits-result[^>]*hidden', content)  # the script's line waits for the script
+    assert "data-fits-verdicts>" in content and "data-fits-verdicts hidden" not in content
+    assert re.search(r"data-fits-result[^>]*hidden", content)  # the script's line waits for the script
 
 
 def test_staff_edit_dutch_text_and_the_dutch_page_shows_it(admin_client, client):
     section = Section.objects.get(key="sevens.goal")
     assert section.page == "sevens"
-    form = {f"{field}_{language}": getattr(section, f"{field}_{language}") or ""
-            for field in ("heading", "title", "body", "caption") for language in LANGUAGES}
-    form.update(page=section.page, key=section.key, order=section.order,
-                body_nl="Speel als eerste je {sevens_deck_size} kaarten weg, aangepast door de beheerder.")
+    form = {
+        f"{field}_{language}": getattr(section, f"{field}_{language}") or ""
+        for field in ("heading", "title", "body", "caption")
+        for language in LANGUAGES
+    }
+    form.update(
+        page=section.page,
+        key=section.key,
+        order=section.order,
+        body_nl="Speel als eerste je {sevens_deck_size} kaarten weg, aangepast door de beheerder.",
+    )
     response = admin_client.post(f"/admin/rules/section/{section.id}/change/", form)
     assert response.status_code == 302, response.content.decode()[:2000]
     assert "Speel als eerste je 52 kaarten weg, aangepast door de beheerder." in visible(page(client, "nl"))

@@ -23,26 +23,31 @@ POOL = 6  # connections per Daphne process, well under the cluster's max_connect
 
 @pytest.fixture(scope="module")
 def stack():
-    with Stack(env={"DB_POOL_SIZE": str(POOL), "DB_POOL_MIN": "1", "SEVN_BOT_DELAY_MS": "0",
-                    "LOG_LEVEL": "WARNING"}, pg_max_connections=30) as running:
+    with Stack(
+        env={"DB_POOL_SIZE": str(POOL), "DB_POOL_MIN": "1", "SEVN_BOT_DELAY_MS": "0", "LOG_LEVEL": "WARNING"},
+        pg_max_connections=30,
+    ) as running:
         yield running
 
 
 def database_version(stack, code: str) -> tuple[int, int]:
-    (number, version), = stack.postgres.sql(
+    ((number, version),) = stack.postgres.sql(
         "SELECT g.number, g.version FROM game_game g JOIN game_room r ON r.id = g.room_id "
-        f"WHERE r.code = '{code}' ORDER BY g.number DESC LIMIT 1")
+        f"WHERE r.code = '{code}' ORDER BY g.number DESC LIMIT 1"
+    )
     return number, version
 
 
-def seats_for(stack, tables: int, people: int = 2, think: float = 0.1, timer: int = 0, first: int = 0,
-              watchers: int = 0) -> list[tuple[str, list[Seat]]]:
+def seats_for(
+    stack, tables: int, people: int = 2, think: float = 0.1, timer: int = 0, first: int = 0, watchers: int = 0
+) -> list[tuple[str, list[Seat]]]:
     result = []
     for n in range(first, first + tables):
         code, browsers = started_table(stack.nginx.port, people, n=n, timer=timer, target=1000)
         seats = [Seat(browser, code, think=think, seed=n * 10 + i) for i, browser in enumerate(browsers)]
-        seats += [Seat(Browser(stack.nginx.port, address_of(5000 + n * 8 + w)), code, plays=False)
-                  for w in range(watchers)]
+        seats += [
+            Seat(Browser(stack.nginx.port, address_of(5000 + n * 8 + w)), code, plays=False) for w in range(watchers)
+        ]
         result.append((code, seats))
     return result
 
@@ -100,6 +105,7 @@ def test_idle_sockets_stay_open_on_redis_for_a_minute(stack):
 def fault_during_play(stack, tables, seconds: float, at: float, fault) -> dict:
     """People play for `seconds`; `at` seconds in, `fault()` runs (in a thread: it may wait).
     Returns each table's version right after the fault, then lets every screen settle."""
+
     async def scenario():
         game = asyncio.ensure_future(play(tables, seconds))
         await asyncio.sleep(at)
@@ -156,9 +162,13 @@ def test_a_flooding_socket_is_closed_while_other_tables_get_every_update(stack):
 
         browser = flood_browsers[0]
         cookie = "; ".join(f"{k}={v}" for k, v in browser.cookies.items())
-        async with connect(f"{stack.ws}/ws/t/{flood_code}/?lang=en", origin=browser.origin,
-                           additional_headers={"Cookie": cookie}, local_addr=(browser.address, 0),
-                           max_size=2**22) as sock:
+        async with connect(
+            f"{stack.ws}/ws/t/{flood_code}/?lang=en",
+            origin=browser.origin,
+            additional_headers={"Cookie": cookie},
+            local_addr=(browser.address, 0),
+            max_size=2**22,
+        ) as sock:
             stale = json.dumps({"kind": "draw", "version": 0})
             replies = []
             try:
@@ -219,5 +229,5 @@ def test_no_server_logged_a_traceback_from_bad_input(stack):
     """Faults above are logged as warnings; nothing reached a player as a crash."""
     logs = stack.logs()
     crash = logs.find("Exception inside application")
-    assert crash < 0, logs[crash:crash + 3000]
+    assert crash < 0, logs[crash : crash + 3000]
     assert not re.search(r"(OverflowError|RecursionError|MaxConnectionsError)", logs)

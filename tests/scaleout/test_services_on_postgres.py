@@ -10,14 +10,21 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
 PG = os.environ.get("SEVN_TEST_POSTGRES", "postgresql://postgres@127.0.0.1:5432")
-SUITES = ["tests/web/test_store.py", "tests/web/test_services.py", "tests/web/test_screen.py",
-          "tests/web/test_timers_and_concurrency.py", "tests/tables/test_sevens_services.py", "tests/web/test_chat.py"]
+SUITES = [
+    "tests/web/test_store.py",
+    "tests/web/test_services.py",
+    "tests/web/test_screen.py",
+    "tests/web/test_timers_and_concurrency.py",
+    "tests/tables/test_sevens_services.py",
+    "tests/web/test_chat.py",
+]
 
 
 def test_services_and_the_store_pass_on_postgres():
     env = {**os.environ, "DATABASE_URL": f"{PG}/sevn_services_{os.getpid()}"}
-    result = subprocess.run([sys.executable, "-m", "pytest", "-rA", *SUITES],
-                            cwd=ROOT, env=env, capture_output=True, text=True, timeout=600)
+    result = subprocess.run(
+        [sys.executable, "-m", "pytest", "-rA", *SUITES], cwd=ROOT, env=env, capture_output=True, text=True, timeout=600
+    )
     assert result.returncode == 0, result.stdout[-4000:] + result.stderr[-2000:]
     assert " passed" in result.stdout and " skipped" not in result.stdout
     for suite in ("tests/web/test_store.py", "tests/tables/test_sevens_services.py"):

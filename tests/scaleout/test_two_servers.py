@@ -45,7 +45,10 @@ class Server:
     def start(self) -> None:
         self.process = subprocess.Popen(
             [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(self.port), "sevn_site.asgi:application"],
-            cwd=ROOT, env=self.env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+            cwd=ROOT,
+            env=self.env,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
         )
         deadline = time.time() + 30
         while time.time() < deadline:
@@ -77,8 +80,13 @@ def cluster():
         admin.execute(f'CREATE DATABASE "{database}"')
     redis.Redis.from_url(REDIS).flushdb()
     env = {
-        **os.environ, "DJANGO_SETTINGS_MODULE": "sevn_site.settings", "DATABASE_URL": f"{PG}/{database}",
-        "REDIS_URL": REDIS, "SEVN_BOT_DELAY_MS": "0", "ALLOWED_HOSTS": "127.0.0.1", "DB_CONN_MAX_AGE": "60",
+        **os.environ,
+        "DJANGO_SETTINGS_MODULE": "sevn_site.settings",
+        "DATABASE_URL": f"{PG}/{database}",
+        "REDIS_URL": REDIS,
+        "SEVN_BOT_DELAY_MS": "0",
+        "ALLOWED_HOSTS": "127.0.0.1",
+        "DB_CONN_MAX_AGE": "60",
         "STATIC_ROOT": tempfile.mkdtemp(prefix="sevn-static-"),
     }
     env.pop("DJANGO_ALLOW_ASYNC_UNSAFE", None)
@@ -106,15 +114,21 @@ class Browser:
     def post(self, path: str, data: dict) -> str:
         token = next(c.value for c in self.jar if c.name == "csrftoken")
         request = urllib.request.Request(
-            self.server.http + path, data=urllib.parse.urlencode({**data, "csrfmiddlewaretoken": token}).encode(),
-            headers={"Origin": self.server.http, "Referer": self.server.http + path})
+            self.server.http + path,
+            data=urllib.parse.urlencode({**data, "csrfmiddlewaretoken": token}).encode(),
+            headers={"Origin": self.server.http, "Referer": self.server.http + path},
+        )
         response = self.opener.open(request, timeout=10)
         return response.geturl()
 
     def socket(self, code: str):
         cookies = "; ".join(f"{c.name}={c.value}" for c in self.jar)
-        return connect(f"{self.server.ws}/ws/t/{code}/?lang=en", origin=self.server.http,
-                       additional_headers={"Cookie": cookies}, max_size=2**22)
+        return connect(
+            f"{self.server.ws}/ws/t/{code}/?lang=en",
+            origin=self.server.http,
+            additional_headers={"Cookie": cookies},
+            max_size=2**22,
+        )
 
 
 def newest_version(sock, wait: float = 5.0) -> tuple[int, str]:
@@ -173,8 +187,9 @@ def test_a_deadline_both_servers_see_fires_exactly_once(cluster):
 
 def deadline_passes(cluster, code: str, sockets: list, version: int) -> None:
     """Move the game's deadline into the past; both servers see it, one applies it."""
-    (game_id,) = sql(cluster, "SELECT g.id FROM game_game g JOIN game_room r ON r.id = g.room_id "
-                              "WHERE r.code = %s", code)[0]
+    (game_id,) = sql(
+        cluster, "SELECT g.id FROM game_game g JOIN game_room r ON r.id = g.room_id WHERE r.code = %s", code
+    )[0]
     sql(cluster, "UPDATE game_game SET deadline = now() - interval '1 second' WHERE id = %s", game_id)
     time.sleep(1.5)  # both servers poll every 0.2 s
     (version_after,) = sql(cluster, "SELECT version FROM game_game WHERE id = %s", game_id)[0]

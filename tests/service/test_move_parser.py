@@ -13,31 +13,34 @@ from game.consumers import MAX_MESSAGE_BYTES, parse_move
 from game.errors import ServiceError
 
 
-@pytest.mark.parametrize("text", [
-    '{"kind":"freeze","seat":Infinity,"version":1}',
-    '{"kind":"freeze","seat":-Infinity,"version":1}',
-    '{"kind":"freeze","seat":NaN,"version":1}',
-    '{"kind":"freeze","seat":1e400,"version":1}',
-    '{"kind":"crossroads","pick":Infinity,"version":1}',
-    '{"kind":"crossroads","pick":true,"version":1}',
-    '{"kind":"freeze","seat":1.9,"version":1}',
-    '{"kind":"freeze","seat":1.0,"version":1}',
-    '{"kind":"freeze","seat":-1,"version":1}',
-    '{"kind":"freeze","seat":"1.9","version":1}',
-    '{"kind":"freeze","seat":"١","version":1}',
-    '{"kind":"freeze","seat":[1],"version":1}',
-    '{"kind":"ballast","keep":1,"version":1}',
-    '{"kind":"ballast","keep":"yes","version":1}',
-    '{"kind":"ballast","keep":[],"version":1}',
-    '{"kind":["draw"],"version":1}',
-    '{"kind":"fly","version":1}',
-    '["draw"]',
-    '"draw"',
-    "null",
-    "",
-    '{"kind":"draw","version":1,"x":' + "[" * 1000 + "]" * 1000 + "}",
-    "[" * 2000,
-])
+@pytest.mark.parametrize(
+    "text",
+    [
+        '{"kind":"freeze","seat":Infinity,"version":1}',
+        '{"kind":"freeze","seat":-Infinity,"version":1}',
+        '{"kind":"freeze","seat":NaN,"version":1}',
+        '{"kind":"freeze","seat":1e400,"version":1}',
+        '{"kind":"crossroads","pick":Infinity,"version":1}',
+        '{"kind":"crossroads","pick":true,"version":1}',
+        '{"kind":"freeze","seat":1.9,"version":1}',
+        '{"kind":"freeze","seat":1.0,"version":1}',
+        '{"kind":"freeze","seat":-1,"version":1}',
+        '{"kind":"freeze","seat":"1.9","version":1}',
+        '{"kind":"freeze","seat":"١","version":1}',
+        '{"kind":"freeze","seat":[1],"version":1}',
+        '{"kind":"ballast","keep":1,"version":1}',
+        '{"kind":"ballast","keep":"yes","version":1}',
+        '{"kind":"ballast","keep":[],"version":1}',
+        '{"kind":["draw"],"version":1}',
+        '{"kind":"fly","version":1}',
+        '["draw"]',
+        '"draw"',
+        "null",
+        "",
+        '{"kind":"draw","version":1,"x":' + "[" * 1000 + "]" * 1000 + "}",
+        "[" * 2000,
+    ],
+)
 def test_bad_messages_are_refused_as_not_understood(text):
     with pytest.raises(ServiceError) as refused:
         parse_move(text)
@@ -52,16 +55,22 @@ def test_a_move_must_say_which_version_it_was_made_on(version):
     assert refused.value.code == "no_version"
 
 
-@pytest.mark.parametrize("message, action, version", [
-    ({"kind": "draw", "version": "7"}, {"kind": "draw"}, 7),
-    ({"kind": "pass", "version": 7}, {"kind": "pass"}, 7),
-    ({"kind": "freeze", "seat": "2", "version": "3"}, {"kind": "freeze", "seat": 2}, 3),
-    ({"kind": "gift", "seat": 0, "version": 3}, {"kind": "gift", "seat": 0}, 3),
-    ({"kind": "crossroads", "pick": "1", "version": 3, "HEADERS": {"HX-Request": "true"}},
-     {"kind": "crossroads", "pick": 1}, 3),
-    ({"kind": "ballast", "keep": "false", "version": 3}, {"kind": "ballast", "keep": False}, 3),
-    ({"kind": "ballast", "keep": True, "version": 3}, {"kind": "ballast", "keep": True}, 3),
-])
+@pytest.mark.parametrize(
+    "message, action, version",
+    [
+        ({"kind": "draw", "version": "7"}, {"kind": "draw"}, 7),
+        ({"kind": "pass", "version": 7}, {"kind": "pass"}, 7),
+        ({"kind": "freeze", "seat": "2", "version": "3"}, {"kind": "freeze", "seat": 2}, 3),
+        ({"kind": "gift", "seat": 0, "version": 3}, {"kind": "gift", "seat": 0}, 3),
+        (
+            {"kind": "crossroads", "pick": "1", "version": 3, "HEADERS": {"HX-Request": "true"}},
+            {"kind": "crossroads", "pick": 1},
+            3,
+        ),
+        ({"kind": "ballast", "keep": "false", "version": 3}, {"kind": "ballast", "keep": False}, 3),
+        ({"kind": "ballast", "keep": True, "version": 3}, {"kind": "ballast", "keep": True}, 3),
+    ],
+)
 def test_forms_as_htmx_sends_them_are_understood(message, action, version):
     assert parse_move(json.dumps(message)) == (action, version)
 
@@ -77,10 +86,17 @@ json_values = st.recursive(
     lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=6), inner, max_size=4),
     max_leaves=12,
 )
-fields = st.fixed_dictionaries({}, optional={
-    "kind": st.sampled_from(["draw", "pass", "freeze", "triple_draw", "gift", "crossroads", "ballast"]) | json_values,
-    "version": json_values, "seat": json_values, "pick": json_values, "keep": json_values,
-})
+fields = st.fixed_dictionaries(
+    {},
+    optional={
+        "kind": st.sampled_from(["draw", "pass", "freeze", "triple_draw", "gift", "crossroads", "ballast"])
+        | json_values,
+        "version": json_values,
+        "seat": json_values,
+        "pick": json_values,
+        "keep": json_values,
+    },
+)
 
 
 @settings(max_examples=400, deadline=None)

@@ -52,12 +52,24 @@ def test_a_message_cookie_signed_with_the_old_public_key_is_ignored(client, sett
 
 
 def test_check_deploy_is_clean_with_the_production_environment(tmp_path):
-    env = {**os.environ, "SECRET_KEY": "p" * 30 + "-Zq8#kW3!x9vB2@nL5$rT7%yU4^mH6&jC1*", "HTTPS": "true",
-           "SECURE_HSTS_SECONDS": "31536000", "SECURE_HSTS_INCLUDE_SUBDOMAINS": "true", "SECURE_HSTS_PRELOAD": "true",
-           "ALLOWED_HOSTS": "sevn.example.org", "DEBUG": "false"}
+    env = {
+        **os.environ,
+        "SECRET_KEY": "p" * 30 + "-Zq8#kW3!x9vB2@nL5$rT7%yU4^mH6&jC1*",
+        "HTTPS": "true",
+        "SECURE_HSTS_SECONDS": "31536000",
+        "SECURE_HSTS_INCLUDE_SUBDOMAINS": "true",
+        "SECURE_HSTS_PRELOAD": "true",
+        "ALLOWED_HOSTS": "sevn.example.org",
+        "DEBUG": "false",
+    }
     env.pop("DJANGO_ALLOW_ASYNC_UNSAFE", None)  # the browser tests' own switch, never a deployment's
-    done = subprocess.run([sys.executable, "manage.py", "check", "--deploy", "--fail-level", "WARNING"], cwd=ROOT,
-                          env=env, capture_output=True, text=True)
+    done = subprocess.run(
+        [sys.executable, "manage.py", "check", "--deploy", "--fail-level", "WARNING"],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+    )
     assert done.returncode == 0, done.stdout + done.stderr
 
 
@@ -86,24 +98,29 @@ def test_a_newcomer_who_takes_a_seat_gets_the_page_again_with_their_session(clie
     assert Session.objects.count() == 1
 
 
-@pytest.mark.parametrize("origin, host, allowed", [
-    ("http://127.0.0.1:8000", "127.0.0.1:8000", True),
-    ("http://localhost", "localhost", True),
-    ("https://localhost", "localhost:443", True),
-    ("http://127.0.0.1:9999", "127.0.0.1:8000", False),  # another port of an allowed host
-    ("http://evil.example", "evil.example", False),     # a host that is not allowed
-    ("null", "127.0.0.1:8000", False),
-    ("", "127.0.0.1:8000", False),
-    ("http://127.0.0.1:8000", "", False),
-    ("http://127.0.0.1:notaport", "127.0.0.1:8000", False),
-])
+@pytest.mark.parametrize(
+    "origin, host, allowed",
+    [
+        ("http://127.0.0.1:8000", "127.0.0.1:8000", True),
+        ("http://localhost", "localhost", True),
+        ("https://localhost", "localhost:443", True),
+        ("http://127.0.0.1:9999", "127.0.0.1:8000", False),  # another port of an allowed host
+        ("http://evil.example", "evil.example", False),  # a host that is not allowed
+        ("null", "127.0.0.1:8000", False),
+        ("", "127.0.0.1:8000", False),
+        ("http://127.0.0.1:8000", "", False),
+        ("http://127.0.0.1:notaport", "127.0.0.1:8000", False),
+    ],
+)
 def test_sockets_come_only_from_the_sites_own_origin(origin, host, allowed):
     assert origin_allowed(origin, host) is allowed
 
 
 @pytest.mark.django_db
-@pytest.mark.parametrize("nickname", ["\u3164", "\u2800\u2800", "\u115f", "\u200b\u200d", "  ", "Bot Ana", "bot",
-                                      "[BOT] x", "Admin", "CPU 2"])
+@pytest.mark.parametrize(
+    "nickname",
+    ["\u3164", "\u2800\u2800", "\u115f", "\u200b\u200d", "  ", "Bot Ana", "bot", "[BOT] x", "Admin", "CPU 2"],
+)
 def test_blank_looking_and_impostor_nicknames_are_refused(nickname):
     room, _ = table(start=False)
     with pytest.raises(ServiceError):
@@ -152,8 +169,9 @@ def test_guessing_table_codes_is_throttled(client, settings):
 def test_failed_logins_are_throttled(client, settings):
     settings.SEVN_LOGINS_PER_MINUTE = 3
     User.objects.create_user("ana", password="right-password-1")
-    statuses = [client.post("/en/accounts/login/", {"username": "ana", "password": "wrong"}).status_code
-                for _ in range(5)]
+    statuses = [
+        client.post("/en/accounts/login/", {"username": "ana", "password": "wrong"}).status_code for _ in range(5)
+    ]
     assert statuses[:4] == [200] * 4 and statuses[-1] == 429
     assert client.post("/en/accounts/login/", {"username": "ana", "password": "right-password-1"}).status_code == 429
 
@@ -162,7 +180,11 @@ def test_failed_logins_are_throttled(client, settings):
 def test_health_check_reports_database_and_channel_layer(client, monkeypatch):
     response = client.get("/healthz")
     assert response.status_code == 200 and json.loads(response.content) | {"ms": 0} == {
-        "status": "ok", "database": True, "channel_layer": True, "ms": 0}
+        "status": "ok",
+        "database": True,
+        "channel_layer": True,
+        "ms": 0,
+    }
     from game import middleware
 
     monkeypatch.setattr(middleware, "database_ok", lambda: False)

@@ -28,10 +28,16 @@ async def settle() -> None:
 
 
 FUZZ = [
-    '{"kind":"freeze","seat":Infinity,"version":1}', '{"kind":"freeze","seat":-Infinity,"version":1}',
-    '{"kind":"freeze","seat":1e400,"version":1}', '{"kind":"crossroads","pick":Infinity,"version":1}',
-    '{"kind":"crossroads","pick":true,"version":1}', '{"kind":"freeze","seat":1.9,"version":1}',
-    '{"kind":"draw","version":1,"x":' + "[" * 1000 + "]" * 1000 + "}", '{"kind":"draw"}', "\x00", "{",
+    '{"kind":"freeze","seat":Infinity,"version":1}',
+    '{"kind":"freeze","seat":-Infinity,"version":1}',
+    '{"kind":"freeze","seat":1e400,"version":1}',
+    '{"kind":"crossroads","pick":Infinity,"version":1}',
+    '{"kind":"crossroads","pick":true,"version":1}',
+    '{"kind":"freeze","seat":1.9,"version":1}',
+    '{"kind":"draw","version":1,"x":' + "[" * 1000 + "]" * 1000 + "}",
+    '{"kind":"draw"}',
+    "\x00",
+    "{",
 ]
 
 
@@ -85,6 +91,7 @@ async def test_a_failing_group_discard_still_forgets_the_socket(monkeypatch):
         raise ConnectionError("redis went away")
 
     from channels.layers import get_channel_layer
+
     monkeypatch.setattr(get_channel_layer("local"), "group_discard", unreachable)
     await socket.disconnect()
     await settle()
@@ -104,8 +111,11 @@ async def test_a_flooding_socket_is_slowed_then_closed_while_another_table_plays
     monkeypatch.setattr(services, "game_act", counted)
     flooded, (ana, ben) = await started_table(deck=["5", "9", "4", "1", "2"])
     quiet, (cleo, dan) = await started_table(deck=["5", "9", "4", "1", "2"], names=("Cleo", "Dan"))
-    flooder, dan_socket, cleo_socket = (await connect(flooded.code, ana.key), await connect(quiet.code, dan.key),
-                                        await connect(quiet.code, cleo.key))
+    flooder, dan_socket, cleo_socket = (
+        await connect(flooded.code, ana.key),
+        await connect(quiet.code, dan.key),
+        await connect(quiet.code, cleo.key),
+    )
     for socket in (flooder, dan_socket, cleo_socket):
         await drain(socket)
     stale = json.dumps({"kind": "draw", "version": 0})

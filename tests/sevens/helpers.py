@@ -21,12 +21,23 @@ def stacked_deck(seats: int, hands: dict[int, list[str]], dealer: int = 0) -> li
 
 
 def table_cards(layout: dict) -> set[str]:
-    return {RANKS[i] + suit for suit, row in layout.items() if row
-            for i in range(RANK_INDEX[row[0]], RANK_INDEX[row[1]] + 1)}
+    return {
+        RANKS[i] + suit
+        for suit, row in layout.items()
+        if row
+        for i in range(RANK_INDEX[row[0]], RANK_INDEX[row[1]] + 1)
+    }
 
 
-def position(hands: list[list[str]], layout: dict, current: int, *, rounds: int = 1,
-             totals: list[int] | None = None, rest_to: int | None = None) -> State:
+def position(
+    hands: list[list[str]],
+    layout: dict,
+    current: int,
+    *,
+    rounds: int = 1,
+    totals: list[int] | None = None,
+    rest_to: int | None = None,
+) -> State:
     """A literal mid-round state: every card not on `layout` is in a hand (the ones not listed
     go to seat `rest_to`), so the 52 are accounted for."""
     state = blank_state(len(hands), seed=1, rounds=rounds)

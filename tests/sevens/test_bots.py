@@ -84,7 +84,7 @@ def test_the_deals_weighed_by_the_plays_still_fit_the_counts_and_the_passes(monk
         for hands in deals:
             assert [hand.bit_count() for hand in hands] == sight.counts and hands[sight.seat] == sight.hand
             assert all(not hand & lacked for hand, lacked in zip(hands, sight.lacks, strict=True))
-            assert sum(hands) == sight.hand | sight.unseen   # disjoint hands: the sum is the union
+            assert sum(hands) == sight.hand | sight.unseen  # disjoint hands: the sum is the union
 
 
 def test_the_real_hands_of_medium_players_never_look_odd_to_medium_rule():
@@ -155,14 +155,14 @@ def test_medium_opens_the_way_to_its_own_cards_and_holds_back_a_blocker():
     state = position([["8D", "7S", "8S", "9S"], [], []], {"D": ["7", "7"]}, current=0, rest_to=1)
     assert decide("medium", state, random.Random(0)) == play("7S")
     # of two plays that lead to our cards, the one with more of ours behind it
-    state = position([["6H", "5H", "4H", "8C", "9C"], [], []], {"H": ["7", "7"], "C": ["7", "7"]}, current=0,
-                     rest_to=1)
+    state = position([["6H", "5H", "4H", "8C", "9C"], [], []], {"H": ["7", "7"], "C": ["7", "7"]}, current=0, rest_to=1)
     assert decide("medium", state, random.Random(0)) == play("6H")
 
 
 def test_medium_gives_way_where_it_frees_the_fewest_cards_when_all_it_has_blocks():
-    state = position([["8D", "2H", "KS"], [], []], {"D": ["7", "7"], "H": ["3", "K"], "S": ["A", "Q"]},
-                     current=0, rest_to=1)
+    state = position(
+        [["8D", "2H", "KS"], [], []], {"D": ["7", "7"], "H": ["3", "K"], "S": ["A", "Q"]}, current=0, rest_to=1
+    )
     assert decide("medium", state, random.Random(0)) in (play("2H"), play("KS"))
 
 
@@ -170,9 +170,9 @@ def test_the_baseline_plays_the_farthest_card_of_its_longest_suit():
     layout = {"H": ["4", "Q"], "D": ["7", "7"], "C": ["7", "8"]}
     state = position([["3H", "2H", "KH", "8D", "9C"], [], []], layout, current=0, rest_to=1)
     assert [a["card"] for a in legal_actions(state)] == ["3H", "KH", "8D", "9C"]
-    assert decide("long_suit_far", state, random.Random(0)) == play("KH")    # K♥ is 6 from the 7, 3♥ only 4
+    assert decide("long_suit_far", state, random.Random(0)) == play("KH")  # K♥ is 6 from the 7, 3♥ only 4
     state = position([["3H", "8D", "9D", "10D", "9C"], [], []], layout, current=0, rest_to=1)
-    assert decide("long_suit_far", state, random.Random(0)) == play("8D")    # diamonds is the longest suit
+    assert decide("long_suit_far", state, random.Random(0)) == play("8D")  # diamonds is the longest suit
 
 
 def test_medium_beats_random_play():
@@ -197,12 +197,13 @@ def test_a_deal_is_found_even_when_what_was_seen_leaves_little_room():
         sizes = [4, 5, 5, 6]
         real, start = [], 0
         for size in sizes:
-            real.append(sum(1 << card for card in cards_left[start:start + size]))
+            real.append(sum(1 << card for card in cards_left[start : start + size]))
             start += size
         every = (1 << 20) - 1
         lacks = [0] + [every & ~hand & rng.getrandbits(20) for hand in real[1:]]
-        sight = Sight(seat=0, hand=real[0], playable=[], fitting=0, unseen=every & ~real[0], counts=sizes,
-                      lacks=lacks, plays=[])
+        sight = Sight(
+            seat=0, hand=real[0], playable=[], fitting=0, unseen=every & ~real[0], counts=sizes, lacks=lacks, plays=[]
+        )
         hands = Dealer(sight).deal(random.Random(trial))
         assert [hand.bit_count() for hand in hands] == sizes
         assert all(not hand & lacked for hand, lacked in zip(hands, lacks, strict=True))

@@ -75,8 +75,9 @@ def check_round(moves: list[list], last_round: dict, counts: list[int]) -> None:
 
 
 @settings(max_examples=60, deadline=None)
-@given(seed=st.integers(0, 2**63), seats=st.integers(3, 7), rounds=st.integers(1, 3),
-       rng=st.randoms(use_true_random=False))
+@given(
+    seed=st.integers(0, 2**63), seats=st.integers(3, 7), rounds=st.integers(1, 3), rng=st.randoms(use_true_random=False)
+)
 def test_invariants_hold_through_random_play(seed, seats, rounds, rng):
     events: list[dict] = []
     state = new_game(seats, seed, rounds=rounds, events=events)
@@ -101,8 +102,9 @@ def test_invariants_hold_through_random_play(seed, seats, rounds, rng):
         assert Counter(all_cards(state)) == Counter(DECK)
         assert state["moves"] == moves
         assert from_json(to_json(state)) == state and to_json(from_json(to_json(state))) == to_json(state)
-        assert legal_actions(state) and [a["card"] for a in legal_actions(state)] == view(
-            state, state["current"])["playable"] == playable(state["seats"][state["current"]]["hand"], state["layout"])
+        assert legal_actions(state) and [a["card"] for a in legal_actions(state)] == view(state, state["current"])[
+            "playable"
+        ] == playable(state["seats"][state["current"]]["hand"], state["layout"])
         check_secrecy(state)
         action, events = random_step(state, rng)
         log.append(action)

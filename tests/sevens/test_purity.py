@@ -32,8 +32,11 @@ def test_the_engine_imports_only_the_standard_library():
 
 def test_the_bots_import_only_the_standard_library_and_the_sevens_engine():
     for path in (SEVENS / "bots").glob("*.py"):
-        foreign = {name for name in absolute_imports(path)
-                   if name.split(".")[0] not in STDLIB | {"__future__"} and not name.startswith("game.sevens.engine")}
+        foreign = {
+            name
+            for name in absolute_imports(path)
+            if name.split(".")[0] not in STDLIB | {"__future__"} and not name.startswith("game.sevens.engine")
+        }
         assert not foreign, f"{path.name} imports {foreign}"
 
 

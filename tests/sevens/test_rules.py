@@ -10,6 +10,7 @@ from .helpers import play, position, stacked_deck
 
 # --- set-up -------------------------------------------------------------------------------------
 
+
 def test_the_deck_is_52_codes_suit_by_suit_ace_up_to_king():
     assert len(DECK) == len(set(DECK)) == 52
     assert DECK[:13] == ["AS", "2S", "3S", "4S", "5S", "6S", "7S", "8S", "9S", "10S", "JS", "QS", "KS"]
@@ -39,10 +40,16 @@ def test_a_stacked_deck_must_be_the_52_cards():
             new_game(4, seed=1, deck=deck)
 
 
-@pytest.mark.parametrize(("seats", "counts"), [
-    (3, [17, 18, 17]), (4, [13, 13, 13, 13]), (5, [10, 11, 11, 10, 10]),
-    (6, [8, 9, 9, 9, 9, 8]), (7, [7, 8, 8, 8, 7, 7, 7]),
-])
+@pytest.mark.parametrize(
+    ("seats", "counts"),
+    [
+        (3, [17, 18, 17]),
+        (4, [13, 13, 13, 13]),
+        (5, [10, 11, 11, 10, 10]),
+        (6, [8, 9, 9, 9, 9, 8]),
+        (7, [7, 8, 8, 8, 7, 7, 7]),
+    ],
+)
 def test_the_whole_deck_is_dealt_so_the_first_seats_from_the_dealers_left_get_one_more(seats, counts):
     events: list[dict] = []
     new_game(seats, seed=3, events=events)
@@ -52,12 +59,13 @@ def test_the_whole_deck_is_dealt_so_the_first_seats_from_the_dealers_left_get_on
 def test_the_deal_goes_one_card_at_a_time_from_the_dealers_left():
     state = new_game(4, seed=1, deck=list(DECK))
     dealt = [seat["hand"] for seat in state["seats"]]
-    assert dealt[1][:3] == ["AS", "5S", "9S"]       # DECK[0], DECK[4], DECK[8] ...
-    assert dealt[0][:3] == ["4S", "8S", "QS"]       # the dealer gets every fourth card, last
-    assert sum(map(len, dealt)) == 51               # the 7♦ is on the table
+    assert dealt[1][:3] == ["AS", "5S", "9S"]  # DECK[0], DECK[4], DECK[8] ...
+    assert dealt[0][:3] == ["4S", "8S", "QS"]  # the dealer gets every fourth card, last
+    assert sum(map(len, dealt)) == 51  # the 7♦ is on the table
 
 
 # --- play ---------------------------------------------------------------------------------------
+
 
 def test_the_holder_of_the_7d_opens_and_play_moves_left():
     events: list[dict] = []
@@ -67,13 +75,16 @@ def test_the_holder_of_the_7d_opens_and_play_moves_left():
     assert state["current"] == 3
 
 
-@pytest.mark.parametrize(("row", "fits"), [
-    (["2", "K"], ["AD"]),          # aces are low: the Ace goes under the 2 ...
-    (["A", "Q"], ["KD"]),          # ... and the King on the Queen, never an Ace over a King
-    (["A", "K"], []),              # a full row takes nothing
-    (["7", "7"], ["6D", "8D"]),    # one down or one up from a lone 7
-    (["5", "10"], ["4D", "JD"]),
-])
+@pytest.mark.parametrize(
+    ("row", "fits"),
+    [
+        (["2", "K"], ["AD"]),  # aces are low: the Ace goes under the 2 ...
+        (["A", "Q"], ["KD"]),  # ... and the King on the Queen, never an Ace over a King
+        (["A", "K"], []),  # a full row takes nothing
+        (["7", "7"], ["6D", "8D"]),  # one down or one up from a lone 7
+        (["5", "10"], ["4D", "JD"]),
+    ],
+)
 def test_a_row_grows_from_its_7_up_to_the_king_and_down_to_the_ace_never_wrapping(row, fits):
     diamonds = [card for card in DECK if card.endswith("D")]
     layout = {"S": ["7", "7"], "H": ["7", "7"], "D": row, "C": ["7", "7"]}
@@ -116,15 +127,19 @@ def test_a_seat_with_one_card_that_fits_still_chooses():
 
 
 def test_holding_back_an_8_blocks_the_row_while_other_plays_remain():
-    hands = {1: ["7D"], 2: ["8D", "7S"], 3: ["9D", "10D", "JD", "QD", "KD", "2C", "3C", "4C", "5C", "6C", "8C", "9C",
-                                              "10C"]}
+    hands = {
+        1: ["7D"],
+        2: ["8D", "7S"],
+        3: ["9D", "10D", "JD", "QD", "KD", "2C", "3C", "4C", "5C", "6C", "8C", "9C", "10C"],
+    }
     state = new_game(4, seed=1, deck=stacked_deck(4, hands))
-    events = apply(state, play("7S"))     # seat 2 keeps the 8♦; seat 3's diamonds all wait
+    events = apply(state, play("7S"))  # seat 2 keeps the 8♦; seat 3's diamonds all wait
     assert {"type": "passed", "seat": 3} in events
     assert "9D" in state["seats"][3]["hand"]
 
 
 # --- scoring ------------------------------------------------------------------------------------
+
 
 def ending_position(rounds: int = 3, totals: list[int] | None = None):
     """Three seats near the end: seat 0 goes out with its 3♥; seat 1 holds 2, seat 2 one."""
@@ -169,7 +184,7 @@ def test_the_next_round_is_dealt_at_once_the_deal_moves_left_and_the_7d_opens_ag
     events = apply(state, play("3H"))
     dealt = events[2]
     assert dealt["type"] == "dealt" and dealt["round"] == 2 and dealt["dealer"] == 1
-    assert dealt["counts"] == [17, 17, 18]          # seat 2 sits left of dealer 1
+    assert dealt["counts"] == [17, 17, 18]  # seat 2 sits left of dealer 1
     assert events[3]["type"] == "played" and events[3]["card"] == "7D"
     assert state["round"] == 2 and state["dealer"] == 1
     assert state["layout"] == {"S": None, "H": None, "D": ["7", "7"], "C": None}
@@ -187,9 +202,10 @@ def test_playing_on_after_the_game_is_over_is_refused():
 
 # --- decisions ----------------------------------------------------------------------------------
 
+
 def test_on_timeout_the_card_after_which_most_of_your_cards_fit_is_played():
     state = position([["6D", "8D", "9D", "10D"], [], []], {"D": ["7", "7"]}, current=0, rest_to=1)
-    assert timeout(state)[0] == {"type": "played", "seat": 0, "card": "8D"}   # then 6♦ and 9♦ fit
+    assert timeout(state)[0] == {"type": "played", "seat": 0, "card": "8D"}  # then 6♦ and 9♦ fit
 
 
 def test_on_timeout_a_tie_goes_to_the_first_card_in_deck_order():

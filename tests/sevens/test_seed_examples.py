@@ -17,12 +17,15 @@ def test_three_of_the_five_fit_the_worked_example():
     assert playable(EXAMPLE_HAND, EXAMPLE_LAYOUT) == ["8S", "5D", "9D"]
 
 
-@pytest.mark.parametrize(("card", "layout", "fits"), [
-    ("7C", EMPTY | {"D": ["7", "7"]}, True),            # no clubs yet: any 7 starts its row
-    ("6D", EMPTY | {"D": ["7", "7"]}, True),            # only 7♦: one below the 7
-    ("AS", EMPTY | {"S": ["2", "9"]}, True),            # the Ace goes under the 2
-    ("9H", EMPTY | {"H": ["6", "7"]}, False),           # the next heart up is 8♥
-])
+@pytest.mark.parametrize(
+    ("card", "layout", "fits"),
+    [
+        ("7C", EMPTY | {"D": ["7", "7"]}, True),  # no clubs yet: any 7 starts its row
+        ("6D", EMPTY | {"D": ["7", "7"]}, True),  # only 7♦: one below the 7
+        ("AS", EMPTY | {"S": ["2", "9"]}, True),  # the Ace goes under the 2
+        ("9H", EMPTY | {"H": ["6", "7"]}, False),  # the next heart up is 8♥
+    ],
+)
 def test_the_seeds_table_of_cases(card, layout, fits):
     assert playable([card], layout) == ([card] if fits else [])
 
@@ -31,7 +34,9 @@ def example_game():
     """A real deal that reaches the example: 7♦ (seat 1), 8♦ (2), 7♠ (3), 6♦ (0), then seat 1."""
     hands = {
         1: ["7D", "5D", "9D", "8S", "6C", "KH", "2H", "3H", "4H", "5H", "6H", "8H", "9H"],
-        2: ["8D", "6S"], 3: ["7S", "7H"], 0: ["6D", "7C"],
+        2: ["8D", "6S"],
+        3: ["7S", "7H"],
+        0: ["6D", "7C"],
     }
     state = new_game(4, seed=5, deck=stacked_deck(4, hands))
     for card in ("8D", "7S", "6D"):
@@ -47,11 +52,14 @@ def test_the_worked_example_in_a_real_deal():
     assert legal_actions(state) == [play("8S"), play("5D"), play("9D")]
 
 
-@pytest.mark.parametrize(("card", "message"), [
-    ("6C", "The 6♣ does not fit: the clubs have not started; a row starts with its 7."),
-    ("KH", "The K♥ does not fit: the hearts have not started; a row starts with its 7."),
-    ("4H", "The 4♥ does not fit: the hearts have not started; a row starts with its 7."),
-])
+@pytest.mark.parametrize(
+    ("card", "message"),
+    [
+        ("6C", "The 6♣ does not fit: the clubs have not started; a row starts with its 7."),
+        ("KH", "The K♥ does not fit: the hearts have not started; a row starts with its 7."),
+        ("4H", "The 4♥ does not fit: the hearts have not started; a row starts with its 7."),
+    ],
+)
 def test_the_cards_that_wait_are_refused_with_the_reason(card, message):
     state = example_game()
     before = to_json(state)

@@ -12,8 +12,19 @@ from .helpers import play, position, stacked_deck
 def test_a_seated_viewer_sees_the_contract_shape_with_their_own_hand():
     state = new_game(4, seed=11, deck=stacked_deck(4, {1: ["7D", "AS"], 2: ["8D", "KC"]}))
     seen = view(state, 2)
-    assert set(seen) == {"round", "rounds", "dealer", "current", "layout", "seats", "hand", "playable",
-                         "over", "winners", "last_round"}
+    assert set(seen) == {
+        "round",
+        "rounds",
+        "dealer",
+        "current",
+        "layout",
+        "seats",
+        "hand",
+        "playable",
+        "over",
+        "winners",
+        "last_round",
+    }
     assert (seen["round"], seen["rounds"], seen["dealer"], seen["current"]) == (1, 3, 0, 2)
     assert seen["layout"] == {"S": None, "H": None, "D": ["7", "7"], "C": None}
     assert seen["seats"][1] == {"count": 12, "total": 0, "passes": 0}

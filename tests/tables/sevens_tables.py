@@ -10,14 +10,26 @@ from game.sevens.engine import DECK, from_json, new_game, to_json
 from ..web.factories import people
 
 
-def sevens_table(names=("Ana", "Ben", "Cleo"), seats: int | None = None, bots: tuple[str, ...] = (),
-                 start: bool = True, turn_seconds: int = 30, rounds: int = 3,
-                 deck: list[str] | None = None) -> tuple[Room, list[Player]]:
+def sevens_table(
+    names=("Ana", "Ben", "Cleo"),
+    seats: int | None = None,
+    bots: tuple[str, ...] = (),
+    start: bool = True,
+    turn_seconds: int = 30,
+    rounds: int = 3,
+    deck: list[str] | None = None,
+) -> tuple[Room, list[Player]]:
     """A Sevens table with these people seated in order (the first hosts), then bots of these
     levels, started or not; `deck` stacks round 1's deal (deck[0] to the dealer's left)."""
     players = people(*names)
-    room = services.room_create(player=players[0], nickname=names[0], seat_count=seats or len(names) + len(bots),
-                                turn_seconds=turn_seconds, kind="sevens", rounds=rounds)
+    room = services.room_create(
+        player=players[0],
+        nickname=names[0],
+        seat_count=seats or len(names) + len(bots),
+        turn_seconds=turn_seconds,
+        kind="sevens",
+        rounds=rounds,
+    )
     for player, name in zip(players[1:], names[1:], strict=True):
         services.seat_take(code=room.code, player=player, nickname=name)
     for level in bots:
@@ -54,5 +66,9 @@ def dealt_in_turn(seats: int) -> list[str]:
 
 
 def play(room: Room, player: Player, card: str, version: int | None = None) -> dict:
-    return services.game_act(code=room.code, player=player, action={"kind": "play", "card": card},
-                             version=game_of(room).version if version is None else version)
+    return services.game_act(
+        code=room.code,
+        player=player,
+        action={"kind": "play", "card": card},
+        version=game_of(room).version if version is None else version,
+    )

@@ -96,7 +96,8 @@ def checked(messages: list[str], state: dict, seat: int | None, new_round: bool)
 async def test_no_viewer_receives_another_seats_cards_in_complete_games(seed):
     rng = random.Random(seed)
     room, (ana, ben) = await database_sync_to_async(sevens_table)(
-        names=("Ana", "Ben"), bots=("easy", "hard"), rounds=2, turn_seconds=0)
+        names=("Ana", "Ben"), bots=("easy", "hard"), rounds=2, turn_seconds=0
+    )
     viewers = {0: ana.key, 1: ben.key, None: None}
     sockets = {seat: await connect(room.code, key) for seat, key in viewers.items()}
     state = await database_sync_to_async(state_of)(room)

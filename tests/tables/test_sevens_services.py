@@ -82,8 +82,12 @@ def test_a_card_not_in_your_hand_is_refused_by_name():
     assert error.code == "not_in_hand"
     assert other[-1] in "SHDC" and str(error.message).startswith("The ") and "is not in your hand" in str(error.message)
     with translation.override("de"):
-        assert "♠" in str(error.message) or "♥" in str(error.message) or "♦" in str(error.message) \
+        assert (
+            "♠" in str(error.message)
+            or "♥" in str(error.message)
+            or "♦" in str(error.message)
             or "♣" in str(error.message)
+        )
 
 
 def test_a_card_that_does_not_fit_is_refused():

@@ -12,12 +12,12 @@ def people(*names: str) -> list[Player]:
     return [Player(key=f"guest:{name.lower()}") for name in names]
 
 
-def table(names=("Ana", "Ben"), seats: int = 4, start: bool = True, turn_seconds: int = 30,
-          deck: list[str] | None = None) -> tuple[Room, list[Player]]:
+def table(
+    names=("Ana", "Ben"), seats: int = 4, start: bool = True, turn_seconds: int = 30, deck: list[str] | None = None
+) -> tuple[Room, list[Player]]:
     """A table with these people seated in order (the first is the host), started or not."""
     players = people(*names)
-    room = services.room_create(player=players[0], nickname=names[0], seat_count=seats,
-                                turn_seconds=turn_seconds)
+    room = services.room_create(player=players[0], nickname=names[0], seat_count=seats, turn_seconds=turn_seconds)
     for player, name in zip(players[1:], names[1:], strict=True):
         services.seat_take(code=room.code, player=player, nickname=name)
     if start:

@@ -57,8 +57,11 @@ def test_one_person_and_three_bots_play_to_game_over_through_the_services():
             break
         state = state_of(room)
         assert state["pending"]["seat"] == 0, "with no pause, bots move at once until the person decides"
-        action = {"kind": "pass"} if state["pending"]["kind"] == "turn" and len(state["seats"][0]["row"]) > 2 else \
-            services_default(state)
+        action = (
+            {"kind": "pass"}
+            if state["pending"]["kind"] == "turn" and len(state["seats"][0]["row"]) > 2
+            else services_default(state)
+        )
         services.game_act(code=room.code, player=ana, action=action, version=game.version)
     game = game_of(room)
     assert game.over
@@ -81,8 +84,7 @@ def test_bots_wait_their_pause_then_the_timer_moves_them():
     state = state_of(room)
     if state["pending"]["seat"] == 0:  # make it the bot's turn first
         before = timezone.now()
-        act(room, ana, {"kind": "pass"} if state["pending"]["kind"] == "turn"
-                          else services_default(state))
+        act(room, ana, {"kind": "pass"} if state["pending"]["kind"] == "turn" else services_default(state))
         game = game_of(room)
     assert state_of(room)["pending"]["seat"] == 1
     # due the bot's pause after the move that made it the bot's turn (however slow this machine is)

@@ -18,8 +18,11 @@ def test_an_update_unpacks_the_same_by_reference_and_as_json():
     room, (_ana, ben, _cleo) = table(names=("Ana", "Ben", "Cleo"), deck=["5", "9", "4", "1", "2", "3", "freeze"])
     update = services.game_act(code=room.code, player=ben, action={"kind": "draw"}, version=1)
     local, wire = broadcast.pack(update, local=True), broadcast.pack(update)
-    assert broadcast.unpack(local) == broadcast.unpack(wire) == {"snapshot": update["snapshot"],
-                                                                 "events": update["events"]}
+    assert (
+        broadcast.unpack(local)
+        == broadcast.unpack(wire)
+        == {"snapshot": update["snapshot"], "events": update["events"]}
+    )
     assert "payload" in wire and isinstance(wire["payload"], str)
     copied = copy.deepcopy(local)
     assert copied["shared"] is local["shared"] and broadcast.unpack(copied) is broadcast.unpack(local)

@@ -141,8 +141,9 @@ def test_the_host_turns_spectator_chat_off_and_on():
 
 
 def mute(person: Player, name: str, duration="1h", room=None, reason="spam"):
-    return moderation.player_mute(by=None, person=Person(person.key, name, person.user_id), duration=duration,
-                                  reason=reason, room=room)
+    return moderation.player_mute(
+        by=None, person=Person(person.key, name, person.user_id), duration=duration, reason=reason, room=room
+    )
 
 
 def test_a_muted_player_is_refused_with_the_reason_and_the_time_left():
@@ -169,8 +170,9 @@ def test_a_mute_or_ban_of_a_user_holds_for_the_account():
     dora = Player(key=f"user:{user.pk}", user_id=user.pk, username="dora")
     room, _ = table(start=False)
     services.seat_take(code=room.code, player=dora, nickname="")
-    Sanction.objects.create(kind=Sanction.Kind.MUTE, player_key="guest:an-old-key", user=user, nickname="dora",
-                            reason="insults")
+    Sanction.objects.create(
+        kind=Sanction.Kind.MUTE, player_key="guest:an-old-key", user=user, nickname="dora", reason="insults"
+    )
     assert refusal(say, room, dora, "hi") == "You are muted in chat. Reason: insults"
 
 
@@ -182,11 +184,13 @@ def test_a_banned_guest_cannot_join_by_link_nor_create_a_table(client):
     session[SESSION_KEY] = zed.key
     session.save()
     response = client.post(f"/en/t/{room.code}/join/", {"nickname": "Zed"}, follow=True)
-    assert "You are banned from tables for 23\xa0hours, 59\xa0minutes more. Reason: cheating" in \
-        response.content.decode()
+    assert (
+        "You are banned from tables for 23\xa0hours, 59\xa0minutes more. Reason: cheating" in response.content.decode()
+    )
     assert not room.seats.filter(player_key=zed.key).exists()
     assert refusal(services.room_create, player=zed, nickname="Zed", seat_count=2).startswith(
-        "You are banned from tables")
+        "You are banned from tables"
+    )
 
 
 def test_a_banned_player_leaves_every_table_at_once_and_may_come_back_when_lifted():
@@ -222,14 +226,26 @@ def test_a_report_of_a_message_stores_who_whom_where_why_and_the_evidence():
     say(room, ana, "good luck")
     line = say(room, ben, "you are an idiot")["body"]["line"]
     say(room, WATCHER, "wow", nickname="Zoe")
-    report = services.report_create(code=room.code, player=ana, reason="insults", comment="  rude \n again ",
-                                    message_id=line["id"])
-    assert (report.reporter_name, report.reported_name, report.reported_key, report.room_code) == \
-        ("Ana", "Ben", ben.key, room.code)
-    assert (report.reason, report.comment, report.message_text, report.status) == \
-        ("insults", "rude again", "you are an idiot", "open")
+    report = services.report_create(
+        code=room.code, player=ana, reason="insults", comment="  rude \n again ", message_id=line["id"]
+    )
+    assert (report.reporter_name, report.reported_name, report.reported_key, report.room_code) == (
+        "Ana",
+        "Ben",
+        ben.key,
+        room.code,
+    )
+    assert (report.reason, report.comment, report.message_text, report.status) == (
+        "insults",
+        "rude again",
+        "you are an idiot",
+        "open",
+    )
     assert [(e["nickname"], e["text"]) for e in report.evidence] == [
-        ("Ana", "good luck"), ("Ben", "you are an idiot"), ("Zoe", "wow")]
+        ("Ana", "good luck"),
+        ("Ben", "you are an idiot"),
+        ("Zoe", "wow"),
+    ]
     ChatMessage.objects.all().delete()  # the lines may be pruned: the report keeps its copy
     report.refresh_from_db()
     assert len(report.evidence) == 3
@@ -239,18 +255,28 @@ def test_nobody_reports_the_same_thing_twice_nor_themselves_nor_a_bot():
     room, (ana, ben) = table(start=False)
     line = say(room, ben, "spam spam")["body"]["line"]
     services.report_create(code=room.code, player=ana, reason="spam", message_id=line["id"])
-    assert refusal(services.report_create, code=room.code, player=ana, reason="insults", message_id=line["id"]) == \
-        "You have reported this already: staff will look at it."
+    assert (
+        refusal(services.report_create, code=room.code, player=ana, reason="insults", message_id=line["id"])
+        == "You have reported this already: staff will look at it."
+    )
     services.report_create(code=room.code, player=ana, reason="nickname", seat_index=1)  # the seat is another thing
-    assert refusal(services.report_create, code=room.code, player=ana, reason="other", seat_index=1) == \
-        "You have reported this already: staff will look at it."
-    assert refusal(services.report_create, code=room.code, player=ben, reason="spam", message_id=line["id"]) == \
-        "You cannot report yourself."
+    assert (
+        refusal(services.report_create, code=room.code, player=ana, reason="other", seat_index=1)
+        == "You have reported this already: staff will look at it."
+    )
+    assert (
+        refusal(services.report_create, code=room.code, player=ben, reason="spam", message_id=line["id"])
+        == "You cannot report yourself."
+    )
     services.bot_add(code=room.code, player=ana, level="easy")
-    assert refusal(services.report_create, code=room.code, player=ben, reason="cheating", seat_index=2) == \
-        "Computer players cannot be reported."
-    assert refusal(services.report_create, code=room.code, player=ben, reason="bad", seat_index=0) == \
-        "Choose a reason for your report."
+    assert (
+        refusal(services.report_create, code=room.code, player=ben, reason="cheating", seat_index=2)
+        == "Computer players cannot be reported."
+    )
+    assert (
+        refusal(services.report_create, code=room.code, player=ben, reason="bad", seat_index=0)
+        == "Choose a reason for your report."
+    )
     assert Report.objects.count() == 2
 
 
@@ -259,20 +285,25 @@ def _report(room, reporter, reported_seat=1):
 
 
 STAFF_ACTIONS = {
-    "warn": lambda room, report: moderation.player_warn(by=None, person=Person.reported_in(report),
-                                                        warning="insults", report=report),
-    "mute": lambda room, report: moderation.player_mute(by=None, person=Person.reported_in(report), duration="1h",
-                                                        reason="insults", report=report),
-    "ban": lambda room, report: moderation.player_ban(by=None, person=Person.reported_in(report), duration="7d",
-                                                      reason="insults", report=report),
-    "rename": lambda room, report: moderation.player_rename(by=None, room_id=room.id,
-                                                            person=Person.reported_in(report), nickname="Player 2",
-                                                            report=report),
+    "warn": lambda room, report: moderation.player_warn(
+        by=None, person=Person.reported_in(report), warning="insults", report=report
+    ),
+    "mute": lambda room, report: moderation.player_mute(
+        by=None, person=Person.reported_in(report), duration="1h", reason="insults", report=report
+    ),
+    "ban": lambda room, report: moderation.player_ban(
+        by=None, person=Person.reported_in(report), duration="7d", reason="insults", report=report
+    ),
+    "rename": lambda room, report: moderation.player_rename(
+        by=None, room_id=room.id, person=Person.reported_in(report), nickname="Player 2", report=report
+    ),
     "remove": lambda room, report: services.seat_remove_by_staff(seat_id=room.seats.get(index=1).id, report=report),
     "close": lambda room, report: services.room_close(code=room.code, reason="abuse", report=report),
     "handle": lambda room, report: moderation.report_handle(by=None, report_id=report.id, note="nothing wrong"),
-    "lift": lambda room, report: moderation.sanction_lift(by=None, sanction_id=Sanction.objects.create(
-        kind="mute", player_key=report.reported_key, nickname="Ben", reason="x").id),
+    "lift": lambda room, report: moderation.sanction_lift(
+        by=None,
+        sanction_id=Sanction.objects.create(kind="mute", player_key=report.reported_key, nickname="Ben", reason="x").id,
+    ),
 }
 
 
@@ -302,9 +333,10 @@ def test_a_warning_reaches_every_table_where_the_person_sits():
     other, _ = table(names=("Cleo", "Ben"), start=False)
     sent = moderation.player_warn(by=None, person=Person(ben.key, "Ben"), warning="spam")
     assert sorted(code for code, _message in sent) == sorted([room.code, other.code])
-    assert all(message["body"]["to"] == tag(ben.key) and message["body"]["notice"] == {"kind": "warning",
-                                                                                  "warning": "spam"}
-               for _code, message in sent)
+    assert all(
+        message["body"]["to"] == tag(ben.key) and message["body"]["notice"] == {"kind": "warning", "warning": "spam"}
+        for _code, message in sent
+    )
     with override("de"):
         assert "Eine Verwarnung der Moderation" in chat_render.notice(sent[0][1]["body"]["notice"], "de")
 
@@ -320,13 +352,14 @@ def test_people_listed_in_the_chat_are_the_seated_persons_only():
     room, (ana, ben) = table(start=False)
     services.bot_add(code=room.code, player=ana, level="easy")
     from game import selectors
+
     frame = chat_render.frame(selectors.snapshot(room), ana.key)
     assert frame[:2] == (True, True) and [name for _i, name, _k in frame[2]] == ["Ana", "Ben"]
-    html = chat_render.parts(code=room.code, chat_frame=frame, viewer_key=ana.key, has_name=True,
-                             spectator_chat=True, language="en")
+    html = chat_render.parts(
+        code=room.code, chat_frame=frame, viewer_key=ana.key, has_name=True, spectator_chat=True, language="en"
+    )
     assert ana.key not in html and ben.key not in html and 'data-report-seat="1"' in html
     assert 'data-report-seat="0"' not in html  # not yourself
-
 
 
 def test_a_chat_line_travels_between_processes_as_one_json_payload():

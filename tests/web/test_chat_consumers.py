@@ -46,8 +46,11 @@ async def test_a_line_reaches_every_screen_in_the_tables_channel():
 
 async def test_each_screen_reads_a_quick_phrase_in_its_own_language():
     room, (ana, ben) = await lobby()
-    sockets = [await connect(room.code, ana.key, "en"), await connect(room.code, ben.key, "de"),
-               await connect(room.code, None, "fr")]
+    sockets = [
+        await connect(room.code, ana.key, "en"),
+        await connect(room.code, ben.key, "de"),
+        await connect(room.code, None, "fr"),
+    ]
     for socket in sockets:
         await drain(socket)
     await chat(sockets[1], phrase="good_luck")
@@ -66,7 +69,7 @@ async def test_a_spectators_line_stays_in_the_spectators_channel():
     await chat(watcher, text="go go go")
     for socket in (player, watcher):
         html = await socket.receive_from()
-        assert 'beforeend:#chat-spectators-list' in html and "#chat-table-list" not in html and "Zoe" in html
+        assert "beforeend:#chat-spectators-list" in html and "#chat-table-list" not in html and "Zoe" in html
     await player.disconnect()
     await watcher.disconnect()
 
@@ -124,7 +127,8 @@ async def test_a_muted_player_is_refused_live_with_the_reason_and_time_left():
     for socket in (sender, other):
         await drain(socket)
     sent = await database_sync_to_async(moderation.player_mute)(
-        by=None, person=Person(ben.key, "Ben"), duration="1h", reason="insults")
+        by=None, person=Person(ben.key, "Ben"), duration="1h", reason="insults"
+    )
     for code, message in sent:
         await database_sync_to_async(broadcast.send)(code, message)
     notice = await sender.receive_from()
@@ -143,8 +147,9 @@ async def test_a_warning_is_shown_to_its_person_in_their_language():
     warned, other = await connect(room.code, ben.key, "nl"), await connect(room.code, ana.key)
     for socket in (warned, other):
         await drain(socket)
-    sent = await database_sync_to_async(moderation.player_warn)(by=None, person=Person(ben.key, "Ben"),
-                                                                warning="insults")
+    sent = await database_sync_to_async(moderation.player_warn)(
+        by=None, person=Person(ben.key, "Ben"), warning="insults"
+    )
     for code, message in sent:
         await database_sync_to_async(broadcast.send)(code, message)
     assert "Een moderator waarschuwt je" in await warned.receive_from()
@@ -203,8 +208,9 @@ async def test_a_spectator_who_sits_down_gets_the_players_composer():
     room, _ = await lobby()
     watcher = await connect(room.code, "guest:cleo", nickname="Cleo")
     assert "Message to the spectators" in "".join(await drain(watcher))
-    message = await database_sync_to_async(services.seat_take)(code=room.code, player=Player("guest:cleo"),
-                                                               nickname="Cleo")
+    message = await database_sync_to_async(services.seat_take)(
+        code=room.code, player=Player("guest:cleo"), nickname="Cleo"
+    )
     await database_sync_to_async(broadcast.send)(room.code, message)
     redrawn = "".join(await drain(watcher))
     assert 'id="chat-compose"' in redrawn and "Message to the table" in redrawn

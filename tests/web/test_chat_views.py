@@ -64,8 +64,10 @@ def test_only_the_host_switches_the_spectators_chat():
     room, (ana, ben) = table()
     answer = as_player(ben.key).post(f"/en/t/{room.code}/chat/spectators/", {"on": "0"}, HTTP_HX_REQUEST="true")
     assert "Only the host can do that." in answer.content.decode()
-    assert as_player(ana.key).post(f"/en/t/{room.code}/chat/spectators/", {"on": "0"},
-                                   HTTP_HX_REQUEST="true").status_code == 204
+    assert (
+        as_player(ana.key).post(f"/en/t/{room.code}/chat/spectators/", {"on": "0"}, HTTP_HX_REQUEST="true").status_code
+        == 204
+    )
     assert not Room.objects.get().spectator_chat
     html = as_player("guest:zoe", "Zoe").get(f"/en/t/{room.code}/").content.decode()
     assert "The host has turned the spectators' chat off." in html and 'name="text"' not in html

@@ -90,14 +90,17 @@ async def test_a_move_reaches_every_viewer_at_once():
         await socket.disconnect()
 
 
-@pytest.mark.parametrize("message, error", [
-    ("not json", "That move was not understood."),
-    (json.dumps({"kind": "fly"}), "That move was not understood."),
-    (json.dumps({"kind": "freeze"}), "That move was not understood."),
-    (json.dumps(["draw"]), "That move was not understood."),
-    (json.dumps({"kind": "draw", "pad": "x" * 5000}), "That message is too large."),
-    (json.dumps({"kind": "draw", "version": "0"}), "The table changed before your move arrived. Here it is again."),
-])
+@pytest.mark.parametrize(
+    "message, error",
+    [
+        ("not json", "That move was not understood."),
+        (json.dumps({"kind": "fly"}), "That move was not understood."),
+        (json.dumps({"kind": "freeze"}), "That move was not understood."),
+        (json.dumps(["draw"]), "That move was not understood."),
+        (json.dumps({"kind": "draw", "pad": "x" * 5000}), "That message is too large."),
+        (json.dumps({"kind": "draw", "version": "0"}), "The table changed before your move arrived. Here it is again."),
+    ],
+)
 async def test_bad_messages_get_an_error_only_for_the_sender_and_change_nothing(message, error):
     room, (ana, ben) = await started_table(deck=["5", "9", "4", "1", "2"])
     ana_socket, ben_socket = await connect(room.code, ana.key), await connect(room.code, ben.key)

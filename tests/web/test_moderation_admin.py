@@ -40,8 +40,7 @@ def reported():
     room, (ana, ben) = table()
     services.chat_post(code=room.code, player=ana, text="good luck all")
     line = services.chat_post(code=room.code, player=ben, text="you are all idiots")["body"]["line"]
-    report = services.report_create(code=room.code, player=ana, reason="insults", comment="rude",
-                                    message_id=line["id"])
+    report = services.report_create(code=room.code, player=ana, reason="insults", comment="rude", message_id=line["id"])
     return room, ana, ben, report
 
 
@@ -90,10 +89,16 @@ def test_a_moderator_warns_mutes_and_removes_but_cannot_ban_nor_close(moderator,
     assert act(moderator, report, "mute", duration="1h", scope="everywhere", reason="insults").status_code == 302
     assert act(moderator, report, "remove", reason="insults").status_code == 302
     assert list(ModAction.objects.order_by("id").values_list("action", "actor_name", "target_name")) == [
-        ("warn", "mod", "Ben"), ("mute", "mod", "Ben"), ("remove", "mod", "Ben")]
+        ("warn", "mod", "Ben"),
+        ("mute", "mod", "Ben"),
+        ("remove", "mod", "Ben"),
+    ]
     report.refresh_from_db()
-    assert report.status == "handled" and report.handled_by.username == "mod" and "muted 1h everywhere" in \
-        report.resolution
+    assert (
+        report.status == "handled"
+        and report.handled_by.username == "mod"
+        and "muted 1h everywhere" in report.resolution
+    )
     with pytest.raises(services.ServiceError, match="You are muted in chat"):
         services.chat_post(code=room.code, player=ben, text="hi")
 
@@ -146,8 +151,10 @@ def test_the_existing_close_and_remove_actions_write_the_log(superuser):
     seat = room.seats.get(nickname="Cleo")
     superuser.post("/admin/game/seat/", {"action": "remove_players", "_selected_action": [seat.id]})
     superuser.post("/admin/game/room/", {"action": "close_rooms", "_selected_action": [room.id]})
-    assert list(ModAction.objects.order_by("id").values_list("action", "actor_name", "target_name", "room_code")) \
-        == [("remove", "root", "Cleo", room.code), ("close", "root", "", room.code)]
+    assert list(ModAction.objects.order_by("id").values_list("action", "actor_name", "target_name", "room_code")) == [
+        ("remove", "root", "Cleo", room.code),
+        ("close", "root", "", room.code),
+    ]
 
 
 def test_nobody_changes_or_deletes_the_moderators_log_not_even_a_superuser(superuser, reported):
@@ -158,16 +165,20 @@ def test_nobody_changes_or_deletes_the_moderators_log_not_even_a_superuser(super
     assert superuser.get("/admin/game/modaction/add/").status_code == 403
     superuser.post(f"/admin/game/modaction/{row.id}/change/", {"reason": "nothing happened"})
     assert superuser.post(f"/admin/game/modaction/{row.id}/delete/", {"post": "yes"}).status_code == 403
-    superuser.post("/admin/game/modaction/", {"action": "delete_selected", "_selected_action": [row.id],
-                                              "post": "yes"})
+    superuser.post("/admin/game/modaction/", {"action": "delete_selected", "_selected_action": [row.id], "post": "yes"})
     assert ModAction.objects.get().reason == row.reason and ModAction.objects.count() == 1
 
 
 def test_a_user_who_is_not_staff_sees_nothing(reported):
     *_, report = reported
     client = login(User.objects.create_user("someone", password="pw-123456"))
-    for url in ("/admin/game/report/", f"/admin/game/report/{report.id}/change/", "/admin/game/modaction/",
-                "/admin/game/chatmessage/", "/admin/game/sanction/"):
+    for url in (
+        "/admin/game/report/",
+        f"/admin/game/report/{report.id}/change/",
+        "/admin/game/modaction/",
+        "/admin/game/chatmessage/",
+        "/admin/game/sanction/",
+    ):
         response = client.get(url)
         assert response.status_code == 302 and "/admin/login/" in response["Location"]
     assert act(client, report, "warn", warning="insults").status_code == 302

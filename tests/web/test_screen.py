@@ -15,7 +15,6 @@ from .swaps import swapped_ids
 pytestmark = pytest.mark.django_db
 
 
-
 def snapshot_of(room):
     room.refresh_from_db()
     return selectors.snapshot(room)
@@ -101,8 +100,10 @@ def test_spectators_share_one_set_of_pieces_and_see_the_same_update():
     drawn = [screen.update(update["snapshot"], update["events"], key=update["id"]) for screen in watchers]
     clockless = {re.sub(r'data-now="\d+"', "", html) for html in drawn}
     assert len(clockless) == 1 and "seat-1" in swapped_ids(drawn[0])
-    assert game_pieces(update["snapshot"], None, update["events"], key=update["id"])[1] is \
-        game_pieces(update["snapshot"], "guest:somebody-else", update["events"], key=update["id"])[1]
+    assert (
+        game_pieces(update["snapshot"], None, update["events"], key=update["id"])[1]
+        is game_pieces(update["snapshot"], "guest:somebody-else", update["events"], key=update["id"])[1]
+    )
 
 
 def test_an_old_draw_is_freed_without_waiting_for_the_garbage_collector():

@@ -26,6 +26,7 @@ def refused(error_code: str, call, **kwargs) -> ServiceError:
 
 # Lobby
 
+
 def test_create_seats_the_host_first():
     room, (ana, _ben) = table(start=False)
     assert room.host_key == ana.key and room.status == Room.Status.LOBBY
@@ -33,11 +34,19 @@ def test_create_seats_the_host_first():
     assert len(room.code) == 6
 
 
-@pytest.mark.parametrize("kwargs, code", [
-    ({"seat_count": 1}, "bad_seats"), ({"seat_count": 9}, "bad_seats"), ({"seat_count": "x"}, "bad_seats"),
-    ({"target": 10}, "bad_target"), ({"turn_seconds": 45}, "bad_timer"),
-    ({"nickname": ""}, "bad_nickname"), ({"nickname": "x" * 21}, "bad_nickname"), ({"nickname": "   "}, "bad_nickname"),
-])
+@pytest.mark.parametrize(
+    "kwargs, code",
+    [
+        ({"seat_count": 1}, "bad_seats"),
+        ({"seat_count": 9}, "bad_seats"),
+        ({"seat_count": "x"}, "bad_seats"),
+        ({"target": 10}, "bad_target"),
+        ({"turn_seconds": 45}, "bad_timer"),
+        ({"nickname": ""}, "bad_nickname"),
+        ({"nickname": "x" * 21}, "bad_nickname"),
+        ({"nickname": "   "}, "bad_nickname"),
+    ],
+)
 def test_create_refuses_bad_settings(kwargs, code):
     args = {"player": people("Ana")[0], "nickname": "Ana", "seat_count": 4, **kwargs}
     refused(code, services.room_create, **args)
@@ -114,6 +123,7 @@ def test_start_logs_the_first_deal():
 
 # Moves
 
+
 def test_a_move_saves_state_version_and_events_before_returning_the_broadcast():
     room, players = table(deck=["5", "9", "4", "1"])
     game = game_of(room)
@@ -122,7 +132,10 @@ def test_a_move_saves_state_version_and_events_before_returning_the_broadcast():
     assert game.version == 2 and message["snapshot"]["game"]["version"] == 2
     assert [e["type"] for e in message["events"]] == ["drawn", "joined"]
     assert list(Event.objects.filter(game=game, version=2).values_list("kind", flat=True)) == [
-        "action", "drawn", "joined"]
+        "action",
+        "drawn",
+        "joined",
+    ]
     assert state_of(room)["seats"][1]["row"] == ["5", "4"]
 
 
@@ -130,8 +143,7 @@ def test_move_out_of_turn_changes_nothing():
     room, players = table()
     game, before = game_of(room), game_of(room).state
     idle = players[1 - state_of(room)["pending"]["seat"]]
-    error = refused("not_your_turn", services.game_act, code=room.code, player=idle, action={"kind": "pass"},
-                    version=1)
+    error = refused("not_your_turn", services.game_act, code=room.code, player=idle, action={"kind": "pass"}, version=1)
     assert str(error.message) == "It is not your turn."
     game.refresh_from_db()
     assert game.state == before and game.version == 1
@@ -139,14 +151,21 @@ def test_move_out_of_turn_changes_nothing():
 
 def test_spectators_cannot_move():
     room, _ = table()
-    refused("spectator", services.game_act, code=room.code, player=Player(key="guest:watcher"),
-            action={"kind": "draw"}, version=1)
+    refused(
+        "spectator",
+        services.game_act,
+        code=room.code,
+        player=Player(key="guest:watcher"),
+        action={"kind": "draw"},
+        version=1,
+    )
 
 
 def test_stale_version_is_refused():
     room, players = table()
-    refused("stale", services.game_act, code=room.code, player=deciding(room, players), action={"kind": "pass"},
-            version=0)
+    refused(
+        "stale", services.game_act, code=room.code, player=deciding(room, players), action={"kind": "pass"}, version=0
+    )
     assert game_of(room).version == 1
 
 
@@ -170,8 +189,7 @@ def test_double_click_applies_once():
 def test_closed_room_refuses_moves():
     room, players = table()
     services.room_close(code=room.code, reason="spam")
-    error = refused("closed", services.game_act, code=room.code, player=players[0], action={"kind": "pass"},
-                    version=1)
+    error = refused("closed", services.game_act, code=room.code, player=players[0], action={"kind": "pass"}, version=1)
     assert str(error.message) == "This table was closed by staff."
 
 

@@ -6,8 +6,10 @@ from django.core.management import call_command
 from django.templatetags.static import static
 from django.test import Client
 
-MANIFEST = {"default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
-            "staticfiles": {"BACKEND": "whitenoise.storage.CompressedManifestStaticFilesStorage"}}
+MANIFEST = {
+    "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
+    "staticfiles": {"BACKEND": "whitenoise.storage.CompressedManifestStaticFilesStorage"},
+}
 
 
 def test_collected_files_are_hashed_compressed_and_cached_long(settings, tmp_path):

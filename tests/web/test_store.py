@@ -38,7 +38,8 @@ def test_a_room_its_game_and_seats_read_as_the_orm_reads_them():
         assert getattr(current, name) == getattr(orm_game, name), name
     assert current.deadline.tzinfo is not None and current.players == ["Ana", "Ben", "Cleo"]
     assert [(s.index, s.nickname, s.player_key, s.away, s.bot_level) for s in seats] == [
-        (s.index, s.nickname, s.player_key, s.away, s.bot_level) for s in room.seats.order_by("index")]
+        (s.index, s.nickname, s.player_key, s.away, s.bot_level) for s in room.seats.order_by("index")
+    ]
     assert isinstance(seats[0].away, bool) and isinstance(current.over, bool)
 
 
@@ -66,7 +67,12 @@ def test_events_and_the_saved_game_are_what_the_orm_then_reads():
         store.save_game(game)
     saved = Game.objects.get(id=game.id)
     assert (saved.version, saved.event_count, saved.over, saved.winner, saved.deadline) == (
-        game.version, first + len(records), True, 1, None)
+        game.version,
+        first + len(records),
+        True,
+        1,
+        None,
+    )
     assert abs((saved.finished - now).total_seconds()) < 0.001
     logged = list(Event.objects.filter(game=saved, seq__gte=first).order_by("seq"))
     assert [event.data for event in logged] == records and {event.version for event in logged} == {game.version}
@@ -76,8 +82,7 @@ def test_events_and_the_saved_game_are_what_the_orm_then_reads():
 def test_the_current_game_is_the_newest_of_the_room():
     room, _ = table()
     first = game_of(room)
-    Game.objects.create(room=room, number=first.number + 1, state=first.state, version=7, seed=1,
-                        players=first.players)
+    Game.objects.create(room=room, number=first.number + 1, state=first.state, version=7, seed=1, players=first.players)
     with transaction.atomic():
         _room, current = store.locked_room_and_game(room.code)
     assert (current.number, current.version) == (first.number + 1, 7)
@@ -98,6 +103,9 @@ def test_a_move_loads_no_deferred_field(game):
         with CaptureQueriesContext(connection) as queries:
             act(room, players[1], {"kind": "draw"})
     assert len(queries) > 3
-    deferred = [query["sql"] for query in queries if query["sql"].startswith('SELECT "game_room"."')
-                and "FOR UPDATE" not in query["sql"]]
+    deferred = [
+        query["sql"]
+        for query in queries
+        if query["sql"].startswith('SELECT "game_room"."') and "FOR UPDATE" not in query["sql"]
+    ]
     assert deferred == []

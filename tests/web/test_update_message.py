@@ -21,15 +21,21 @@ pytestmark = pytest.mark.django_db
 
 def test_no_update_message_carries_a_player_key():
     room, (ana, ben) = table(start=False)
-    messages = [services.seat_take(code=room.code, player=type(ana)(key="guest:cleo"), nickname="Cleo"),
-                services.game_start(code=room.code, player=ana)]
+    messages = [
+        services.seat_take(code=room.code, player=type(ana)(key="guest:cleo"), nickname="Cleo"),
+        services.game_start(code=room.code, player=ana),
+    ]
     dealt, (dora, eli) = table(names=("Dora", "Eli"), deck=["5", "9", "4", "1", "2", "3"])
     messages.append(act(dealt, eli, {"kind": "draw"}))  # Eli, left of the dealer, decides first
     sevens, (mia, tom, zoe) = sevens_table(names=("Mia", "Tom", "Zoe"))
     messages.append(services.seat_remove_by_staff(seat_id=sevens.seats.get(index=2).id))
     messages.append(services.chat_post(code=sevens.code, player=mia, text="hello", phrase="", nickname=""))
-    messages += [message for _code, message in moderation.player_warn(
-        by=None, person=Person(tom.key, "Tom"), warning="rules", room_code=sevens.code)]
+    messages += [
+        message
+        for _code, message in moderation.player_warn(
+            by=None, person=Person(tom.key, "Tom"), warning="rules", room_code=sevens.code
+        )
+    ]
     keys = [ana.key, ben.key, "guest:cleo", dora.key, eli.key, mia.key, tom.key, zoe.key]
     for message in messages:
         text = json.dumps(message)

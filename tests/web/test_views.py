@@ -25,8 +25,9 @@ def test_home_page_offers_create_join_and_how_to_play(client):
 
 
 def test_create_a_table_and_land_in_its_lobby(client):
-    response = client.post("/en/tables/new/", {"nickname": "Ana", "seat_count": 4, "target": 250, "turn_seconds": 30,
-                                                "show_odds": "on"})
+    response = client.post(
+        "/en/tables/new/", {"nickname": "Ana", "seat_count": 4, "target": 250, "turn_seconds": 30, "show_odds": "on"}
+    )
     room = Room.objects.get()
     assert response.status_code == 302 and response["Location"] == f"/en/t/{room.code}/"
     html = client.get(response["Location"]).content.decode()

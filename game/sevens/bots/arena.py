@@ -17,8 +17,7 @@ from .sight import Sight, read_sight
 Policy = Callable[[Sight, random.Random], dict]
 
 
-def play_game(policies: list[Policy], seed: int, *, rounds: int = 3,
-              timings: list[list[float]] | None = None) -> State:
+def play_game(policies: list[Policy], seed: int, *, rounds: int = 3, timings: list[list[float]] | None = None) -> State:
     """Play one game to its end, one policy per seat; returns the final state.
 
     With `timings` (one list per seat), each decision's time in seconds is appended to its

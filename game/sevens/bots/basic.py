@@ -31,7 +31,9 @@ def medium(sight: Sight, rng: random.Random) -> dict:
 def long_suit_far(sight: Sight, rng: random.Random) -> dict:
     """Play the card farthest from its 7 in the suit where you hold the most cards; ties go to
     the first in DECK order."""
+
     def keen(card: str) -> tuple[int, int]:
         held = (sight.hand & SUIT_MASKS[SUIT_NUMBER[suit_of(card)]]).bit_count()
         return held, abs(RANK_INDEX[rank_of(card)] - SEVEN)
+
     return play(max(sight.playable, key=keen))

@@ -63,4 +63,3 @@ def cards(bits: int) -> list[str]:
 
 def index_of(card: str) -> int:
     return BIT[card].bit_length() - 1
-

@@ -20,8 +20,8 @@ from .sight import Sight
 from .standing import win_share
 from .worlds import Dealer
 
-DEALS = 120           # imagined deals per decision
-TIE_BREAK = 0.005     # weight of a point of relative penalty against the win share
+DEALS = 120  # imagined deals per decision
+TIE_BREAK = 0.005  # weight of a point of relative penalty against the win share
 
 
 def choose(sight: Sight, rng: random.Random) -> dict:
@@ -56,7 +56,7 @@ def result_loss(sight: Sight, left: list[int]) -> float:
     """How bad it is for us that the round ends with `left` cards in each hand."""
     me = sight.seat
     relative = left[me] - (sum(left) - left[me]) / (len(left) - 1)
-    if not sight.totals:   # a sight without the standing: the round's result alone
+    if not sight.totals:  # a sight without the standing: the round's result alone
         return relative
     totals = [total + cards for total, cards in zip(sight.totals, left, strict=True)]
     return TIE_BREAK * relative - win_share(totals, me, sight.rounds_after)

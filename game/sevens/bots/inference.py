@@ -25,7 +25,7 @@ BURN_IN = 60
 THIN = 4
 CHAINS = 1
 
-Evidence = list[tuple[int, int, int, int]]   # (card played, fitting then, table then, cards played since)
+Evidence = list[tuple[int, int, int, int]]  # (card played, fitting then, table then, cards played since)
 
 
 def evidence_by_seat(sight: Sight) -> list[Evidence]:
@@ -86,8 +86,7 @@ def likely_deals(sight: Sight, dealer: Dealer, count: int, rng: random.Random) -
     return deals
 
 
-def _chain(sight: Sight, hands: list[int], evidence: list[Evidence], count: int,
-           rng: random.Random) -> list[list[int]]:
+def _chain(sight: Sight, hands: list[int], evidence: list[Evidence], count: int, rng: random.Random) -> list[list[int]]:
     """`count` deals from a chain of swaps started from `hands`."""
     others = [seat for seat in range(len(hands)) if seat != sight.seat]
     held = [_bits(hand) for hand in hands]

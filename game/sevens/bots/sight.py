@@ -16,15 +16,15 @@ from .bits import ALL, BIT, OPENS, SEVENS, index_of, mask
 @dataclass(frozen=True)
 class Sight:
     seat: int
-    hand: int                  # my cards
-    playable: list[str]        # my legal plays, DECK order
-    fitting: int               # every card that fits the layout now
-    unseen: int                # cards in other hands (not mine, not on the table)
-    counts: list[int]          # cards in each hand
-    lacks: list[int]           # per seat, cards it is known not to hold (from its passes)
+    hand: int  # my cards
+    playable: list[str]  # my legal plays, DECK order
+    fitting: int  # every card that fits the layout now
+    unseen: int  # cards in other hands (not mine, not on the table)
+    counts: list[int]  # cards in each hand
+    lacks: list[int]  # per seat, cards it is known not to hold (from its passes)
     plays: list[tuple[int, int, int, int]]  # each chosen play: (seat, card, fitting and table before it)
     totals: list[int] = field(default_factory=list)  # each seat's penalty total before this round
-    rounds_after: int = 0      # rounds still to come after this one
+    rounds_after: int = 0  # rounds still to come after this one
 
 
 def read_sight(view: View, moves: list[list]) -> Sight:
@@ -46,10 +46,16 @@ def read_sight(view: View, moves: list[list]) -> Sight:
         fitting = (fitting & ~BIT[card]) | OPENS[index_of(card)]
         table |= BIT[card]
     return Sight(
-        seat=me, hand=hand, playable=list(view["playable"]), fitting=fitting,
+        seat=me,
+        hand=hand,
+        playable=list(view["playable"]),
+        fitting=fitting,
         unseen=ALL & ~hand & ~table,
-        counts=[s["count"] for s in seats], lacks=lacks, plays=plays,
-        totals=[s["total"] for s in seats], rounds_after=view["rounds"] - view["round"],
+        counts=[s["count"] for s in seats],
+        lacks=lacks,
+        plays=plays,
+        totals=[s["total"] for s in seats],
+        rounds_after=view["rounds"] - view["round"],
     )
 
 

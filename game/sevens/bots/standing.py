@@ -67,7 +67,7 @@ def _share(ahead: tuple[int, ...], rounds_after: int) -> float:
         # ways[j]: the chance that no other seat ends lower and exactly j tie with us
         ways = [1.0]
         for lead in ahead:
-            need = mine - lead           # the other's future penalty that ties ours
+            need = mine - lead  # the other's future penalty that ties ours
             higher = tail[min(max(need + 1, 0), size)]
             tie = spread[need] if 0 <= need < size else 0.0
             ways = [a * higher + b * tie for a, b in zip([*ways, 0.0], [0.0, *ways], strict=True)]

@@ -56,14 +56,15 @@ class Dealer:
         rng.shuffle(free)
         start = 0
         for seat in self.others:
-            for card in free[start:start + room[seat]]:
+            for card in free[start : start + room[seat]]:
                 hands[seat] |= card
             start += room[seat]
         return hands
 
 
-def _make_room(card: int, holders: dict[int, list[int]], owner: dict[int, int], room: dict[int, int],
-               tried: set[int]) -> int:
+def _make_room(
+    card: int, holders: dict[int, list[int]], owner: dict[int, int], room: dict[int, int], tried: set[int]
+) -> int:
     """A seat that may hold `card`, emptied of one constrained card moved on to a seat with
     room (or along a chain of such moves); returns that seat, with one more room."""
     for seat in holders[card]:

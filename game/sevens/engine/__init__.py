@@ -14,13 +14,27 @@ from .state import State, blank_state, check_stacked_deck, from_json, shuffled_d
 from .view import View, view
 
 __all__ = [
-    "DECK", "IllegalAction", "State", "View", "apply", "from_json", "legal_actions", "new_game",
-    "playable", "timeout", "to_json", "view",
+    "DECK",
+    "IllegalAction",
+    "State",
+    "View",
+    "apply",
+    "from_json",
+    "legal_actions",
+    "new_game",
+    "playable",
+    "timeout",
+    "to_json",
+    "view",
 ]
 
 
 def new_game(
-    seats: int, seed: int, rounds: int = 3, deck: list[str] | None = None, events: list | None = None,
+    seats: int,
+    seed: int,
+    rounds: int = 3,
+    deck: list[str] | None = None,
+    events: list | None = None,
 ) -> State:
     """A new game, first round dealt and the 7♦ played, waiting for the first seat with a choice.
 

@@ -65,8 +65,11 @@ def _checked_card(state: State, action: object, actor: object) -> str:
     if not isinstance(action, dict) or action.get("kind") not in ("play", "pass"):
         raise IllegalAction('An action is an object {"kind": "play", "card": ...}.', "malformed")
     if action["kind"] == "pass":
-        raise IllegalAction("You have a card that fits, so you must play one; passing is only "
-                            "for when nothing fits, and that happens by itself.", "must_play")
+        raise IllegalAction(
+            "You have a card that fits, so you must play one; passing is only "
+            "for when nothing fits, and that happens by itself.",
+            "must_play",
+        )
     if set(action) != {"kind", "card"}:
         raise IllegalAction("A play names exactly one card.", "malformed")
     card = action["card"]

@@ -25,8 +25,9 @@ def deal_round(state: State, deck: list[str], events: list[dict]) -> None:
     state["round"] += 1
     state["layout"] = empty_layout()
     state["moves"] = []
-    events.append({"type": "dealt", "round": state["round"], "dealer": state["dealer"],
-                   "counts": [len(hand) for hand in hands]})
+    events.append(
+        {"type": "dealt", "round": state["round"], "dealer": state["dealer"], "counts": [len(hand) for hand in hands]}
+    )
     opener = next(seat for seat, hand in enumerate(hands) if OPENER in hand)
     play_card(state, opener, OPENER, events)
 
@@ -70,8 +71,7 @@ def _end_round(state: State, out: int, events: list[dict]) -> None:
     totals = [seat["total"] for seat in seats]
     state["history"].append(penalties)
     state["last_round"] = {"penalties": penalties, "hands": [list(seat["hand"]) for seat in seats]}
-    events.append({"type": "round_over", "round": state["round"], "out": out,
-                   "penalties": penalties, "totals": totals})
+    events.append({"type": "round_over", "round": state["round"], "out": out, "penalties": penalties, "totals": totals})
     if state["round"] < state["rounds"]:
         state["dealer"] = (state["dealer"] + 1) % len(seats)
         deal_round(state, shuffled_deck(state), events)

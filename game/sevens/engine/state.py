@@ -45,9 +45,17 @@ def blank_state(seats: int, seed: int, rounds: int) -> State:
         raise IllegalAction("The seed must be a whole number.", "bad_seed")
     return State(
         seats=[{"hand": [], "total": 0, "passes": 0} for _ in range(seats)],
-        rounds=rounds, round=0, dealer=0, current=None,
-        layout=empty_layout(), moves=[], history=[], last_round=None,
-        over=False, winners=[], rng={"seed": seed, "shuffles": 0},
+        rounds=rounds,
+        round=0,
+        dealer=0,
+        current=None,
+        layout=empty_layout(),
+        moves=[],
+        history=[],
+        last_round=None,
+        over=False,
+        winners=[],
+        rng={"seed": seed, "shuffles": 0},
     )
 
 

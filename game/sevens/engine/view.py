@@ -11,14 +11,14 @@ from .state import State
 
 
 class SeatView(TypedDict):
-    count: int    # cards in hand
-    total: int    # penalty total
-    passes: int   # passes this round
+    count: int  # cards in hand
+    total: int  # penalty total
+    passes: int  # passes this round
 
 
 class LastRound(TypedDict):
     penalties: list[int]
-    hands: list[list[str]]   # every hand as the round ended, face up
+    hands: list[list[str]]  # every hand as the round ended, face up
 
 
 class View(TypedDict):
@@ -43,13 +43,17 @@ def view(state: State, viewer: int | None) -> View:
     hand = None if viewer is None else list(seats[viewer]["hand"])
     last = state["last_round"]
     return {
-        "round": state["round"], "rounds": state["rounds"], "dealer": state["dealer"],
+        "round": state["round"],
+        "rounds": state["rounds"],
+        "dealer": state["dealer"],
         "current": state["current"],
         "layout": {suit: None if row is None else list(row) for suit, row in state["layout"].items()},
         "seats": [{"count": len(seat["hand"]), "total": seat["total"], "passes": seat["passes"]} for seat in seats],
         "hand": hand,
         "playable": playable(hand, state["layout"]) if hand is not None and viewer == state["current"] else [],
-        "over": state["over"], "winners": list(state["winners"]),
-        "last_round": None if last is None else {
-            "penalties": list(last["penalties"]), "hands": [list(h) for h in last["hands"]]},
+        "over": state["over"],
+        "winners": list(state["winners"]),
+        "last_round": None
+        if last is None
+        else {"penalties": list(last["penalties"]), "hands": [list(h) for h in last["hands"]]},
     }
