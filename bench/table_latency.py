@@ -140,6 +140,13 @@ async def echo_floors(base: str, origin: str, messages: int) -> tuple[list[float
     return bare, lean
 
 
+def controls_of(html: str) -> str | None:
+    """The controls a message swaps in (and what follows them: never a move's form), if it brings
+    any; a screen keeps the last ones shown (a decision like the one before is not sent again)."""
+    start = html.find('class="controls')
+    return None if start < 0 else html[start:]
+
+
 def choose(html: str, rng: random.Random) -> dict | None:
     """A legal move from the controls on this player's screen (draw with a small row)."""
     if "controls--active" not in html:
@@ -161,6 +168,7 @@ class Room:
         self.code, self.sessions, self.think = code, sessions, think
         self.rng = random.Random(seed)
         self.seen = [(0, 0)] * SEATS  # newest (game number, version) each socket has
+        self.controls = [""] * SEATS  # the controls each socket shows
         self.sent_at: dict[tuple[int, int], float] = {}  # (game, version) the move answered -> send time
         self.latencies: list[float] = []
         self.errors = 0
@@ -211,9 +219,13 @@ class Room:
                 if index == 0 and 'class="standings"' in html:
                     await asyncio.to_thread(self.rematch)
                     continue
-                move = choose(html, self.rng)
+                controls = controls_of(html)
+                if controls is not None:
+                    self.controls[index] = controls
+                move = choose(self.controls[index], self.rng)
                 if move is None or time.perf_counter() >= until:
                     continue
+                move["version"] = str(version[1])  # the version the screen shows, as the page's script adds it
                 if self.think:
                     await asyncio.sleep(self.rng.uniform(0.5, 1.5) * self.think)
                 self.sent_at[version] = time.perf_counter()

@@ -104,7 +104,8 @@ class Browser:
 
 
 class Screen:
-    """What one socket shows: the table version and, when it is this person's decision, its forms."""
+    """What one socket shows: the table version and, when it is this person's decision, its forms
+    (kept until new controls arrive: a decision like the one before is not sent again)."""
 
     def __init__(self) -> None:
         self.version = (0, -1)  # (game number, version)
@@ -236,7 +237,8 @@ class Seat:
         if self.screen.version in self.sent:  # one answer per table shown, as the page's bar allows
             return
         self.sent[self.screen.version] = time.perf_counter()
-        await self.socket.send(json.dumps(move))
+        # the version the screen shows goes with the move, as the page's script adds it
+        await self.socket.send(json.dumps({**move, "version": str(self.screen.version[1])}))
 
 
 def started_table(port: int, people: int, n: int = 0, timer: int = 0, target: int = 250) -> tuple[str, list[Browser]]:

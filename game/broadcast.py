@@ -14,7 +14,7 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
-from collections import Counter, OrderedDict
+from collections import Counter
 
 from asgiref.sync import async_to_sync
 from channels.layers import InMemoryChannelLayer, get_channel_layer
@@ -22,19 +22,20 @@ from channels.layers import InMemoryChannelLayer, get_channel_layer
 logger = logging.getLogger(__name__)
 
 LOCAL = "local"  # the alias of the process-local layer every table socket uses
-_parsed: OrderedDict[str, dict] = OrderedDict()
-PARSED_KEPT = 256
 
 
-class Shared:
-    """An update passed within the process: copying it (as the in-memory layer does) is free."""
+class Passed:
+    """A message's body within the process, passed by reference to each socket (copying it, as
+    the in-memory layer does, is free). For a table update, `view` is what the renderer works
+    out from it once for every screen of the process (render.screen)."""
 
-    __slots__ = ("update",)
+    __slots__ = ("body", "view")
 
-    def __init__(self, update: dict) -> None:
-        self.update = update
+    def __init__(self, body: dict) -> None:
+        self.body = body
+        self.view: object = None
 
-    def __deepcopy__(self, memo: dict) -> Shared:
+    def __deepcopy__(self, memo: dict) -> Passed:
         return self
 
 
@@ -49,7 +50,7 @@ def pack(update: dict, *, local: bool = False) -> dict:
     if body is None:
         body = {"snapshot": update["snapshot"], "events": update["events"]}
     if local:
-        return {"type": update["type"], "id": update["id"], "shared": Shared(body)}
+        return {"type": update["type"], "id": update["id"], "passed": Passed(body)}
     code = update.get("code") or update["snapshot"]["room"]["code"]
     return {
         "type": update["type"],
@@ -59,16 +60,21 @@ def pack(update: dict, *, local: bool = False) -> dict:
     }
 
 
+def passed(message: dict) -> Passed:
+    """What a socket's message carries (read it, never change it): every socket of the process
+    that receives it holds the same one."""
+    return message["passed"]
+
+
 def unpack(message: dict) -> dict:
-    """The update inside a message (read it, never change it)."""
-    if "shared" in message:
-        return message["shared"].update
-    update = _parsed.get(message["id"])
-    if update is None:
-        update = _parsed[message["id"]] = json.loads(message["payload"])
-        if len(_parsed) > PARSED_KEPT:
-            _parsed.popitem(last=False)
-    return update
+    """The body of a socket's message (read it, never change it)."""
+    return message["passed"].body
+
+
+def from_wire(message: dict) -> dict:
+    """A message that came over the shared layer, as this process's sockets receive it: parsed
+    once here for all of them."""
+    return {"type": message["type"], "id": message["id"], "passed": Passed(json.loads(message["payload"]))}
 
 
 def _shared_layer():
@@ -137,11 +143,7 @@ class Relay:
         while True:
             message = await shared.receive(self.channel)  # waits out an unreachable Redis itself
             try:
-                update = unpack(message)
-                await local.group_send(
-                    group_name(message["code"]),
-                    {"type": message["type"], "id": message["id"], "shared": Shared(update)},
-                )
+                await local.group_send(group_name(message["code"]), from_wire(message))
             except Exception:  # one bad message must not stop every table's updates
                 logger.exception("relaying an update failed")
 

@@ -5,9 +5,7 @@ Shared by the table, the tutorial and the rules pages (all through cards/_card.h
 
 from __future__ import annotations
 
-from functools import lru_cache
-
-from django.utils.translation import get_language, gettext, ngettext, pgettext_lazy
+from django.utils.translation import gettext, ngettext, pgettext_lazy
 
 from game.engine.cards import BALLAST, BONUS, DECK, KIND, MODIFIER, NUMBER, VALUE
 
@@ -88,8 +86,8 @@ _BREAKS = (
 SOFT_HYPHENS = {pair.replace("|", ""): pair.replace("|", "\u00ad") for pair in _BREAKS}
 
 
-@lru_cache(maxsize=1024)
-def _face(code: str, language: str | None) -> dict:
+def face(code: str) -> dict:
+    """The look of one card in the active language."""
     kind = KIND[code]
     name = card_name(code)
     label = (
@@ -107,11 +105,6 @@ def _face(code: str, language: str | None) -> dict:
         "glyph": glyph,
         "short": kind in (NUMBER, BALLAST, MODIFIER),
     }
-
-
-def face(code: str) -> dict:
-    """The look of one card (cached per language: it never changes)."""
-    return _face(code, get_language())
 
 
 def card_rules() -> list[tuple[dict, str]]:

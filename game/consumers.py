@@ -18,7 +18,7 @@ from django.conf import settings
 from django.utils.translation import gettext_lazy as _
 
 from . import limits, presence, render, selectors, services, watch
-from .broadcast import LOCAL, group_name, relay, send_async, unpack
+from .broadcast import LOCAL, group_name, passed, relay, send_async
 from .chat_socket import ChatSocket
 from .errors import ENGINE_MESSAGES, ServiceError
 from .identity import known_player
@@ -296,11 +296,12 @@ class TableConsumer(QuickDispatch, ChatSocket, AsyncWebsocketConsumer):
     async def table_update(self, message: dict) -> None:
         """Redraw what changed on this viewer's table, from the broadcast snapshot (no database query)."""
         try:
-            update = unpack(message)
+            delivered = passed(message)
+            update = delivered.body
             if self.screen.misses_lines_before(update["snapshot"]):
                 await self.resync()  # a version gap: a lost update's log lines come with the whole log
                 return
-            html = self.screen.update(update["snapshot"], update["events"], key=message["id"])
+            html = self.screen.update(update["snapshot"], update["events"], delivered)
         except Exception:
             logger.exception("drawing an update failed at table %s", self.code)
             html = None

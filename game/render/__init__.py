@@ -8,13 +8,10 @@ and never reach the HTML.
 from __future__ import annotations
 
 from .panels import log_entries, step_label
-from .pieces import TableDraw, game_pieces, log_lines
-from .screen import Screen, render_error, render_notice, render_table, table_context
+from .screen import Screen, log_lines, render_error, render_notice, render_table, table_context, table_view
 
 __all__ = [
     "Screen",
-    "TableDraw",
-    "game_pieces",
     "log_entries",
     "log_lines",
     "render_error",
@@ -22,4 +19,5 @@ __all__ = [
     "render_table",
     "step_label",
     "table_context",
+    "table_view",
 ]

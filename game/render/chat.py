@@ -4,7 +4,6 @@ the table (to mute or report). Socket messages append lines or swap these parts 
 
 from __future__ import annotations
 
-from collections import OrderedDict
 from datetime import UTC, datetime
 
 from django.template.loader import render_to_string
@@ -14,13 +13,15 @@ from django.utils.translation import override
 from .. import phrases
 from ..identity import tag
 from ..services.chat import author_token, sanction_message
+from .drawing import drawn
 
 CHANNELS = ("table", "spectators")
-_drawn: OrderedDict[tuple, str] = OrderedDict()  # one drawing per line, language and author-or-not
-DRAWN_KEPT = 1024
+LINE = ("id", "channel", "nickname", "text", "phrase", "author")  # what a line shows
 
 
-def _line_context(line: dict, mine: bool) -> dict:
+def _line_context(drawn_line: tuple) -> dict:
+    *fields, mine = drawn_line
+    line = dict(zip(LINE, fields, strict=True))
     phrase = line["phrase"]
     return {
         "line": line,
@@ -31,16 +32,11 @@ def _line_context(line: dict, mine: bool) -> dict:
 
 
 def line_html(line: dict, language: str, viewer_token: str | None) -> str:
-    """One line as a viewer sees it (drawn once per language for every screen of a process)."""
+    """One line as a viewer sees it (drawn once per language for every screen of a process,
+    through the render's one memo)."""
     mine = viewer_token is not None and line["author"] == viewer_token
-    key = (line["id"], language, mine, line["nickname"], line["text"], line["phrase"])
-    html = _drawn.get(key)
-    if html is None:
-        with override(language):
-            html = _drawn[key] = render_to_string("table/_chat_line.html", _line_context(line, mine))
-        if len(_drawn) > DRAWN_KEPT:
-            _drawn.popitem(last=False)
-    return html
+    with override(language):
+        return drawn("table/_chat_line.html", (*(line[field] for field in LINE), mine), _line_context)
 
 
 def appended(line: dict, language: str, viewer_token: str | None) -> str:

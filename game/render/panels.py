@@ -1,21 +1,23 @@
-"""What each part of a table shows, as plain data drawn from a snapshot: seats, the decider's
-choices, the round summary, the standings, the log in words, in the viewer's language."""
+"""What each piece of a SEVN table shows, as plain data from a snapshot (no language in it), and
+the context its partial is drawn with (in the viewer's language): seats, the decider's choices,
+the centre, the round summary, the standings, the scores, the log in words."""
 
 from __future__ import annotations
 
+import time
 from typing import NamedTuple
 
 from django.utils.html import format_html, format_html_join
-from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext, pgettext
 
-from game.engine.cards import TRIPLE_DRAW_CARDS, VALUE
+from game.engine.cards import SEVN_DISTINCT, TRIPLE_DRAW_CARDS, VALUE
 
 from .. import log
 from ..bots.odds import bust_chance, crossroads_busts
 from ..cards_ui import card_name, face
 from ..identity import tag
+from .drawing import Piece
 
 STATUS_LABELS = {
     "in": lambda: _("In round"),
@@ -148,6 +150,98 @@ def seat_panel(facts: SeatFacts, fresh: set[str], shake: bool) -> dict:
     }
 
 
+def seat_context(facts: SeatFacts, once: tuple[tuple[str, ...], bool] | None = None) -> dict:
+    """A seat's context; `once`: the cards that flip in and whether it shakes (a bust), this
+    update only. Its head and status line are pieces of their own (they change less often)."""
+    fresh, shake = once if once is not None else ((), False)
+    seat = seat_panel(facts, set(fresh), shake)
+    head = (facts.index, facts.nickname, facts.bot_level, facts.away, facts.is_dealer, facts.total)
+    status = (facts.status, seat["distinct"], facts.round_score)
+    return {
+        "seat": seat,
+        "head": Piece("table/_seat_head.html", head, seat_head_context),
+        "status": Piece("table/_seat_status.html", status, seat_status_context),
+    }
+
+
+def seat_head_context(head: tuple[int, str, str, bool, bool, int]) -> dict:
+    index, nickname, bot_level, away, is_dealer, total = head
+    seat = {"index": index, "nickname": nickname, "bot_level": bot_level, "away": away, "is_dealer": is_dealer}
+    return {"seat": {**seat, "total": total, "dealer_mark": dealer_mark()}}
+
+
+def seat_status_context(status: tuple[str, int | None, int]) -> dict:
+    name, distinct, round_score = status
+    seat = {"status": name, "status_label": STATUS_LABELS[name](), "distinct": distinct, "round_score": round_score}
+    return {"seat": seat, "sevn_goal": SEVN_DISTINCT}
+
+
+class Meta(NamedTuple):
+    """#table-meta: what the page's script and style read (the version a move is made on, whose
+    turn it is, the clock), sent with every change."""
+
+    game: int  # the game's number at the table
+    version: int
+    turn: int | None
+    deadline_ms: int | None
+    timer: int  # the room's seconds per decision
+    show_summary: bool  # a round was scored by this update: the summary opens
+
+
+def meta_piece(meta: Meta) -> Piece:
+    """#table-meta, with the server's clock as the update is worked out (the page's countdown
+    corrects its own by it): drawn, not compared."""
+    return Piece("table/_meta.html", meta, meta_context, int(time.time() * 1000))
+
+
+def meta_context(meta: Meta, now_ms: int) -> dict:
+    return {"meta": meta, "now_ms": now_ms}
+
+
+def bar_context(bar: tuple[str, int, int, bool]) -> dict:
+    code, round_number, target, summary = bar
+    return {"room": {"code": code}, "view": {"round": round_number, "target": target}, "summary": summary}
+
+
+def pile_context(pile: tuple[str, int]) -> dict:
+    return {"kind": pile[0], "count": pile[1]}
+
+
+def turn_context(turn: tuple[str | None, bool, bool]) -> dict:
+    """Who decides, with a clock if the table has one (its time comes from #table-meta)."""
+    current_name, yours, clock = turn
+    return {"current_name": current_name, "over": current_name is None, "controls": yours, "clock": clock}
+
+
+def presence_context(online: tuple[int, ...] | None) -> dict:
+    return {"online": " ".join(str(int(seat)) for seat in online or ()), "known": online is not None}
+
+
+def center_data(view: dict, names: tuple[str, ...], yours: bool) -> tuple:
+    """The cards in play in the middle; a card held for a decision says whose it is ("you"
+    on the decider's own screen)."""
+    pending = view["pending"]
+    held = pending["card"] if pending and "card" in pending else None
+    current_name = names[view["current"]] if held and view["current"] is not None else None
+    queue = tuple(zip(view["queue"], (names[seat] for seat in view["queue_seats"]), strict=True))
+    return (tuple(view["revealed"]), view["active"], queue, held, current_name, yours and bool(held))
+
+
+def center_context(center: tuple) -> dict:
+    revealed, active, queue, held, current_name, yours = center
+    return {
+        "current_name": current_name,
+        "yours": yours,
+        "revealed": [face(code) for code in revealed],
+        "held": face(held) if held else None,
+        "active": face(active) if active else None,
+        "queue": [
+            {"face": face(code), "owner": owner, "size": "sm" if face(code)["short"] else "chip"}
+            for code, owner in queue
+        ],
+    }
+
+
 def access_keys(labels: list[str]) -> list[str]:
     """A key per button, from its label in the viewer's language: its first letter, or the
     first of its letters no button before it took (Pakken, Passen: p, a)."""
@@ -158,76 +252,147 @@ def access_keys(labels: list[str]) -> list[str]:
     return taken
 
 
-# The decider's controls differ from one update to the next by the table version in their
-# forms only: they are drawn once per choice with this in its place (pieces._decision).
-VERSION_MARK = mark_safe("\x00version\x00")
+class Choice(NamedTuple):
+    """What the deciding viewer may choose (render.pieces draws it as the controls)."""
+
+    kind: str  # the pending decision: turn, freeze, triple_draw, gift, ballast, crossroads
+    can_draw: bool = False
+    bust_chance: int | None = None  # percent, when the room shows the odds
+    options: tuple[tuple[int, str, int, bool], ...] = ()  # targets: (seat, name, row score, is you)
+    card: str | None = None  # the Ballast to keep or discard
+    picks: tuple[tuple[str, bool], ...] = ()  # Crossroads: (card, would bust)
 
 
-def choices(snapshot: dict, me: int | None, names: list[str]) -> dict | None:
-    """What the deciding viewer may choose, with the odds the room shows."""
+def choices(snapshot: dict, me: int | None, names: tuple[str, ...]) -> Choice | None:
+    """What the deciding viewer may choose, with the odds the room shows; None for anyone else."""
     game = snapshot["game"]
     view = game["view"]
     if me is None or game["over"] or view["current"] != me or snapshot["room"]["status"] != "playing":
         return None
     pending = view["pending"]
     kind = pending["kind"]
-    controls = {"kind": kind, "version": VERSION_MARK}
     if kind == "turn":
-        controls["can_draw"] = view["deck_count"] + view["discard_count"] > 0
+        odds = round(100 * bust_chance(view, me)) if snapshot["room"]["show_odds"] else None
+        return Choice(kind, can_draw=view["deck_count"] + view["discard_count"] > 0, bust_chance=odds)
+    if kind in ("freeze", "triple_draw", "gift"):
+        options = tuple(
+            (seat, names[seat], view["seats"][seat]["round_score"], seat == me) for seat in pending["options"]
+        )
+        return Choice(kind, options=options)
+    if kind == "ballast":
+        return Choice(kind, card=pending["card"])
+    busts = crossroads_busts(view, me)
+    return Choice(kind, picks=tuple(zip(pending["cards"], busts, strict=True)))
+
+
+def decision_context(choice: Choice) -> dict:
+    """The controls' context: labels, keys and cards in the viewer's language."""
+    controls: dict = {"kind": choice.kind, "can_draw": choice.can_draw, "bust_chance": choice.bust_chance}
+    if choice.kind == "turn":
         controls["draw_label"], controls["pass_label"] = _("Draw"), _("Pass")
         controls["draw_key"], controls["pass_key"] = access_keys([controls["draw_label"], controls["pass_label"]])
-        if snapshot["room"]["show_odds"]:
-            controls["bust_chance"] = round(100 * bust_chance(view, me))
-    elif kind in ("freeze", "triple_draw", "gift"):
-        controls["options"] = [
-            {
-                "seat": seat,
-                "name": names[seat],
-                "round_score": view["seats"][seat]["round_score"],
-                "is_you": seat == me,
-                "row": ngettext("row: %(n)s point", "row: %(n)s points", view["seats"][seat]["round_score"])
-                % {"n": view["seats"][seat]["round_score"]},
-            }
-            for seat in pending["options"]
-        ]
-        if kind == "triple_draw":
-            controls["prompt"] = ngettext(
-                "Triple Draw: choose who takes up to %(n)s card.",
-                "Triple Draw: choose who takes up to %(n)s cards.",
-                TRIPLE_DRAW_CARDS,
-            ) % {"n": TRIPLE_DRAW_CARDS}
-    elif kind == "ballast":
-        controls["card"] = face(pending["card"])
-    elif kind == "crossroads":
-        busts = crossroads_busts(view, me)
-        controls["picks"] = [
-            {"pick": i, "face": face(code), "busts": busts[i]} for i, code in enumerate(pending["cards"])
-        ]
-    return controls
+    elif choice.kind == "triple_draw":
+        controls["prompt"] = ngettext(
+            "Triple Draw: choose who takes up to %(n)s card.",
+            "Triple Draw: choose who takes up to %(n)s cards.",
+            TRIPLE_DRAW_CARDS,
+        ) % {"n": TRIPLE_DRAW_CARDS}
+    controls["options"] = [
+        {
+            "seat": seat,
+            "name": name,
+            "is_you": is_you,
+            "row": ngettext("row: %(n)s point", "row: %(n)s points", score) % {"n": score},
+        }
+        for seat, name, score, is_you in choice.options
+    ]
+    controls["card"] = face(choice.card) if choice.card else None
+    controls["picks"] = [
+        {"pick": i, "face": face(code), "busts": busts} for i, (code, busts) in enumerate(choice.picks)
+    ]
+    return {"controls": controls}
 
 
-def round_summary(view: dict, names: list[str]) -> dict | None:
-    last = view.get("last_round")
-    if not last:
-        return None
+class Rematch(NamedTuple):
+    """Game over, for a seated viewer or the host: the host starts a rematch (and sees who
+    asked for one); anyone else seated may ask for one."""
+
+    code: str
+    host_name: str
+    me: int | None
+    is_host: bool
+    asked_names: tuple[str, ...]
+    you_asked: bool
+
+
+def rematch_context(rematch: Rematch) -> dict:
+    return {"controls": None, "over": True, "room": {"code": rematch.code}, **rematch._asdict()}
+
+
+class Waiting(NamedTuple):
+    """Someone else decides (or the game is over, for a spectator)."""
+
+    seated: bool
+    current_name: str | None
+
+
+def waiting_context(waiting: Waiting) -> dict:
+    return {"controls": None, "over": False, "me": 0 if waiting.seated else None, "current_name": waiting.current_name}
+
+
+class Summary(NamedTuple):
+    """The round just scored, as it ended: each seat's cards, scoring steps and score."""
+
+    names: tuple[str, ...]
+    round: int
+    rows: tuple[tuple[str, ...], ...]
+    statuses: tuple[str, ...]
+    scores: tuple[int, ...]
+    sevn: int | None
+    steps: tuple[tuple[tuple[str, int, int], ...] | None, ...]  # per seat: (step, points, total)
+    totals: tuple[int, ...]
+
+
+def summary_data(view: dict, names: tuple[str, ...]) -> Summary:
+    last = view["last_round"]
+    return Summary(
+        names,
+        last["round"],
+        tuple(tuple(row) for row in last["rows"]),
+        tuple(last["statuses"]),
+        tuple(last["scores"]),
+        last["sevn"],
+        tuple(
+            None if not seat else tuple((s["step"], s["points"], s["total"]) for s in seat) for seat in last["steps"]
+        ),
+        tuple(seat["total"] for seat in view["seats"]),
+    )
+
+
+def summary_context(summary: Summary) -> dict:
     seats = []
-    for index, steps in enumerate(last["steps"]):
+    for index, steps in enumerate(summary.steps):
+        row, status = summary.rows[index], summary.statuses[index]
         seats.append(
             {
-                "name": names[index],
-                "score": last["scores"][index],
-                "status": last["statuses"][index],
-                "sevn": last["sevn"] == index,
+                "name": summary.names[index],
+                "score": summary.scores[index],
+                "status": status,
+                "sevn": summary.sevn == index,
                 "cards": [
-                    {"face": face(code), "busting": last["statuses"][index] == "bust" and i == len(row) - 1}
-                    for row in [last["rows"][index]]
+                    {"face": face(code), "busting": status == "bust" and i == len(row) - 1}
                     for i, code in enumerate(row)
                 ],
-                "steps": [{"label": step_label(s["step"]), **s} for s in steps] if steps else None,
-                "total": view["seats"][index]["total"],
+                "steps": [
+                    {"label": step_label(step), "step": step, "points": points, "total": total}
+                    for step, points, total in steps
+                ]
+                if steps
+                else None,
+                "total": summary.totals[index],
             }
         )
-    return {"round": last["round"], "seats": seats}
+    return {"summary": {"round": summary.round, "seats": seats}}
 
 
 def viewer_seat(snapshot: dict, viewer_key: str | None) -> dict | None:
@@ -243,24 +408,26 @@ def seat_names(snapshot: dict) -> list[str]:
     return names
 
 
-def standings_rows(view: dict, names: list[str]) -> list[dict]:
-    top = max(seat["total"] for seat in view["seats"])
+def standings_context(standings: tuple[tuple[str, ...], tuple[int, ...], int | None]) -> dict:
+    """Game over: the winner, the final standings (equal totals share a place)."""
+    names, totals, winner = standings
+    top = max(totals)
     rows = [
         {
             "name": names[i],
-            "total": s["total"],
-            "points": points(s["total"]),
-            "winner": i == view["winner"] or (view["winner"] is None and s["total"] == top),
+            "total": total,
+            "points": points(total),
+            "winner": i == winner or (winner is None and total == top),
         }
-        for i, s in enumerate(view["seats"])
+        for i, total in enumerate(totals)
     ]
     rows.sort(key=lambda row: -row["total"])
     place = 0
-    for position, row in enumerate(rows):  # equal totals share a place
+    for position, row in enumerate(rows):
         if position == 0 or row["total"] != rows[position - 1]["total"]:
             place = position + 1
         row["place"] = place
-    return rows
+    return {"standings": rows}
 
 
 # Line colours of the score chart, one per seat (8 at most), each paired with its name in the
@@ -269,28 +436,32 @@ CHART_COLOURS = ("#d6402b", "#1d4ed8", "#13795b", "#8a6206", "#6b2fa0", "#0e7490
 CHART_W, CHART_H, CHART_PAD = 320, 150, 26
 
 
-def scoreboard(view: dict, names: list[str]) -> dict:
+class Scores(NamedTuple):
+    names: tuple[str, ...]
+    history: tuple[tuple[int, ...], ...]  # each round's scores
+    totals: tuple[int, ...]
+    target: int
+    over: bool
+
+
+def scores_context(scores: Scores) -> dict:
     """Every round's score and the running totals per seat, and a line chart of the totals."""
-    history = view["history"]
-    running = [0] * len(names)
+    running = [0] * len(scores.names)
     rounds = []
-    for number, scores in enumerate(history, start=1):
-        running = [total + score for total, score in zip(running, scores, strict=True)]
-        rounds.append(
-            {
-                "number": number,
-                "cells": [{"score": score, "total": total} for score, total in zip(scores, running, strict=True)],
-            }
-        )
-    return {
-        "names": names,
+    for number, round_scores in enumerate(scores.history, start=1):
+        running = [total + score for total, score in zip(running, round_scores, strict=True)]
+        cells = [{"score": score, "total": total} for score, total in zip(round_scores, running, strict=True)]
+        rounds.append({"number": number, "cells": cells})
+    board = {
+        "names": scores.names,
         "rounds": rounds,
-        "totals": [seat["total"] for seat in view["seats"]],
-        "chart": score_chart(history, names, view["target"]),
+        "totals": scores.totals,
+        "chart": score_chart(scores.history, scores.names, scores.target),
     }
+    return {"board": board, "over": scores.over}
 
 
-def score_chart(history: list[list[int]], names: list[str], target: int) -> str:
+def score_chart(history: tuple[tuple[int, ...], ...], names: tuple[str, ...], target: int) -> str:
     """The running totals as an SVG line chart, drawn on the server (no script needed)."""
     totals = [[0] * len(names)]
     for scores in history:

@@ -3,19 +3,23 @@ socket, only what changed since it last drew (Screen)."""
 
 from __future__ import annotations
 
-from collections.abc import Hashable
 from contextlib import nullcontext
+from types import ModuleType
 
 from django.template.loader import render_to_string
 from django.utils.safestring import mark_safe
 from django.utils.translation import get_language, override
 
 from .. import kinds
+from ..broadcast import Passed
 from ..identity import tag
 from ..selectors import fingerprint
+from . import pieces, sevens
+from .drawing import Piece, draw, drawn, shows
 from .panels import log_entries, viewer_seat
-from .pieces import TableDraw, game_pieces, log_lines, presence_piece
-from .sevens import render_sevens_table
+
+GAMES: dict[str, ModuleType] = {"sevn": pieces, "sevens": sevens}  # each game's table view
+TABLES = {"sevn": "table/_table.html", "sevens": "sevens/_table.html"}
 
 
 def speaking(language: str):
@@ -23,27 +27,48 @@ def speaking(language: str):
     return nullcontext() if get_language() == language else override(language)
 
 
-def sevens_playing(snapshot: dict) -> bool:
-    """A Sevens game on the table (drawn by render.sevens; its lobby and closed banner are shared)."""
-    return (
-        snapshot["room"].get("kind") == "sevens"
-        and snapshot["game"] is not None
-        and snapshot["room"]["status"] not in ("lobby", "closed")
-    )
+def playing(snapshot: dict) -> bool:
+    """A game on the table (its pieces are drawn; a lobby or a closed table is drawn whole)."""
+    return snapshot["game"] is not None and snapshot["room"]["status"] not in ("lobby", "closed")
+
+
+def _game(snapshot: dict) -> ModuleType:
+    return GAMES[snapshot["room"].get("kind", "sevn")]
+
+
+def table_view(
+    snapshot: dict,
+    viewer_key: str | None,
+    events: list[dict] = (),
+    asked: frozenset = frozenset(),
+    online: tuple[int, ...] | None = None,
+    passed: Passed | None = None,
+) -> pieces.TableView | None:
+    """One viewer's table as pieces, or None for a lobby or a closed table. What every viewer
+    shares is worked out once per update (`passed`: the update as this process's sockets
+    received it)."""
+    if not playing(snapshot):
+        return None
+    game = _game(snapshot)
+    if passed is None:
+        shared = game.shared_pieces(snapshot, list(events))
+    else:
+        if passed.view is None:
+            passed.view = game.shared_pieces(snapshot, list(events))
+        shared = passed.view
+    return game.table_view(snapshot, shared, viewer_key, asked, online)
 
 
 def table_context(
     snapshot: dict,
     viewer_key: str | None,
     events: list[dict] = (),
-    key: str | None = None,
     asked: frozenset = frozenset(),
     online: tuple[int, ...] | None = None,
+    table: pieces.TableView | None = None,
 ) -> dict:
-    """Everything the table template needs for one viewer, its pieces drawn (`asked`, `online`:
-    what the viewer's screen knows of rematch requests and open sockets)."""
-    room = snapshot["room"]
-    seats = snapshot["seats"]
+    """Everything the table template needs for one viewer, its pieces drawn."""
+    room, seats = snapshot["room"], snapshot["seats"]
     mine = viewer_seat(snapshot, viewer_key)
     context = {
         "room": room,
@@ -51,10 +76,13 @@ def table_context(
         "my_seat": mine and mine["index"],
         "seated": mine is not None,
         "seats_taken": len(seats),
-        "game": None,
+        "game": snapshot["game"],
+        "table_template": TABLES[room.get("kind", "sevn")],
     }
     if snapshot["game"] is None or room["status"] == "lobby":
         by_index = {seat["index"]: seat for seat in seats}
+        context["game"] = None
+        context["table_template"] = TABLES["sevn"]
         context["lobby"] = [
             {"index": i, "seat": by_index.get(i), "is_you": by_index.get(i) is not None and by_index[i] is mine}
             for i in range(room["seat_count"])
@@ -63,48 +91,54 @@ def table_context(
         context["can_start"] = len(seats) >= kind.min_seats
         context["bots_left"] = kind.max_bots - sum(1 for seat in seats if seat["bot_level"])
         return context
-    if snapshot["room"].get("kind") == "sevens":
-        if sevens_playing(snapshot):
-            context["sevens_html"] = mark_safe(render_sevens_table(snapshot, viewer_key, asked=asked, online=online))
+    if room["status"] == "closed":
+        context["table_template"] = TABLES["sevn"]
         return context
-    frame, pieces = game_pieces(snapshot, viewer_key, events, key, asked, online)
-    context.update(TableDraw.of(snapshot, events, key).shared)
-    if frame is None:  # closed: the banner only
-        return context
-    drawn = {name: mark_safe(piece.draw()) for name, piece in pieces.items()}
-    me = frame[2]
-    context.update(
-        {
-            "me": me,
-            "paused": frame[4],
-            "pieces": pieces,
-            "frame": frame,
-            "meta": drawn["table-meta"],
-            "bar": drawn["table-bar"],
-            "turn": drawn["table-turn"],
-            "presence": drawn["table-presence"],
-            "scores": drawn["scores"],
-            "deck": drawn["pile-deck"],
-            "discard": drawn["pile-discard"],
-            "center": drawn["table-center"],
-            "others": mark_safe("".join(drawn[f"seat-{index}"] for index in frame[3])),
-            "you": drawn[f"seat-{me}"] if me is not None else "",
-            "controls": drawn["controls"],
-            "standings": drawn["standings"],
-            "summary_html": drawn["summary"],
-        }
-    )
+    table = table or table_view(snapshot, viewer_key, events, asked, online)
+    context.update(frame=table.frame, me=table.frame.me, drawn=_drawn_places(table))
     return context
 
 
-def render_table(
-    snapshot: dict, viewer_key: str | None, events: list[dict] = (), oob: bool = False, key: str | None = None
-) -> str:
-    if sevens_playing(snapshot):
-        return render_sevens_table(snapshot, viewer_key, oob=oob)
-    context = table_context(snapshot, viewer_key, events, key)
+def _drawn_places(table: pieces.TableView) -> dict:
+    """The drawn pieces by their place in the table's template (the seats joined in order)."""
+    html = {name: draw(piece) for name, piece in table.pieces.items()}
+    me = table.frame.me
+    others = [name for name in html if name.startswith("seat-") and name != f"seat-{me}"]
+    places = {name.replace("table-", "").replace("-", "_"): value for name, value in html.items()}
+    places["seats"] = mark_safe("".join(html[name] for name in others))  # each drawn (escaped) by its partial
+    places["you"] = html.get(f"seat-{me}", "")
+    if "sevens-layout" in html:  # Sevens: every seat in one list, yours marked
+        places["seats"] = mark_safe("".join(html[name] for name in html if name.startswith("seat-")))
+        places["layout"] = html["sevens-layout"]
+    return places
+
+
+def render_table(snapshot: dict, viewer_key: str | None, events: list[dict] = (), oob: bool = False) -> str:
+    context = table_context(snapshot, viewer_key, events)
     context.update(oob=oob)
-    return render_to_string("table/_table.html", context)
+    return render_to_string(context["table_template"], context)
+
+
+def log_lines(entries: list[dict]) -> str:
+    """Log entries as list items; the same sentence recurs often, so each is drawn once."""
+    return mark_safe(
+        "".join(drawn("table/_log_line.html", (entry["kind"], entry["text"]), _log_line_context) for entry in entries)
+    )
+
+
+def _log_line_context(line: tuple[str, str]) -> dict:
+    return {"entry": {"kind": line[0], "text": line[1]}}
+
+
+def log_update(snapshot: dict, events: list[dict]) -> str:
+    """New log lines appended to the log, and the latest read out by screen readers."""
+    entries = log_entries(snapshot, events)
+    if not entries:
+        return ""
+    return render_to_string(
+        "table/_log_append.html",
+        {"lines": log_lines(entries), "announce": " ".join(entry["text"] for entry in entries[-4:])},
+    )
 
 
 class Screen:
@@ -112,14 +146,14 @@ class Screen:
 
     A whole table is sent when the socket opens and whenever the arrangement changes (the
     game, the seats' order, the standings or the round summary appearing); otherwise only the
-    pieces that show something new, each swapped in by its id, and nothing is drawn for the
-    rest. The screen is the socket's own: it lives as long as the connection, no game state.
+    pieces whose data changed, each swapped in by its id, and nothing is drawn for the rest.
+    The screen is the socket's own: it lives as long as the connection, no game state.
     """
 
     def __init__(self, viewer_key: str | None, language: str) -> None:
         self.viewer_key, self.language = viewer_key, language
         self.frame: tuple | None = None
-        self.shown: dict[str, Hashable] = {}
+        self.shown: dict[str, tuple] = {}  # element id -> what it shows (drawing.shows)
         self.version: tuple[int, int] | None = None
         self.snapshot: dict | None = None  # the last one drawn (shared with every other screen: read only)
         self.online: tuple[int, ...] | None = None  # seats with a socket open, from the last presence change
@@ -173,12 +207,12 @@ class Screen:
         if game is not None:  # the log is where earlier rematch requests are
             self.asked[game["id"]] = {e["seat"] for e in log_events if e["type"] == "rematch_asked"}
         with speaking(self.language):
-            html = self._table(snapshot, [], None)
+            html = self._whole(snapshot, self._view(snapshot, []))
             return html + render_to_string(
                 "table/_log.html", {"lines": log_lines(log_entries(snapshot, log_events)), "oob": True}
             )
 
-    def update(self, snapshot: dict, events: list[dict], key: str | None = None) -> str | None:
+    def update(self, snapshot: dict, events: list[dict], passed: Passed | None = None) -> str | None:
         """What changed since this screen was last drawn, and the new log lines ("" if nothing).
 
         None when an update with log lines arrives after a newer one (two servers broadcast
@@ -186,63 +220,57 @@ class Screen:
         order, so the caller draws the whole table and log again from the database."""
         game = snapshot["game"]
         self._heard(snapshot, events)
-        if (
+        if self._overtaken(snapshot):
+            if all(event["type"] == "presence" for event in events):  # it needs no table of its own
+                return self._presence_only()
+            return None if events else ""
+        with speaking(self.language):
+            table = self._view(snapshot, events, passed)
+            if table is None or table.frame != self.frame:
+                html = self._whole(snapshot, table)
+            else:
+                self.snapshot = snapshot
+                self._remember(game)
+                html = "".join(self._changed(table.pieces))
+            if events and game is not None:
+                html += log_update(snapshot, events)
+            return html
+
+    def _overtaken(self, snapshot: dict) -> bool:
+        game = snapshot["game"]
+        return (
             game is not None
             and self.version is not None
             and self.version[0] == game["id"]
             and game["version"] < self.version[1]
-        ):
-            if all(event["type"] == "presence" for event in events):  # it needs no table of its own
-                return self._presence_only()
-            return None if events else ""
-        self.snapshot = snapshot
-        if sevens_playing(snapshot):  # small: drawn whole every time
-            with speaking(self.language):
-                html = self._table(snapshot, events, key)
-                if events:
-                    html += TableDraw.of(snapshot, events, key).log()
-                return html
-        with speaking(self.language):
-            frame, pieces = game_pieces(snapshot, self.viewer_key, events, key, self._asked(snapshot), self.online)
-            if frame is None or frame != self.frame:
-                html = self._table(snapshot, events, key)
-            else:
-                sent = []
-                for name, piece in pieces.items():
-                    if self.shown.get(name) != piece.shows:
-                        self.shown[name] = piece.shows
-                        sent.append(piece.draw())  # htmx's socket extension swaps it in by its id
-                self._remember(game)
-                html = "".join(sent)
-            if events and game is not None:
-                html += TableDraw.of(snapshot, events, key).log()
-            return html
+        )
+
+    def _view(self, snapshot: dict, events: list[dict], passed: Passed | None = None) -> pieces.TableView | None:
+        return table_view(snapshot, self.viewer_key, events, self._asked(snapshot), self.online, passed)
+
+    def _changed(self, table_pieces: dict[str, Piece]):
+        """The pieces whose data this screen does not show yet, drawn (htmx's socket extension
+        swaps each in by its id)."""
+        for name, piece in table_pieces.items():
+            showing = shows(piece)
+            if self.shown.get(name) != showing:
+                self.shown[name] = showing
+                yield draw(piece)
 
     def _presence_only(self) -> str:
         """An older update that only says whose sockets are open: the marks, nothing else."""
         if self.frame is None or "table-presence" not in self.shown:
             return ""
-        piece = presence_piece(self.online)
-        if self.shown["table-presence"] == piece.shows:
-            return ""
-        self.shown["table-presence"] = piece.shows
-        return piece.draw()
+        return "".join(self._changed({"table-presence": pieces.presence(self.online)}))
 
-    def _table(self, snapshot: dict, events: list[dict], key: str | None) -> str:
+    def _whole(self, snapshot: dict, table: pieces.TableView | None) -> str:
         self.snapshot = snapshot
-        if sevens_playing(snapshot):
-            self.frame, self.shown = ("sevens",), {}
-            self._remember(snapshot["game"])
-            return render_sevens_table(
-                snapshot, self.viewer_key, oob=True, asked=self._asked(snapshot), online=self.online
-            )
-        context = table_context(snapshot, self.viewer_key, events, key, self._asked(snapshot), self.online)
-        pieces = context.get("pieces", {})
-        self.frame = context.get("frame")
-        self.shown = {name: piece.shows for name, piece in pieces.items()}
+        context = table_context(snapshot, self.viewer_key, table=table)
+        self.frame = table.frame if table is not None else None
+        self.shown = {name: shows(piece) for name, piece in table.pieces.items()} if table is not None else {}
         self._remember(snapshot["game"])
         context.update(oob=True)
-        return render_to_string("table/_table.html", context)
+        return render_to_string(context["table_template"], context)
 
     def _remember(self, game: dict | None) -> None:
         self.version = (game["id"], game["version"]) if game is not None else None

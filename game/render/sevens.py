@@ -1,26 +1,29 @@
-"""A Sevens table for one viewer, drawn from that viewer's view alone.
+"""A Sevens table for one viewer, as pieces drawn from that viewer's view alone.
 
 The snapshot of a Sevens game carries a spectator's view and each seat's own
 (`kinds.Sevens.views`, the engine's `view(state, viewer)`); `viewer_view` picks the one this
-viewer may see, and nothing else of the game reaches the templates. So another seat's hand
-cannot be drawn by mistake: it is not in the context.
+viewer may see, and every piece's data comes from it and nothing else of the game. So another
+seat's hand cannot be drawn by mistake: it is in no piece.
 
-A Sevens table is small (at most 52 cards), so a screen draws it whole on every update
-rather than piece by piece.
+The shape is SEVN's (render.pieces): the pieces every viewer shares are worked out once per
+update (`shared_pieces`: the bar, the layout, the seats, the last round, the standings), each
+viewer adds their own (the turn, their hand or what they wait for, their seat marked "you").
 """
 
 from __future__ import annotations
 
-import time
+from typing import NamedTuple
 
-from django.template.loader import render_to_string
 from django.utils.text import capfirst
 from django.utils.translation import gettext
 
 from ..identity import tag
 from ..sevens.engine.cards import RANKS, SEVEN, SUITS, SYMBOL
 from ..sevens.faces import face, rank_label, short_name, suit_name
+from . import panels
+from .drawing import Piece
 from .panels import seat_names, viewer_seat
+from .pieces import TableView, presence
 
 
 def viewer_view(game: dict, me: int | None) -> dict:
@@ -64,46 +67,112 @@ def layout_rows(layout: dict) -> list[dict]:
     return rows
 
 
-def _seats(snapshot: dict, view: dict, names: list[str], me: int | None) -> list[dict]:
-    game = snapshot["game"]
+def layout_context(layout: tuple[tuple[str, str] | None, ...]) -> dict:
+    return {"layout": layout_rows(dict(zip(SUITS, layout, strict=True)))}
+
+
+class Frame(NamedTuple):
+    """The arrangement around a Sevens table's pieces: when it changes, the whole table is sent."""
+
+    status: str
+    game: int
+    me: int | None
+    seats: int
+    over: bool
+    last_round: bool
+
+
+class Shared(NamedTuple):
+    names: tuple[str, ...]
+    pieces: dict[str, Piece]
+    seats: dict[int, SeatFacts]
+
+
+class SeatFacts(NamedTuple):
+    """A seat as everyone sees it: name, cards in hand, passes this round, penalty total."""
+
+    index: int
+    name: str
+    count: int
+    passes: int
+    total: int
+    dealer: bool
+    bot_level: str
+    away: bool
+    winner: bool
+    is_you: bool = False
+
+
+def seat_context(seat: SeatFacts) -> dict:
+    return {"seat": seat}
+
+
+def shared_pieces(snapshot: dict, events: list[dict]) -> Shared:
+    """The pieces every viewer of this update shares, from the spectator's view (which holds
+    no hand)."""
+    room, game = snapshot["room"], snapshot["game"]
+    view = game["view"]
+    names = tuple(seat_names(snapshot))
+    turn = view["current"] if view["current"] is not None and not view["over"] else None
+    deadline_ms = int(game["deadline"] * 1000) if game["deadline"] else None
+    meta = panels.Meta(game["number"], game["version"], turn, deadline_ms, room["turn_seconds"], False)
     by_index = {seat["index"]: seat for seat in snapshot["seats"]}
     winners = set(view["winners"])
-    seats = []
+    seats = {}
     for index, public in enumerate(view["seats"]):
-        seat = by_index.get(index, {"bot_level": "", "away": False, "nickname": names[index]})
-        seats.append(
-            {
-                "index": index,
-                "name": names[index],
-                "count": public["count"],
-                "passes": public["passes"],
-                "total": public["total"],
-                "is_you": index == me,
-                "current": index == view["current"] and not view["over"],
-                "dealer": index == view["dealer"],
-                "bot_level": seat["bot_level"],
-                "away": seat["away"],
-                "winner": game["over"] and index in winners,
-            }
+        seat = by_index.get(index, {"bot_level": "", "away": False})
+        seats[index] = SeatFacts(
+            index,
+            names[index],
+            public["count"],
+            public["passes"],
+            public["total"],
+            index == view["dealer"],
+            seat["bot_level"],
+            seat["away"],
+            game["over"] and index in winners,
         )
-    return seats
+    layout = tuple(None if view["layout"][suit] is None else tuple(view["layout"][suit]) for suit in SUITS)
+    pieces = {
+        "table-meta": panels.meta_piece(meta),
+        "table-bar": Piece("sevens/_bar.html", (room["code"], view["round"], view["rounds"]), bar_context),
+    }
+    if view["over"]:
+        pieces["standings"] = Piece("sevens/_standings.html", _standings(view, names), standings_context)
+    if view["last_round"]:
+        pieces["last-round"] = Piece("sevens/_last_round.html", _last_round(view, names), last_round_context)
+    pieces.update({f"seat-{index}": Piece("sevens/_seat.html", seat, seat_context) for index, seat in seats.items()})
+    pieces["sevens-layout"] = Piece("sevens/_layout.html", layout, layout_context)
+    return Shared(names, pieces, seats)
 
 
-def _last_round(view: dict, names: list[str]) -> dict | None:
+def bar_context(bar: tuple[str, int, int]) -> dict:
+    return {"code": bar[0], "round": bar[1], "rounds": bar[2]}
+
+
+def turn_context(turn: tuple[str | None, bool, bool]) -> dict:
+    current_name, yours, clock = turn
+    return {"current_name": current_name, "yours": yours, "clock": clock}
+
+
+def _last_round(view: dict, names: tuple[str, ...]) -> tuple:
     """The round just finished: everyone's penalty and the cards they were left with."""
     last = view["last_round"]
-    if not last:
-        return None
-    return {
-        "round": view["round"] - (0 if view["over"] else 1),
-        "seats": [
-            {"name": names[i], "penalty": penalty, "cards": [face(code) for code in last["hands"][i]]}
-            for i, penalty in enumerate(last["penalties"])
-        ],
-    }
+    number = view["round"] - (0 if view["over"] else 1)
+    hands = tuple(tuple(hand) for hand in last["hands"])
+    return (number, view["over"], names, tuple(last["penalties"]), hands)
 
 
-def _standings(view: dict, names: list[str]) -> list[dict]:
+def last_round_context(last: tuple) -> dict:
+    number, over, names, penalties, hands = last
+    seats = [
+        {"name": names[i], "penalty": penalty, "cards": [face(code) for code in hands[i]]}
+        for i, penalty in enumerate(penalties)
+    ]
+    return {"last_round": {"round": number, "seats": seats}, "over": over}
+
+
+def _standings(view: dict, names: tuple[str, ...]) -> tuple:
     """Final totals, lowest first (the lowest total wins; ties share the win)."""
     order = sorted(range(len(view["seats"])), key=lambda i: (view["seats"][i]["total"], i))
     standings, place, last_total = [], 0, None
@@ -111,57 +180,68 @@ def _standings(view: dict, names: list[str]) -> list[dict]:
         total = view["seats"][i]["total"]
         if total != last_total:
             place, last_total = rank, total
-        standings.append({"place": place, "name": names[i], "total": total, "winner": i in view["winners"]})
-    return standings
+        standings.append((place, names[i], total, i in view["winners"]))
+    return tuple(standings)
 
 
-def sevens_context(
-    snapshot: dict, viewer_key: str | None, asked: frozenset = frozenset(), online: tuple[int, ...] | None = None
-) -> dict:
-    """Everything templates/sevens/_table.html needs for one viewer."""
-    room, game = snapshot["room"], snapshot["game"]
-    mine = viewer_seat(snapshot, viewer_key)
-    names = seat_names(snapshot)
-    me = mine["index"] if mine is not None and mine["index"] < len(names) else None
-    view = viewer_view(game, me)
-    yours = me is not None and view["current"] == me and not view["over"]
-    playable = set(view["playable"]) if yours else set()
-    hand = [{"face": face(code), "playable": code in playable} for code in (view["hand"] or [])]
-    deadline_ms = int(game["deadline"] * 1000) if game["deadline"] else None
-    current = view["current"]
-    host_seat = next((s["index"] for s in snapshot["seats"] if s["who"] == room["host"]), None)
+def standings_context(standings: tuple) -> dict:
+    keys = ("place", "name", "total", "winner")
+    return {"standings": [dict(zip(keys, row, strict=True)) for row in standings]}
+
+
+class Hand(NamedTuple):
+    """A seated player's hand (playable cards marked on their turn), or what a spectator waits for."""
+
+    me: int | None
+    yours: bool
+    current_name: str | None
+    cards: tuple[tuple[str, bool], ...]  # (card, playable)
+
+
+def hand_context(hand: Hand) -> dict:
     return {
-        "room": room,
-        "game": game,
-        "view": view,
-        "me": me,
-        "yours": yours,
-        "hand": hand,
-        "hand_count": len(hand),
-        "layout": layout_rows(view["layout"]),
-        "seats": _seats(snapshot, view, names, me),
-        "current_name": names[current] if current is not None else "",
-        "deadline_ms": deadline_ms,
-        "now_ms": int(time.time() * 1000),
-        "clock": bool(deadline_ms),
-        "online": " ".join(str(int(seat)) for seat in online or ()),
-        "online_known": online is not None,
-        "last_round": _last_round(view, names),
-        "standings": _standings(view, names) if view["over"] else [],
-        "is_host": bool(viewer_key) and tag(viewer_key) == room["host"],
-        "host_name": room["host_name"],
-        "asked_names": [names[i] for i in sorted(asked) if i < len(names) and i != host_seat],
-        "you_asked": me is not None and me in asked,
+        "over": False,
+        "me": hand.me,
+        "yours": hand.yours,
+        "current_name": hand.current_name,
+        "hand": [{"face": face(code), "playable": playable} for code, playable in hand.cards],
+        "hand_count": len(hand.cards),
     }
 
 
-def render_sevens_table(
+def table_view(
     snapshot: dict,
+    shared: Shared,
     viewer_key: str | None,
-    oob: bool = False,
     asked: frozenset = frozenset(),
     online: tuple[int, ...] | None = None,
-) -> str:
-    context = sevens_context(snapshot, viewer_key, asked, online)
-    context["oob"] = oob
-    return render_to_string("sevens/_table.html", context)
+) -> TableView:
+    """One viewer's Sevens table: the shared pieces, their own seat marked, the turn as they
+    see it and their hand (from their own view: nobody else's)."""
+    room, game = snapshot["room"], snapshot["game"]
+    names = shared.names
+    mine = viewer_seat(snapshot, viewer_key)
+    me = mine["index"] if mine is not None and mine["index"] < len(names) else None
+    view = viewer_view(game, me)
+    yours = me is not None and view["current"] == me and not view["over"]
+    current_name = names[view["current"]] if view["current"] is not None and not view["over"] else None
+    common = shared.pieces
+    pieces = {"table-meta": common["table-meta"], "table-presence": presence(online), "table-bar": common["table-bar"]}
+    pieces["table-turn"] = Piece("sevens/_turn.html", (current_name, yours, bool(game["deadline"])), turn_context)
+    pieces.update({name: common[name] for name in ("standings", "last-round") if name in common})
+    pieces.update({f"seat-{index}": common[f"seat-{index}"] for index in range(len(names))})
+    if me is not None:
+        pieces[f"seat-{me}"] = Piece("sevens/_seat.html", shared.seats[me]._replace(is_you=True), seat_context)
+    pieces["sevens-layout"] = common["sevens-layout"]
+    if view["over"]:
+        is_host = bool(viewer_key) and tag(viewer_key) == room["host"]
+        host_seat = next((s["index"] for s in snapshot["seats"] if s["who"] == room["host"]), None)
+        asked_names = tuple(names[i] for i in sorted(asked) if i < len(names) and i != host_seat)
+        rematch = panels.Rematch(room["code"], room["host_name"], me, is_host, asked_names, me in asked)
+        pieces["controls"] = Piece("sevens/_hand.html", rematch, panels.rematch_context)
+    else:
+        playable = set(view["playable"]) if yours else set()
+        cards = tuple((code, code in playable) for code in view["hand"] or ())
+        pieces["controls"] = Piece("sevens/_hand.html", Hand(me, yours, current_name, cards), hand_context)
+    frame = Frame(room["status"], game["id"], me, len(names), view["over"], "last-round" in common)
+    return TableView(frame, pieces)

@@ -8,9 +8,7 @@ vision: the symbol is on every face.
 
 from __future__ import annotations
 
-from functools import lru_cache
-
-from django.utils.translation import get_language, gettext, pgettext_lazy
+from django.utils.translation import gettext, pgettext_lazy
 
 from .engine.cards import SYMBOL, rank_of, suit_of
 
@@ -55,8 +53,8 @@ def short_name(code: str) -> str:
     return rank_label(rank_of(code)) + SYMBOL[suit_of(code)]
 
 
-@lru_cache(maxsize=512)
-def _face(code: str, language: str | None) -> dict:
+def face(code: str) -> dict:
+    """The look of one Sevens card in the active language."""
     suit = suit_of(code)
     return {
         "code": code,
@@ -67,8 +65,3 @@ def _face(code: str, language: str | None) -> dict:
         "glyph": SYMBOL[suit],
         "short": True,
     }
-
-
-def face(code: str) -> dict:
-    """The look of one Sevens card in the active language (it never changes)."""
-    return _face(code, get_language())

@@ -1,33 +1,28 @@
-"""`{% card face size="md" new=... busting=... %}`: cards/_card.html, drawn once per look.
+"""`{% card face size="md" new=... busting=... %}`: one card, drawn by cards/_card.html.
 
-A table update redraws rows of cards whose faces never change; each look of a card (its face in
-one language, its size and its flags) is rendered from the one card partial the first time and
-reused after that, on the table, in the tutorial and in the rules.
+The table, the tutorial and the rules draw every card with this one partial. A card's look (its
+face in one language, its size and its flags) recurs all game, so it is drawn through the
+render's one memo (render.drawing): a row of seven cards costs seven lookups, not seven renders.
 """
 
 from __future__ import annotations
 
 from django import template
-from django.template.loader import render_to_string
 from django.utils.safestring import mark_safe
+
+from ..render.drawing import drawn
 
 register = template.Library()
 
-_drawn: dict[tuple, str] = {}
-KEPT = 4096  # looks: about 60 codes x 3 sizes x 3 flag pairs x 5 languages fit many times over
+
+def _card_context(look: tuple) -> dict:
+    face, size, new, busting = look
+    return {"card": dict(face), "size": size, "new": new, "busting": busting}
 
 
 @register.simple_tag
 def card(face: dict, size: str = "md", new: bool = False, busting: bool = False) -> str:
-    key = (face["code"], face["name"], face["label"], size, bool(new), bool(busting))
-    html = _drawn.get(key)
-    if html is None:
-        if len(_drawn) >= KEPT:
-            _drawn.clear()
-        html = _drawn[key] = render_to_string(
-            "cards/_card.html", {"card": face, "size": size, "new": new, "busting": busting}
-        )
-    return mark_safe(html)
+    return drawn("cards/_card.html", (tuple(face.items()), size, bool(new), bool(busting)), _card_context)
 
 
 @register.simple_tag
@@ -35,7 +30,7 @@ def card_row(cards: list[dict], size: str = "md") -> str:
     """A row of cards, each {"face", "new", "busting"}: one tag for the whole row, as a row is
     redrawn every time a card joins it. Small named cards (bonus, action) are drawn as chips
     with their name: a symbol alone does not say which card it is."""
-    return mark_safe(
+    return mark_safe(  # each card drawn (and escaped) by its partial
         "".join(card(c["face"], _sized(c["face"], size), c.get("new", False), c.get("busting", False)) for c in cards)
     )
 

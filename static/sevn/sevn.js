@@ -33,6 +33,15 @@
     }
   });
 
+  // A move carries the table version its screen shows (#table-meta, swapped in with every
+  // change): the version it was made on. The server refuses a move on an older table, so of
+  // two identical moves only one applies.
+  document.addEventListener("htmx:wsConfigSend", function (event) {
+    var meta = document.getElementById("table-meta");
+    if (!meta || !event.target.closest || !event.target.closest("#table")) return;
+    event.detail.parameters.version = meta.dataset.version;
+  });
+
   // One click per decision: disable the bar until the server's redraw arrives.
   document.addEventListener("htmx:wsBeforeSend", function (event) {
     var controls = document.getElementById("controls");

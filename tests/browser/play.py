@@ -40,7 +40,7 @@ def decide(page: Page) -> str:
     controls = page.locator("#controls")
     draw = controls.locator('[data-action="draw"]')
     if draw.count():
-        values = page.locator(".seat--you .row--values .card").count()
+        values = page.locator(".table__mine .row--values .card").count()
         if values < 3 and draw.is_enabled():
             draw.click()
             return "draw"

@@ -182,7 +182,7 @@ def test_a_player_is_reported_from_their_seat_and_never_from_your_own(browser, l
     page = context.new_page()
     page.goto(f"{live_url}/en/t/{room.code}/")
     expect(page.locator("#table-presence[data-known]")).to_have_count(1)
-    expect(page.locator(".seat--you .seat__report")).to_be_hidden()
+    expect(page.locator("#seat-0 .seat__report")).to_be_hidden()
     page.locator("#seat-1 .seat__report").click()
     dialog = page.locator("#report-dialog")
     expect(dialog).to_be_visible()

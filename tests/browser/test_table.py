@@ -71,7 +71,7 @@ def test_reload_mid_round_brings_the_player_back_to_their_seat(browser, live_url
     play_until([ana, ben], lambda: ben.locator("#table-meta").get_attribute("data-version") not in ("1", None))
     version = ben.locator("#table-meta").get_attribute("data-version")
     ben.reload()
-    expect(ben.locator(".seat--you")).to_contain_text("Ben")
+    expect(ben.locator(".table__mine .seat")).to_contain_text("Ben")
     expect(ben.locator("#table-meta")).to_have_attribute("data-version", version)
     # after the reload Ben still plays: the socket is back and his decisions reach the server
     play_until([ana, ben], lambda: int(ben.locator("#table-meta").get_attribute("data-version")) >= int(version) + 2)

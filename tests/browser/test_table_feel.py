@@ -100,9 +100,9 @@ def test_while_you_choose_a_freeze_target_you_see_your_row_and_the_deck(browser,
     for language in LANGUAGES:
         context, page = open_table(browser, live_url, room, ben, language, size)
         expect(page.locator('#controls [data-action="target"]')).to_have_count(4)
-        for selector in ("#controls", ".seat--you", "#pile-deck", ".seat--you .row--values"):
+        for selector in ("#controls", ".table__mine .seat", "#pile-deck", ".table__mine .row--values"):
             assert in_view(page, selector), selector
-        assert not overlap(box(page, "#controls"), box(page, ".seat--you"))
+        assert not overlap(box(page, "#controls"), box(page, ".table__mine .seat"))
         assert "row:" in page.locator("#controls").inner_text() or language != "en"
         assert "Ben decides" not in page.locator("#table").inner_text()
         assert page.evaluate(CLIPPED_LABELS) == [], (language, page.evaluate(CLIPPED_LABELS))
@@ -158,7 +158,7 @@ def test_the_round_summary_never_covers_the_controls_whose_clock_runs(browser, l
         page.locator("[data-open-summary]").click()
         expect(page.locator("#summary")).to_be_visible()
         assert in_view(page, "#controls") and not overlap(box(page, "#controls"), box(page, "#summary"))
-        assert not overlap(box(page, "#controls"), box(page, ".seat--you"))
+        assert not overlap(box(page, "#controls"), box(page, ".table__mine .seat"))
         shoot(page, f"round-summary-{language}-{size}", full_page=False)
         context.close()
     context, page = open_table(browser, live_url, room, cleo, "en", "phone")

@@ -172,7 +172,7 @@ def test_a_move_on_one_server_reaches_a_player_on_the_other(cluster):
         deciding, html = (ana_socket, ana_html) if "controls--active" in ana_html else (ben_socket, ben_html)
         other = ben_socket if deciding is ana_socket else ana_socket
         form = dict(re.findall(r'name="(\w+)" value="([^"]*)"', re.search(r"<form ws-send.*?</form>", html, re.S)[0]))
-        deciding.send(json.dumps(form))
+        deciding.send(json.dumps({**form, "version": str(version)}))  # as the page's script adds it
         seen, _ = newest_version(other)
         assert seen == version + 1
 

@@ -20,9 +20,9 @@ def test_an_update_unpacks_the_same_by_reference_and_as_json():
     local, wire = broadcast.pack(update, local=True), broadcast.pack(update)
     assert (
         broadcast.unpack(local)
-        == broadcast.unpack(wire)
+        == broadcast.unpack(broadcast.from_wire(wire))
         == {"snapshot": update["snapshot"], "events": update["events"]}
     )
     assert "payload" in wire and isinstance(wire["payload"], str)
     copied = copy.deepcopy(local)
-    assert copied["shared"] is local["shared"] and broadcast.unpack(copied) is broadcast.unpack(local)
+    assert copied["passed"] is local["passed"] and broadcast.unpack(copied) is broadcast.unpack(local)

@@ -369,4 +369,4 @@ def test_a_chat_line_travels_between_processes_as_one_json_payload():
     message = say(room, ana, "over redis")
     wire, local = broadcast.pack(message), broadcast.pack(message, local=True)
     assert wire["type"] == "chat.line" and wire["code"] == room.code and "over redis" in wire["payload"]
-    assert broadcast.unpack(wire) == broadcast.unpack(local) == message["body"]
+    assert broadcast.unpack(broadcast.from_wire(wire)) == broadcast.unpack(local) == message["body"]

@@ -7,7 +7,9 @@ import re
 import pytest
 
 from game import selectors, services
-from game.render import Screen, game_pieces
+from game.broadcast import Passed
+from game.render import Screen, table_view
+from game.render.drawing import Drawings, Piece, draw, drawings
 
 from .factories import table
 from .swaps import swapped_ids
@@ -32,7 +34,7 @@ def test_the_first_draw_is_the_whole_table_then_only_what_changed():
     assert 'id="table"' in first and 'id="log"' in first
 
     update = move(room, ben, {"kind": "draw"})  # Ben draws the 4
-    html = screen.update(update["snapshot"], update["events"], key=update["id"])
+    html = screen.update(update["snapshot"], update["events"], Passed(update))
     assert 'id="table"' not in html
     swapped = swapped_ids(html)
     assert "table-meta" in swapped and "seat-1" in swapped and "controls" in swapped  # now Ana decides
@@ -40,7 +42,7 @@ def test_the_first_draw_is_the_whole_table_then_only_what_changed():
     assert "summary" not in swapped and "standings" not in swapped
 
     # the same table again: nothing on the screen is redrawn
-    again = screen.update(update["snapshot"], [], key=update["id"])
+    again = screen.update(update["snapshot"], [], Passed(update))
     assert again == ""
 
 
@@ -53,7 +55,7 @@ def test_with_a_clock_running_a_move_redraws_the_turn_and_the_deck_not_the_bar()
     assert 'class="countdown"' in first and "Ben decides" in first
     for player, now_deciding in ((ben, "Your turn"), (ana, "Ben decides")):
         update = move(room, player, {"kind": "draw"})
-        html = screen.update(update["snapshot"], update["events"], key=update["id"])
+        html = screen.update(update["snapshot"], update["events"], Passed(update))
         swapped = swapped_ids(html)
         assert {"table-meta", "table-turn", "pile-deck"} <= set(swapped)
         assert "table-bar" not in swapped and "pile-discard" not in swapped
@@ -66,10 +68,10 @@ def test_an_older_update_overtaken_by_a_newer_one_is_not_drawn():
     screen.full(snapshot_of(room), [])
     older = move(room, ben, {"kind": "draw"})
     newer = move(room, ana, {"kind": "draw"})
-    assert screen.update(newer["snapshot"], newer["events"], key=newer["id"])
+    assert screen.update(newer["snapshot"], newer["events"], Passed(newer))
     # its table is already shown; its log lines need the whole log again (the socket re-reads it)
-    assert screen.update(older["snapshot"], older["events"], key=older["id"]) is None
-    assert screen.update(older["snapshot"], [], key=older["id"]) == ""
+    assert screen.update(older["snapshot"], older["events"], Passed(older)) is None
+    assert screen.update(older["snapshot"], [], Passed(older)) == ""
 
 
 def test_a_new_arrangement_sends_the_whole_table_again():
@@ -77,54 +79,58 @@ def test_a_new_arrangement_sends_the_whole_table_again():
     screen = Screen(ana.key, "en")
     screen.full(snapshot_of(room), [])
     message = services.room_close(code=room.code, reason="spam")
-    html = screen.update(message["snapshot"], message["events"], key=message["id"])
+    html = screen.update(message["snapshot"], message["events"], Passed(message))
     assert 'id="table"' in html and "This table was closed by staff." in html
 
 
 def test_every_piece_is_one_element_with_its_id():
     room, (ana, ben) = table(deck=["5", "9", "4", "1", "2", "3"])
-    frame, pieces = game_pieces(snapshot_of(room), ben.key)
-    assert frame is not None and {"table-meta", "table-bar", "seat-0", "seat-1", "controls"} <= set(pieces)
+    pieces = table_view(snapshot_of(room), ben.key).pieces
+    assert {"table-meta", "table-bar", "seat-0", "seat-1", "controls"} <= set(pieces)
     for name, piece in pieces.items():
-        html = piece.draw()
-        if html:
-            assert re.match(rf'<\w+[^>]* id="{name}"', html) and html.count(f'id="{name}"') == 1, name
+        html = draw(piece)
+        assert re.match(rf'<\w+[^>]* id="{name}"', html) and html.count(f'id="{name}"') == 1, name
 
 
-def test_spectators_share_one_set_of_pieces_and_see_the_same_update():
+def test_spectators_share_one_working_out_and_see_the_same_update():
     room, (ana, ben) = table(deck=["5", "9", "4", "1", "2", "3"])
     watchers = [Screen(None, "en") for _ in range(3)]
     for screen in watchers:
         screen.full(snapshot_of(room), [])
     update = move(room, ben, {"kind": "draw"})
-    drawn = [screen.update(update["snapshot"], update["events"], key=update["id"]) for screen in watchers]
+    passed = Passed(update)
+    drawn = [screen.update(update["snapshot"], update["events"], passed) for screen in watchers]
     clockless = {re.sub(r'data-now="\d+"', "", html) for html in drawn}
     assert len(clockless) == 1 and "seat-1" in swapped_ids(drawn[0])
-    assert (
-        game_pieces(update["snapshot"], None, update["events"], key=update["id"])[1]
-        is game_pieces(update["snapshot"], "guest:somebody-else", update["events"], key=update["id"])[1]
-    )
+    shared = passed.view  # what every viewer shares was worked out once, by the first screen
+    assert shared is not None
+    assert table_view(update["snapshot"], ana.key, passed=passed).pieces["seat-1"] is shared.pieces["seat-1"]
 
 
-def test_an_old_draw_is_freed_without_waiting_for_the_garbage_collector():
-    """Pieces point back at their draw; a draw pushed out of the recent ones must not linger as
-    a reference cycle (only a full collection would free it: a pause for every table)."""
-    import gc
-    import weakref
-
-    from game.render import TableDraw
-
+def test_a_seat_is_drawn_once_for_everyone_and_marked_yours_by_where_it_sits():
     room, (ana, ben) = table(deck=["5", "9", "4", "1", "2", "3"])
     update = move(room, ben, {"kind": "draw"})
-    gc.disable()
-    try:
-        game_pieces(update["snapshot"], ana.key, update["events"], key="first")
-        first = weakref.ref(TableDraw.of(update["snapshot"], update["events"], "first"))
-        for n in range(TableDraw.KEPT):
-            game_pieces(update["snapshot"], ana.key, update["events"], key=f"later-{n}")
-        assert first() is None
-    finally:
-        gc.enable()
+    passed = Passed(update)
+    bens = table_view(update["snapshot"], ben.key, passed=passed)
+    anas = table_view(update["snapshot"], ana.key, passed=passed)
+    assert bens.pieces["seat-1"] == anas.pieces["seat-1"] and bens.frame.me == 1 and anas.frame.me == 0
+    html = Screen(ben.key, "en").full(update["snapshot"], [])
+    mine = html.split('class="table__mine"')[1]
+    assert 'id="seat-1"' in mine and 'id="seat-0"' not in mine
+
+
+def test_the_one_memo_is_bounded_and_draws_each_look_once(monkeypatch):
+    monkeypatch.setattr(Drawings, "SIZE", 4)
+    monkeypatch.setattr(drawings, "_drawn", type(drawings._drawn)())
+    calls = []
+
+    def context(data):
+        calls.append(data[1])
+        return {"kind": "deck", "count": data[1]}
+
+    for count in (1, 2, 1, 3, 4, 5, 6):
+        draw(Piece("table/_pile.html", ("deck", count), context))
+    assert len(drawings._drawn) == 4 and calls == [1, 2, 3, 4, 5, 6]  # the second 1 was drawn already
 
 
 def test_a_seat_is_read_out_with_its_name_status_and_points_in_the_viewers_language():

@@ -119,8 +119,8 @@ def test_game_over_names_the_winner_and_the_host_hears_a_rematch_request():
     anas = Screen(ana.key, "en")
     anas.full(snapshot_of(room), [])
     asked = rematch_ask(code=room.code, player=ben)
-    assert "Ben would like a rematch." in anas.update(asked["snapshot"], asked["events"], key=asked["id"])
-    assert "You asked Ana for a rematch." in bens.update(asked["snapshot"], asked["events"], key=asked["id"])
+    assert "Ben would like a rematch." in anas.update(asked["snapshot"], asked["events"])
+    assert "You asked Ana for a rematch." in bens.update(asked["snapshot"], asked["events"])
     assert log.line(asked["events"][0], ["Ana", "Ben"]) == "Ben would like a rematch."
     with pytest.raises(ServiceError, match="already"):
         rematch_ask(code=room.code, player=ben)
@@ -151,7 +151,7 @@ def test_presence_is_broadcast_when_a_socket_opens_and_when_the_last_one_closes(
     assert gone["events"] == [{"type": "presence", "online": []}]
     screen = Screen(ana.key, "en")
     screen.full(snapshot_of(room), [])
-    html = screen.update(arrived["snapshot"], arrived["events"], key=arrived["id"])
+    html = screen.update(arrived["snapshot"], arrived["events"])
     assert '<div id="table-presence" hidden data-online="1" data-known></div>' == html
 
 
