@@ -43,21 +43,20 @@ def group_name(code: str) -> str:
     return f"room.{code}"
 
 
-def pack(update: dict, *, local: bool = False) -> dict:
-    """The channel-layer message for a service's update ({"type", "id", "snapshot", "events"}),
-    or for a chat message ({"type", "id", "code", "body"}: a line, a notice, a setting)."""
-    body = update.get("body")
-    if body is None:
-        body = {"snapshot": update["snapshot"], "events": update["events"]}
+def message_type(update: dict) -> str:
+    """The socket handler a service's update goes to: a table update ({"snapshot", "events"}) to
+    table_update, a chat update ({"chat": "line" | "notice" | "settings", "body"}) to chat_<it>."""
+    return "table.update" if "snapshot" in update else f"chat.{update['chat']}"
+
+
+def pack(code: str, update: dict, *, local: bool = False) -> dict:
+    """The channel-layer message for a service's update: within the process the update itself,
+    by reference; between processes, JSON. Nothing but the snapshot and events (or the chat
+    body) goes out: the services' updates hold what every viewer may see, and tags, not keys."""
+    body = update["body"] if "chat" in update else {"snapshot": update["snapshot"], "events": update["events"]}
     if local:
-        return {"type": update["type"], "id": update["id"], "passed": Passed(body)}
-    code = update.get("code") or update["snapshot"]["room"]["code"]
-    return {
-        "type": update["type"],
-        "id": update["id"],
-        "code": code,
-        "payload": json.dumps(body, separators=(",", ":")),
-    }
+        return {"type": message_type(update), "passed": Passed(body)}
+    return {"type": message_type(update), "code": code, "payload": json.dumps(body, separators=(",", ":"))}
 
 
 def passed(message: dict) -> Passed:
@@ -74,7 +73,7 @@ def unpack(message: dict) -> dict:
 def from_wire(message: dict) -> dict:
     """A message that came over the shared layer, as this process's sockets receive it: parsed
     once here for all of them."""
-    return {"type": message["type"], "id": message["id"], "passed": Passed(json.loads(message["payload"]))}
+    return {"type": message["type"], "passed": Passed(json.loads(message["payload"]))}
 
 
 def _shared_layer():
@@ -87,9 +86,9 @@ async def send_async(code: str, update: dict) -> None:
     """An update to every screen of the table, in every process."""
     shared = _shared_layer()
     if shared is None:
-        await get_channel_layer(LOCAL).group_send(group_name(code), pack(update, local=True))
+        await get_channel_layer(LOCAL).group_send(group_name(code), pack(code, update, local=True))
     else:
-        await shared.group_send(group_name(code), pack(update))
+        await shared.group_send(group_name(code), pack(code, update))
 
 
 def send(code: str, update: dict) -> None:

@@ -18,7 +18,7 @@ from django.utils import timezone
 
 from . import selectors, services
 from .models import Presence, Room, Seat
-from .services.common import update_message
+from .services.common import table_update
 from .services.play import GRACE, hurry
 from .services.store import locked_room_and_game
 
@@ -47,7 +47,7 @@ def _presence_message(room: Room) -> dict | None:
     """Which seats have a socket open, for every screen of a running or finished game."""
     if room.status not in (Room.Status.PLAYING, Room.Status.FINISHED):
         return None
-    message = update_message(room, sorted(room.seats.all(), key=lambda seat: seat.index), selectors.current_game(room))
+    message = table_update(room, sorted(room.seats.all(), key=lambda seat: seat.index), selectors.current_game(room))
     message["events"] = [presence_event(room.id)]
     return message
 

@@ -210,7 +210,7 @@ def pile_context(pile: tuple[str, int]) -> dict:
 def turn_context(turn: tuple[str | None, bool, bool]) -> dict:
     """Who decides, with a clock if the table has one (its time comes from #table-meta)."""
     current_name, yours, clock = turn
-    return {"current_name": current_name, "over": current_name is None, "controls": yours, "clock": clock}
+    return {"current_name": current_name, "over": current_name is None, "yours": yours, "clock": clock}
 
 
 def presence_context(online: tuple[int, ...] | None) -> dict:
@@ -252,8 +252,9 @@ def access_keys(labels: list[str]) -> list[str]:
     return taken
 
 
-class Choice(NamedTuple):
-    """What the deciding viewer may choose (render.pieces draws it as the controls)."""
+class Decision(NamedTuple):
+    """The pending decision (the engine's `pending`) as its decider sees it: what they may choose,
+    drawn as the controls."""
 
     kind: str  # the pending decision: turn, freeze, triple_draw, gift, ballast, crossroads
     can_draw: bool = False
@@ -263,7 +264,7 @@ class Choice(NamedTuple):
     picks: tuple[tuple[str, bool], ...] = ()  # Crossroads: (card, would bust)
 
 
-def choices(snapshot: dict, me: int | None, names: tuple[str, ...]) -> Choice | None:
+def decision(snapshot: dict, me: int | None, names: tuple[str, ...]) -> Decision | None:
     """What the deciding viewer may choose, with the odds the room shows; None for anyone else."""
     game = snapshot["game"]
     view = game["view"]
@@ -273,44 +274,44 @@ def choices(snapshot: dict, me: int | None, names: tuple[str, ...]) -> Choice | 
     kind = pending["kind"]
     if kind == "turn":
         odds = round(100 * bust_chance(view, me)) if snapshot["room"]["show_odds"] else None
-        return Choice(kind, can_draw=view["deck_count"] + view["discard_count"] > 0, bust_chance=odds)
+        return Decision(kind, can_draw=view["deck_count"] + view["discard_count"] > 0, bust_chance=odds)
     if kind in ("freeze", "triple_draw", "gift"):
         options = tuple(
             (seat, names[seat], view["seats"][seat]["round_score"], seat == me) for seat in pending["options"]
         )
-        return Choice(kind, options=options)
+        return Decision(kind, options=options)
     if kind == "ballast":
-        return Choice(kind, card=pending["card"])
+        return Decision(kind, card=pending["card"])
     busts = crossroads_busts(view, me)
-    return Choice(kind, picks=tuple(zip(pending["cards"], busts, strict=True)))
+    return Decision(kind, picks=tuple(zip(pending["cards"], busts, strict=True)))
 
 
-def decision_context(choice: Choice) -> dict:
-    """The controls' context: labels, keys and cards in the viewer's language."""
-    controls: dict = {"kind": choice.kind, "can_draw": choice.can_draw, "bust_chance": choice.bust_chance}
-    if choice.kind == "turn":
-        controls["draw_label"], controls["pass_label"] = _("Draw"), _("Pass")
-        controls["draw_key"], controls["pass_key"] = access_keys([controls["draw_label"], controls["pass_label"]])
-    elif choice.kind == "triple_draw":
-        controls["prompt"] = ngettext(
+def decision_context(pending: Decision) -> dict:
+    """The decision' context: labels, keys and cards in the viewer's language."""
+    decision: dict = {"kind": pending.kind, "can_draw": pending.can_draw, "bust_chance": pending.bust_chance}
+    if pending.kind == "turn":
+        decision["draw_label"], decision["pass_label"] = _("Draw"), _("Pass")
+        decision["draw_key"], decision["pass_key"] = access_keys([decision["draw_label"], decision["pass_label"]])
+    elif pending.kind == "triple_draw":
+        decision["prompt"] = ngettext(
             "Triple Draw: choose who takes up to %(n)s card.",
             "Triple Draw: choose who takes up to %(n)s cards.",
             TRIPLE_DRAW_CARDS,
         ) % {"n": TRIPLE_DRAW_CARDS}
-    controls["options"] = [
+    decision["options"] = [
         {
             "seat": seat,
             "name": name,
             "is_you": is_you,
             "row": ngettext("row: %(n)s point", "row: %(n)s points", score) % {"n": score},
         }
-        for seat, name, score, is_you in choice.options
+        for seat, name, score, is_you in pending.options
     ]
-    controls["card"] = face(choice.card) if choice.card else None
-    controls["picks"] = [
-        {"pick": i, "face": face(code), "busts": busts} for i, (code, busts) in enumerate(choice.picks)
+    decision["card"] = face(pending.card) if pending.card else None
+    decision["picks"] = [
+        {"pick": i, "face": face(code), "busts": busts} for i, (code, busts) in enumerate(pending.picks)
     ]
-    return {"controls": controls}
+    return {"decision": decision}
 
 
 class Rematch(NamedTuple):
@@ -326,7 +327,7 @@ class Rematch(NamedTuple):
 
 
 def rematch_context(rematch: Rematch) -> dict:
-    return {"controls": None, "over": True, "room": {"code": rematch.code}, **rematch._asdict()}
+    return {"decision": None, "over": True, "room": {"code": rematch.code}, **rematch._asdict()}
 
 
 class Waiting(NamedTuple):
@@ -337,7 +338,7 @@ class Waiting(NamedTuple):
 
 
 def waiting_context(waiting: Waiting) -> dict:
-    return {"controls": None, "over": False, "me": 0 if waiting.seated else None, "current_name": waiting.current_name}
+    return {"decision": None, "over": False, "me": 0 if waiting.seated else None, "current_name": waiting.current_name}
 
 
 class Summary(NamedTuple):

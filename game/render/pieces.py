@@ -104,7 +104,7 @@ def table_view(
     mine = viewer_seat(snapshot, viewer_key)
     me = mine["index"] if mine is not None and mine["index"] < n else None
     is_host = bool(viewer_key) and tag(viewer_key) == room["host"]
-    controls = panels.choices(snapshot, me, shared.names)
+    decision = panels.decision(snapshot, me, shared.names)
     start = 0 if me is None else me + 1
     order = tuple((start + i) % n for i in range(n) if (start + i) % n != me)
     common = shared.pieces
@@ -112,30 +112,30 @@ def table_view(
     pieces["table-presence"] = presence(online)
     pieces["table-turn"] = Piece(
         "table/_turn.html",
-        (None if game["over"] else shared.current_name, controls is not None, bool(game["deadline"])),
+        (None if game["over"] else shared.current_name, decision is not None, bool(game["deadline"])),
         panels.turn_context,
     )
     pieces.update({name: common[name] for name in ("standings", "scores", "summary") if name in common})
     pieces.update({f"seat-{index}": common[f"seat-{index}"] for index in order})
     pieces["pile-deck"], pieces["pile-discard"] = common["pile-deck"], common["pile-discard"]
     pieces["table-center"] = Piece(
-        "table/_center.html", panels.center_data(view, shared.names, controls is not None), panels.center_context
+        "table/_center.html", panels.center_data(view, shared.names, decision is not None), panels.center_context
     )
     if me is not None:
         pieces[f"seat-{me}"] = common[f"seat-{me}"]
-    pieces["controls"] = _controls(snapshot, shared, me, is_host, controls, asked)
+    pieces["controls"] = _controls(snapshot, shared, me, is_host, decision, asked)
     frame = Frame(room["status"], game["id"], me, order, shared.paused, game["over"], shared.summary)
     return TableView(frame, pieces)
 
 
 def _controls(
-    snapshot: dict, shared: Shared, me: int | None, is_host: bool, controls: panels.Choice | None, asked: frozenset
+    snapshot: dict, shared: Shared, me: int | None, is_host: bool, decision: panels.Decision | None, asked: frozenset
 ) -> Piece:
     """The decider's choices; at game over the rematch (the host starts one and sees who asked,
     anyone else seated asks); otherwise who we wait for."""
     room, game = snapshot["room"], snapshot["game"]
-    if controls is not None:
-        return Piece("table/_controls.html", controls, panels.decision_context)
+    if decision is not None:
+        return Piece("table/_controls.html", decision, panels.decision_context)
     if game["over"]:
         asked_names = tuple(shared.names[seat] for seat in sorted(asked) if seat != me and seat < len(shared.names))
         return Piece(

@@ -7,8 +7,6 @@ nothing the chat does.
 
 from __future__ import annotations
 
-import secrets
-
 from django.db import transaction
 from django.db.models import Q
 from django.utils import timezone
@@ -100,8 +98,8 @@ def line_dict(code: str, message: ChatMessage) -> dict:
 
 
 def chat_message(code: str, line: dict) -> dict:
-    """The channel-layer message that brings a chat line to every screen of the table."""
-    return {"type": "chat.line", "id": secrets.token_hex(8), "code": code, "body": {"line": line}}
+    """A chat line for every screen of the table (game.broadcast sends it)."""
+    return {"chat": "line", "code": code, "body": {"line": line}}
 
 
 def _speaker(room: Room, player: Player, nickname: object) -> tuple[str, str]:
@@ -190,9 +188,4 @@ def spectator_chat_set(*, code: str, player: Player, on: bool) -> dict:
     room = locked_room(code)
     require_host(room, player)
     Room.objects.filter(id=room.id).update(spectator_chat=bool(on))
-    return {
-        "type": "chat.settings",
-        "id": secrets.token_hex(8),
-        "code": room.code,
-        "body": {"spectator_chat": bool(on)},
-    }
+    return {"chat": "settings", "code": room.code, "body": {"spectator_chat": bool(on)}}

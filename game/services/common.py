@@ -1,9 +1,8 @@
-"""What every service shares: the broadcast message, locking a room, checking requests."""
+"""What every service shares: the table update it returns, locking a room, checking requests."""
 
 from __future__ import annotations
 
 import re
-import secrets
 import unicodedata
 
 from django.utils.translation import gettext_lazy as _
@@ -17,16 +16,12 @@ from .store import locked_room_and_game
 NICKNAME_MAX = 20
 
 
-def update_message(
+def table_update(
     room: Room, seats: list[Seat], game: Game | None, state: dict | None = None, events: list[dict] | None = None
 ) -> dict:
-    """The channel-layer message that tells every viewer of the room to redraw."""
-    return {
-        "type": "table.update",
-        "id": secrets.token_hex(8),  # names this update, so viewers can share its rendering
-        "snapshot": selectors.snapshot(room, seats, game, state),
-        "events": events or [],
-    }
+    """What a change did to a table, as its viewers may see it: the new snapshot and the events
+    (game.broadcast sends it to every screen)."""
+    return {"snapshot": selectors.snapshot(room, seats, game, state), "events": events or []}
 
 
 def locked_room(code: str | None = None, *, room_id: int | None = None) -> Room:

@@ -15,7 +15,7 @@ from ..errors import ServiceError
 from ..identity import Player
 from ..models import Room, Sanction, Seat
 from .chat import refuse_sanctioned
-from .common import choose_int, clean_nickname, locked_room, require_host, require_lobby, update_message
+from .common import choose_int, clean_nickname, locked_room, require_host, require_lobby, table_update
 
 CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
 CODE_LENGTH = 6
@@ -106,7 +106,7 @@ def seat_take(*, code: str, player: Player, nickname: object, index: object = No
     seats.append(
         Seat.objects.create(room=room, index=chosen, player_key=player.key, nickname=name, user_id=player.user_id)
     )
-    return update_message(room, seats, None)
+    return table_update(room, seats, None)
 
 
 @transaction.atomic
@@ -119,7 +119,7 @@ def seat_leave(*, code: str, player: Player) -> dict:
     if not mine:
         raise ServiceError("not_seated", _("You are not seated at this table."))
     mine[0].delete()
-    return update_message(room, [seat for seat in seats if seat is not mine[0]], None)
+    return table_update(room, [seat for seat in seats if seat is not mine[0]], None)
 
 
 @transaction.atomic
@@ -134,7 +134,7 @@ def seat_remove(*, code: str, player: Player, index: object) -> dict:
     if target.player_key == player.key:
         raise ServiceError("remove_self", _("Use Leave to give up your own seat."))
     target.delete()
-    return update_message(room, [seat for seat in seats if seat is not target], None)
+    return table_update(room, [seat for seat in seats if seat is not target], None)
 
 
 @transaction.atomic
@@ -154,4 +154,4 @@ def bot_add(*, code: str, player: Player, level: object, index: object = None) -
     taken = {seat.nickname.casefold() for seat in seats}
     name = next(f"Bot {n}" for n in BOT_NAMES + tuple(str(i) for i in range(99)) if f"bot {n}".casefold() not in taken)
     seats.append(Seat.objects.create(room=room, index=chosen, nickname=name, bot_level=level))
-    return update_message(room, seats, None)
+    return table_update(room, seats, None)

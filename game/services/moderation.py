@@ -8,7 +8,6 @@ the person's open screens are told (a notice in their language).
 
 from __future__ import annotations
 
-import secrets
 from datetime import timedelta
 
 from django.core.cache import cache
@@ -20,7 +19,7 @@ from .. import selectors
 from ..errors import ServiceError
 from ..identity import tag
 from ..models import ChatMessage, ModAction, Presence, Report, Room, Sanction, Seat
-from .common import clean_nickname, update_message
+from .common import clean_nickname, table_update
 from .staff import Person, log_action, mark_handled, remove_seat
 from .store import locked_room_and_game
 
@@ -42,10 +41,7 @@ def _tables_of(person: Person, also: str | None = None) -> list[str]:
 
 def _notice(person: Person, notice: dict, also: str | None = None) -> Sent:
     body = {"to": tag(person.key), "user_id": person.user_id, "notice": notice}  # a tag: no key on the layer
-    return [
-        (code, {"type": "chat.notice", "id": secrets.token_hex(8), "code": code, "body": body})
-        for code in _tables_of(person, also)
-    ]
+    return [(code, {"chat": "notice", "code": code, "body": body}) for code in _tables_of(person, also)]
 
 
 def _reason(reason: object) -> str:
@@ -172,7 +168,7 @@ def _hand_over_hosting(person: Person) -> Sent:
             room.host_key, room.host_name = heir.player_key, heir.nickname
             room.save(update_fields=["host_key", "host_name", "updated"])
         seats = sorted(room.seats.all(), key=lambda seat: seat.index)
-        sent.append((room.code, update_message(room, seats, selectors.current_game(room))))
+        sent.append((room.code, table_update(room, seats, selectors.current_game(room))))
     return sent
 
 
@@ -224,7 +220,7 @@ def player_rename(*, by, room_id: int, person: Person, nickname: object, report:
         report=report,
     )
     mark_handled(report, by, f"renamed to {name}")
-    return [(room.code, update_message(room, list(room.seats.all()), game))]
+    return [(room.code, table_update(room, list(room.seats.all()), game))]
 
 
 @transaction.atomic

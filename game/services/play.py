@@ -19,7 +19,7 @@ from ..errors import ServiceError
 from ..identity import Player
 from ..models import Game, Presence, Room, Seat
 from . import store
-from .common import locked_room, require_host, update_message
+from .common import locked_room, require_host, table_update
 
 AWAY_AFTER_TIMEOUTS = 3
 # A person whose every socket at the table closed GRACE ago has their decisions due after
@@ -221,7 +221,7 @@ def hurry(*, room_id: int, seat_index: int, now=None) -> dict | None:
         return None
     game.deadline = soon
     game.save(update_fields=["deadline"])
-    return update_message(room, sorted(room.seats.all(), key=lambda seat: seat.index), game, state)
+    return table_update(room, sorted(room.seats.all(), key=lambda seat: seat.index), game, state)
 
 
 def _commit(room: Room, seats: list[Seat], game: Game, state: dict, records: list[dict], now=None) -> dict:
@@ -241,7 +241,7 @@ def _commit(room: Room, seats: list[Seat], game: Game, state: dict, records: lis
     game.event_count = first + len(records)
     store.save_game(game)
     logged = [{"seq": first + i, **record} for i, record in enumerate(records) if record["type"] != "action"]
-    return update_message(room, seats, game, state, logged)
+    return table_update(room, seats, game, state, logged)
 
 
 def refresh_deadline(room: Room, events: list[dict]) -> dict:
@@ -250,7 +250,7 @@ def refresh_deadline(room: Room, events: list[dict]) -> dict:
     seats = sorted(room.seats.all(), key=lambda seat: seat.index)
     game = selectors.current_game(room)
     if game is None or game.over or room.status != Room.Status.PLAYING:
-        return update_message(room, seats, game, events=events)
+        return table_update(room, seats, game, events=events)
     state = kinds.of(room).from_json(game.state)
     records = list(events) + _play_bots(room, seats, game, state)
     return _commit(room, seats, game, state, records)

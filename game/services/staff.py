@@ -10,7 +10,7 @@ from django.utils import timezone
 
 from .. import selectors
 from ..models import ModAction, Room, Seat
-from .common import update_message
+from .common import table_update
 from .play import refresh_deadline
 from .store import locked_room_and_game
 
@@ -75,7 +75,7 @@ def room_close(*, code: str, reason: str = "", by=None, report=None) -> dict:
         game.save(update_fields=["deadline"])
     log_action(by=by, action=ModAction.Action.CLOSE, room_code=room.code, reason=reason, report=report)
     mark_handled(report, by, "table closed")
-    return update_message(room, list(room.seats.all()), game)
+    return table_update(room, list(room.seats.all()), game)
 
 
 def remove_seat(seat_id: int) -> dict:
@@ -86,7 +86,7 @@ def remove_seat(seat_id: int) -> dict:
     seat = Seat.objects.get(id=seat_id)  # read after the lock: nobody changes it meanwhile
     if room.status != Room.Status.PLAYING:
         seat.delete()
-        return update_message(room, list(room.seats.all()), selectors.current_game(room))
+        return table_update(room, list(room.seats.all()), selectors.current_game(room))
     seat.player_key, seat.user, seat.away = "", None, True
     seat.save(update_fields=["player_key", "user", "away"])
     return refresh_deadline(room, events=[{"type": "removed", "seat": seat.index}])

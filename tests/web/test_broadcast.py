@@ -17,7 +17,7 @@ pytestmark = pytest.mark.django_db
 def test_an_update_unpacks_the_same_by_reference_and_as_json():
     room, (_ana, ben, _cleo) = table(names=("Ana", "Ben", "Cleo"), deck=["5", "9", "4", "1", "2", "3", "freeze"])
     update = services.game_act(code=room.code, player=ben, action={"kind": "draw"}, version=1)
-    local, wire = broadcast.pack(update, local=True), broadcast.pack(update)
+    local, wire = broadcast.pack(room.code, update, local=True), broadcast.pack(room.code, update)
     assert (
         broadcast.unpack(local)
         == broadcast.unpack(broadcast.from_wire(wire))

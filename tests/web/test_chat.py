@@ -133,7 +133,7 @@ def test_the_host_turns_spectator_chat_off_and_on():
     room, (ana, ben) = table(start=False)
     assert refusal(services.spectator_chat_set, code=room.code, player=ben, on=False) == "Only the host can do that."
     message = services.spectator_chat_set(code=room.code, player=ana, on=False)
-    assert message["type"] == "chat.settings" and message["body"] == {"spectator_chat": False}
+    assert message["chat"] == "settings" and message["body"] == {"spectator_chat": False}
     assert refusal(say, room, WATCHER, "hi", nickname="Zoe") == "The host has turned the spectators' chat off."
     say(room, ben, "players still talk")
     services.spectator_chat_set(code=room.code, player=ana, on=True)
@@ -200,7 +200,7 @@ def test_a_banned_player_leaves_every_table_at_once_and_may_come_back_when_lifte
     assert not lobby.seats.filter(player_key=ben.key).exists()
     bot = playing.seats.get(nickname="Ben")
     assert bot.player_key == "" and bot.away  # a bot finishes the game for the seat
-    assert {code for code, message in sent if message["type"] == "table.update"} == {lobby.code, playing.code}
+    assert {code for code, message in sent if "snapshot" in message} == {lobby.code, playing.code}
     assert refusal(say, lobby, ben, "hi", nickname="Ben") == "You are banned from tables. Reason: cheating"
     moderation.sanction_lift(by=None, sanction_id=Sanction.objects.get().id)
     services.seat_take(code=lobby.code, player=ben, nickname="Ben")
@@ -367,6 +367,6 @@ def test_a_chat_line_travels_between_processes_as_one_json_payload():
 
     room, (ana, _ben) = table(start=False)
     message = say(room, ana, "over redis")
-    wire, local = broadcast.pack(message), broadcast.pack(message, local=True)
+    wire, local = broadcast.pack(room.code, message), broadcast.pack(room.code, message, local=True)
     assert wire["type"] == "chat.line" and wire["code"] == room.code and "over redis" in wire["payload"]
     assert broadcast.unpack(broadcast.from_wire(wire)) == broadcast.unpack(local) == message["body"]
