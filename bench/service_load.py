@@ -57,19 +57,19 @@ def prepare(stack: Stack, tables: int, first: int = 0) -> list[tuple[str, list[s
     made = []
     for n in range(first, first + tables):
         players = [Player(key=f"guest:load-{n}-{i}") for i in range(PEOPLE)]
-        room = services.room_create(
+        table = services.table_create(
             player=players[0], nickname=f"P{n}-0", seat_count=PEOPLE, turn_seconds=0, target=1000
         )
         for i, player in enumerate(players[1:], start=1):
-            services.seat_take(code=room.code, player=player, nickname=f"P{n}-{i}")
-        services.game_start(code=room.code, player=players[0])
+            services.seat_take(code=table.code, player=player, nickname=f"P{n}-{i}")
+        services.game_start(code=table.code, player=players[0])
         sessions = []
         for player in players:
             session = SessionStore()
             session[SESSION_KEY] = player.key
             session.create()
             sessions.append(session.session_key)
-        made.append((room.code, sessions))
+        made.append((table.code, sessions))
     connections.close_all()
     return made
 
@@ -251,7 +251,7 @@ def main() -> None:
         from game import services
 
         for code, _sessions in made[args.tables :]:
-            services.room_close(code=code, reason="benchmark")
+            services.table_close(code=code, reason="benchmark")
 
         tables = [Table(port, code, sessions, n, args.think) for n, (code, sessions) in enumerate(made[: args.tables])]
         sampler = Sampler(stack)

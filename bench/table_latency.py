@@ -1,11 +1,11 @@
 """Live table latency: action to every viewer's screen, against a bare echo floor.
 
 Starts the real server (Daphne, embedded default: SQLite + in-memory channel layer) on a
-fresh database, then plays real games over WebSockets: N rooms x 4 players, each player
+fresh database, then plays real games over WebSockets: N tables x 4 players, each player
 reading its own HTML and answering the decision on its screen with a legal move. For every
-move it measures the time from sending it to the moment all four sockets of the room have
+move it measures the time from sending it to the moment all four sockets of the table have
 the new table, and the server's CPU time per move. In the same run, in blocks taking turns
-with parts of the one-room games, it measures a bare echo consumer (group_send to 4 sockets)
+with parts of the one-table games, it measures a bare echo consumer (group_send to 4 sockets)
 as the floor, and beside it a lean echo without Channels' database hop per dispatched message
 (the table's consumer skips that hop too). The last line is one JSON object of the figures.
 """
@@ -41,8 +41,8 @@ def free_port() -> int:
         return sock.getsockname()[1]
 
 
-def prepare_database(env: dict, rooms: int) -> list[list[str]]:
-    """Migrate a fresh database and seat 4 players at each started table; returns, per room,
+def prepare_database(env: dict, tables: int) -> list[list[str]]:
+    """Migrate a fresh database and seat 4 players at each started table; returns, per table,
     the session ids of its players (as their browsers would hold them)."""
     os.environ.update(env)
     sys.path.insert(0, str(ROOT))
@@ -57,24 +57,24 @@ def prepare_database(env: dict, rooms: int) -> list[list[str]]:
     from game.identity import SESSION_KEY, Player
 
     call_command("migrate", verbosity=0)
-    tables = []
-    for r in range(rooms):
+    prepared = []
+    for r in range(tables):
         players = [Player(key=f"guest:bench-{r}-{i}") for i in range(SEATS)]
-        room = services.room_create(
+        table = services.table_create(
             player=players[0], nickname=f"P{r}-0", seat_count=SEATS, turn_seconds=0, target=1000
         )
         for i, player in enumerate(players[1:], start=1):
-            services.seat_take(code=room.code, player=player, nickname=f"P{r}-{i}")
-        services.game_start(code=room.code, player=players[0])
+            services.seat_take(code=table.code, player=player, nickname=f"P{r}-{i}")
+        services.game_start(code=table.code, player=players[0])
         sessions = []
         for player in players:
             session = SessionStore()
             session[SESSION_KEY] = player.key
             session.create()
             sessions.append(session.session_key)
-        tables.append([room.code, *sessions])
+        prepared.append([table.code, *sessions])
     connections.close_all()
-    return tables
+    return prepared
 
 
 def start_server(env: dict, port: int) -> subprocess.Popen:
@@ -161,7 +161,7 @@ def choose(html: str, rng: random.Random) -> dict | None:
     return kinds.get("pass") or forms[0]
 
 
-class Room:
+class Table:
     """Four players of one table, and the moves measured at it."""
 
     def __init__(self, code: str, sessions: list[str], think: float, seed: int) -> None:
@@ -241,33 +241,33 @@ def cpu_seconds(pid: int) -> float:
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
-async def play_rooms(base: str, origin: str, rooms: list[Room], seconds: float, server_pid: int) -> None:
-    """The rooms' players play for this long (their sockets open, then close again); each
-    room's played time and the server's CPU time are added up."""
-    for room in rooms:
-        room.seen = [(0, 0)] * SEATS  # the sockets open afresh: each first shows the whole table
+async def play_tables(base: str, origin: str, tables: list[Table], seconds: float, server_pid: int) -> None:
+    """The tables' players play for this long (their sockets open, then close again); each
+    table's played time and the server's CPU time are added up."""
+    for table in tables:
+        table.seen = [(0, 0)] * SEATS  # the sockets open afresh: each first shows the whole table
     started, cpu_before = time.perf_counter(), cpu_seconds(server_pid)
     until = started + seconds
-    await asyncio.gather(*(room.play(base, origin, until) for room in rooms))
+    await asyncio.gather(*(table.play(base, origin, until) for table in tables))
     elapsed, cpu = time.perf_counter() - started, cpu_seconds(server_pid) - cpu_before
-    for room in rooms:
-        # the move sent as time ran out may go unanswered on a closed socket: one per room at most
-        room.errors += max(0, len(room.sent_at) - 1)
-        room.sent_at.clear()
-        room.elapsed += elapsed  # every room played all along
-        room.cpu += cpu / len(rooms)
+    for table in tables:
+        # the move sent as time ran out may go unanswered on a closed socket: one per table at most
+        table.errors += max(0, len(table.sent_at) - 1)
+        table.sent_at.clear()
+        table.elapsed += elapsed  # every table played all along
+        table.cpu += cpu / len(tables)
 
 
-def summary(rooms: list[Room]) -> dict:
-    latencies = [value for room in rooms for value in room.latencies]
-    elapsed = sum(room.elapsed for room in rooms) / len(rooms)
+def summary(tables: list[Table]) -> dict:
+    latencies = [value for table in tables for value in table.latencies]
+    elapsed = sum(table.elapsed for table in tables) / len(tables)
     return {
         "p50_ms": round(statistics.median(latencies), 2) if latencies else None,
         "p95_ms": round(percentile(latencies, 95), 2),
         "p99_ms": round(percentile(latencies, 99), 2),
         "actions_per_s": round(len(latencies) / elapsed, 1),
-        "errors": sum(room.errors for room in rooms),
-        "server_cpu_ms_per_action": round(1000 * sum(room.cpu for room in rooms) / max(1, len(latencies)), 3),
+        "errors": sum(table.errors for table in tables),
+        "server_cpu_ms_per_action": round(1000 * sum(table.cpu for table in tables) / max(1, len(latencies)), 3),
     }
 
 
@@ -275,16 +275,16 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--seconds", type=float, default=20, help="play time per scenario")
     parser.add_argument(
-        "--think", type=float, default=1.0, help="mean seconds a player of the 50-room scenario thinks before a move"
+        "--think", type=float, default=1.0, help="mean seconds a player of the 50-table scenario thinks before a move"
     )
     parser.add_argument("--echo", type=int, default=2000, help="echo messages for each floor")
     parser.add_argument(
         "--segments",
         type=int,
         default=5,
-        help="the one-room games are played in this many parts, each after an echo block",
+        help="the one-table games are played in this many parts, each after an echo block",
     )
-    parser.add_argument("--only-one", action="store_true", help="skip the 50-room scenario (profiling)")
+    parser.add_argument("--only-one", action="store_true", help="skip the 50-table scenario (profiling)")
     args = parser.parse_args()
 
     workdir = Path(tempfile.mkdtemp(prefix="sevn-bench-"))
@@ -303,20 +303,20 @@ def main() -> None:
         "SEVN_FRAME_BURST": "100000",
         "SEVN_MAX_SOCKETS_PER_ADDRESS": "10000",
     }
-    tables = prepare_database(env, 51)
+    prepared = prepare_database(env, 51)
     server = start_server(env, port)
     base, origin = f"ws://127.0.0.1:{port}", f"http://127.0.0.1:{port}"
     try:
-        # The floors and the one-room games take turns, so that all of them see the same moments of
+        # The floors and the one-table games take turns, so that all of them see the same moments of
         # a machine whose speed drifts: an echo block, a part of the games, ..., an echo block.
         bare, lean = [], []
-        one_room = [Room(tables[0][0], tables[0][1:], think=0, seed=0)]
+        one_table = [Table(prepared[0][0], prepared[0][1:], think=0, seed=0)]
         for part in range(args.segments + 1):
             floors = asyncio.run(echo_floors(base, origin, args.echo // (args.segments + 1) // 10 * 10))
             bare, lean = bare + floors[0], lean + floors[1]
             if part < args.segments:
-                asyncio.run(play_rooms(base, origin, one_room, args.seconds / args.segments, server.pid))
-        one = summary(one_room)
+                asyncio.run(play_tables(base, origin, one_table, args.seconds / args.segments, server.pid))
+        one = summary(one_table)
         echo = {"p50_ms": statistics.median(bare), "p99_ms": percentile(bare, 99)}
         echo_lean = {"p50_ms": statistics.median(lean), "p99_ms": percentile(lean, 99)}
         print(
@@ -324,17 +324,17 @@ def main() -> None:
             f"p50 {echo['p50_ms']:.2f} ms, p99 {echo['p99_ms']:.2f} ms; "
             f"lean echo (no database hop per message): p50 {echo_lean['p50_ms']:.2f} ms"
         )
-        print(f"1 room x {SEATS} players, no think time: {one}")
+        print(f"1 table x {SEATS} players, no think time: {one}")
         if args.only_one:
             print(
-                f"1 room p50 / echo p50 = {one['p50_ms'] / echo['p50_ms']:.2f}x, "
+                f"1 table p50 / echo p50 = {one['p50_ms'] / echo['p50_ms']:.2f}x, "
                 f"/ lean echo p50 = {one['p50_ms'] / echo_lean['p50_ms']:.2f}x"
             )
             return
-        rooms = [Room(code, sessions, think=args.think, seed=i) for i, (code, *sessions) in enumerate(tables[1:51])]
-        asyncio.run(play_rooms(base, origin, rooms, args.seconds, server.pid))
-        fifty = summary(rooms)
-        print(f"50 rooms x {SEATS} players ({50 * SEATS} sockets), think ~{args.think}s: {fifty}")
+        tables = [Table(code, sessions, think=args.think, seed=i) for i, (code, *sessions) in enumerate(prepared[1:51])]
+        asyncio.run(play_tables(base, origin, tables, args.seconds, server.pid))
+        fifty = summary(tables)
+        print(f"50 tables x {SEATS} players ({50 * SEATS} sockets), think ~{args.think}s: {fifty}")
     finally:
         server.terminate()
         server.wait(timeout=10)
@@ -342,13 +342,13 @@ def main() -> None:
     result = {
         "echo_p50_ms": round(echo["p50_ms"], 2),
         "echo_lean_p50_ms": round(echo_lean["p50_ms"], 2),
-        "rooms_1": one,
-        "rooms_50": fifty,
+        "tables_1": one,
+        "tables_50": fifty,
     }
     print(
-        f"1 room p50 / echo p50 = {one['p50_ms'] / echo['p50_ms']:.2f}x (target <= 3x), "
+        f"1 table p50 / echo p50 = {one['p50_ms'] / echo['p50_ms']:.2f}x (target <= 3x), "
         f"/ lean echo p50 = {one['p50_ms'] / echo_lean['p50_ms']:.2f}x; "
-        f"50 rooms p95 {fifty['p95_ms']} ms (target <= 50 ms), errors {fifty['errors']}"
+        f"50 tables p95 {fifty['p95_ms']} ms (target <= 50 ms), errors {fifty['errors']}"
     )
     print(json.dumps(result))
 

@@ -1,4 +1,4 @@
-"""Staff run rooms here: find tables, close them, remove players, read a game's event log.
+"""Staff run tables here: find tables, close them, remove players, read a game's event log.
 Moderation (reports, mutes and bans, chat, the moderators' log) is in admin_moderation."""
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 
 from . import admin_moderation, broadcast, services  # admin_moderation registers the moderation pages
-from .models import Event, Game, Presence, Room, Seat
+from .models import Event, Game, Presence, Seat, Table
 
 __all__ = ["admin_moderation"]
 
@@ -56,8 +56,8 @@ class GameInline(admin.TabularInline):
     show_change_link = True
 
 
-@admin.register(Room)
-class RoomAdmin(FiltersOnly):
+@admin.register(Table)
+class TableAdmin(FiltersOnly):
     list_display = (
         "code",
         "kind",
@@ -75,7 +75,7 @@ class RoomAdmin(FiltersOnly):
     date_hierarchy = "created"
     readonly_fields = ("code", "host_key", "created", "updated")
     inlines = [SeatInline, GameInline]
-    actions = ["close_rooms"]
+    actions = ["close_tables"]
 
     def has_close_table_permission(self, request) -> bool:
         return request.user.has_perm("game.close_table")
@@ -84,16 +84,16 @@ class RoomAdmin(FiltersOnly):
         return super().get_queryset(request).prefetch_related("seats").annotate(seated=Count("seats"))
 
     @admin.display(description=_("players"))
-    def players(self, room: Room) -> str:
-        return ", ".join(seat.nickname for seat in room.seats.all())
+    def players(self, table: Table) -> str:
+        return ", ".join(seat.nickname for seat in table.seats.all())
 
     @admin.action(
         description=_("Close the selected tables (viewers see “closed by staff”)"), permissions=["close_table"]
     )
-    def close_rooms(self, request, queryset) -> None:
+    def close_tables(self, request, queryset) -> None:
         closed = 0
-        for room in queryset.exclude(status=Room.Status.CLOSED):
-            broadcast.send(room.code, services.room_close(code=room.code, reason="", by=request.user))
+        for table in queryset.exclude(status=Table.Status.CLOSED):
+            broadcast.send(table.code, services.table_close(code=table.code, reason="", by=request.user))
             closed += 1
         self.message_user(
             request, ngettext("%(n)d table closed.", "%(n)d tables closed.", closed) % {"n": closed}, messages.SUCCESS
@@ -102,10 +102,10 @@ class RoomAdmin(FiltersOnly):
 
 @admin.register(Seat)
 class SeatAdmin(FiltersOnly):
-    list_display = ("nickname", "room", "index", "bot_level", "away", "user", "last_seen")
-    list_filter = ("bot_level", "away", "room__status")
-    search_fields = ("nickname", "room__code", "user__username")
-    readonly_fields = ("room", "index", "player_key", "joined", "last_seen", "timeouts_in_row")
+    list_display = ("nickname", "table", "index", "bot_level", "away", "user", "last_seen")
+    list_filter = ("bot_level", "away", "table__status")
+    search_fields = ("nickname", "table__code", "user__username")
+    readonly_fields = ("table", "index", "player_key", "joined", "last_seen", "timeouts_in_row")
     actions = ["remove_players"]
 
     def has_remove_player_permission(self, request) -> bool:
@@ -113,8 +113,8 @@ class SeatAdmin(FiltersOnly):
 
     @admin.action(description=_("Remove the selected players from their tables"), permissions=["remove_player"])
     def remove_players(self, request, queryset) -> None:
-        for seat in queryset.select_related("room"):
-            code = seat.room.code
+        for seat in queryset.select_related("table"):
+            code = seat.table.code
             broadcast.send(code, services.seat_remove_by_staff(seat_id=seat.id, by=request.user))
         self.message_user(request, _("Players removed."), messages.SUCCESS)
 
@@ -133,11 +133,11 @@ class EventInline(admin.TabularInline):
 
 @admin.register(Game)
 class GameAdmin(FiltersOnly):
-    list_display = ("room", "number", "version", "over", "winner_name", "created", "finished")
+    list_display = ("table", "number", "version", "over", "winner_name", "created", "finished")
     list_filter = ("over", "created")
-    search_fields = ("room__code", "players")
+    search_fields = ("table__code", "players")
     readonly_fields = (
-        "room",
+        "table",
         "number",
         "version",
         "players",
@@ -163,7 +163,7 @@ class GameAdmin(FiltersOnly):
 class EventAdmin(FiltersOnly):
     list_display = ("game", "seq", "version", "kind", "created")
     list_filter = ("kind",)
-    search_fields = ("game__room__code", "kind")
+    search_fields = ("game__table__code", "kind")
     readonly_fields = ("game", "seq", "version", "kind", "data", "created")
 
     def has_add_permission(self, request) -> bool:
@@ -178,6 +178,6 @@ class EventAdmin(FiltersOnly):
 
 @admin.register(Presence)
 class PresenceAdmin(FiltersOnly):
-    list_display = ("room", "seen")
-    fields = ("room", "seen")
+    list_display = ("table", "seen")
+    fields = ("table", "seen")
     readonly_fields = fields

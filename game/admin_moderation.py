@@ -77,7 +77,9 @@ ACTIONS = {
 
 def _seat_of(report: Report) -> Seat | None:
     return (
-        Seat.objects.filter(room_id=report.room_id, player_key=report.reported_key).first() if report.room_id else None
+        Seat.objects.filter(table_id=report.table_id, player_key=report.reported_key).first()
+        if report.table_id
+        else None
     )
 
 
@@ -86,12 +88,12 @@ def _act(action: str, report: Report, data: dict, by) -> list[tuple[str, dict]]:
     person = Person.reported_in(report)
     if action == "warn":
         return moderation.player_warn(
-            by=by, person=person, warning=data["warning"], report=report, room_code=report.room_code
+            by=by, person=person, warning=data["warning"], report=report, table_code=report.table_code
         )
     if action == "mute":
-        room = report.room if data["scope"] == "table" else None
+        table = report.table if data["scope"] == "table" else None
         return moderation.player_mute(
-            by=by, person=person, duration=data["duration"], reason=data["reason"], room=room, report=report
+            by=by, person=person, duration=data["duration"], reason=data["reason"], table=table, report=report
         )
     if action == "ban":
         return moderation.player_ban(
@@ -100,11 +102,14 @@ def _act(action: str, report: Report, data: dict, by) -> list[tuple[str, dict]]:
     if action == "handle":
         moderation.report_handle(by=by, report_id=report.id, note=data["note"])
         return []
-    if report.room_id is None:
-        raise ServiceError("unknown_room", _("There is no table with that code."))
+    if report.table_id is None:
+        raise ServiceError("unknown_table", _("There is no table with that code."))
     if action == "close":
         return [
-            (report.room_code, services.room_close(code=report.room_code, reason=data["reason"], by=by, report=report))
+            (
+                report.table_code,
+                services.table_close(code=report.table_code, reason=data["reason"], by=by, report=report),
+            )
         ]
     seat = _seat_of(report)
     if seat is None:
@@ -112,12 +117,12 @@ def _act(action: str, report: Report, data: dict, by) -> list[tuple[str, dict]]:
     if action == "remove":
         return [
             (
-                report.room_code,
+                report.table_code,
                 services.seat_remove_by_staff(seat_id=seat.id, by=by, reason=data["reason"], report=report),
             )
         ]
     return moderation.player_rename(
-        by=by, room_id=report.room_id, person=person, nickname=data["nickname"], report=report
+        by=by, table_id=report.table_id, person=person, nickname=data["nickname"], report=report
     )
 
 
@@ -141,17 +146,17 @@ class ReportAdmin(ReadOnly):
         "reported_name",
         "message_text",
         "reporter_name",
-        "room_code",
+        "table_code",
         "handled_by",
     )
     list_display_links = ("created", "reported_name")
     list_filter = ("status", "reason", "created")
-    search_fields = ("reported_name", "reporter_name", "room_code", "message_text", "comment")
+    search_fields = ("reported_name", "reporter_name", "table_code", "message_text", "comment")
     date_hierarchy = "created"
     fields = (
         "status",
         "created",
-        "room_code",
+        "table_code",
         "reason",
         "reported_name",
         "message_text",
@@ -182,7 +187,7 @@ class ReportAdmin(ReadOnly):
         person = Q(reported_key=report.reported_key)
         if report.reported_user_id:
             person |= Q(reported_user_id=report.reported_user_id)
-        seats = Seat.objects.filter(player_key=report.reported_key).select_related("room").order_by("-room__created")
+        seats = Seat.objects.filter(player_key=report.reported_key).select_related("table").order_by("-table__created")
         chatted = reverse("admin:game_chatmessage_changelist") + "?" + urlencode({"author_key": report.reported_key})
         forms_shown = [
             (name, label, form_class(prefix=name), reverse("admin:game_report_act", args=[report.id, name]))
@@ -256,7 +261,7 @@ class ActiveFilter(admin.SimpleListFilter):
 
 @admin.register(Sanction)
 class SanctionAdmin(ReadOnly):
-    list_display = ("kind", "nickname", "room", "reason", "created", "expires", "in_force", "by", "lifted")
+    list_display = ("kind", "nickname", "table", "reason", "created", "expires", "in_force", "by", "lifted")
     list_filter = ("kind", ActiveFilter, "created")
     search_fields = ("nickname", "player_key", "reason")
     readonly_fields = (
@@ -264,7 +269,7 @@ class SanctionAdmin(ReadOnly):
         "nickname",
         "player_key",
         "user",
-        "room",
+        "table",
         "reason",
         "created",
         "expires",
@@ -300,13 +305,13 @@ class SanctionAdmin(ReadOnly):
 class ChatMessageAdmin(ReadOnly):
     """Chat search across tables; `?author_key=…` is one person's chat history."""
 
-    list_display = ("created", "room", "channel", "nickname", "said", "history")
+    list_display = ("created", "table", "channel", "nickname", "said", "history")
     list_filter = ("channel", "created")
-    search_fields = ("text", "nickname", "room__code", "phrase")
+    search_fields = ("text", "nickname", "table__code", "phrase")
     date_hierarchy = "created"
-    fields = ("room", "channel", "nickname", "text", "phrase", "author_key", "author_user", "created")
+    fields = ("table", "channel", "nickname", "text", "phrase", "author_key", "author_user", "created")
     readonly_fields = fields
-    list_select_related = ("room",)
+    list_select_related = ("table",)
 
     @admin.display(description=_("message"))
     def said(self, line: ChatMessage) -> str:
@@ -322,9 +327,9 @@ class ChatMessageAdmin(ReadOnly):
 class ModActionAdmin(ReadOnly):
     """The moderators' log: nobody adds, changes or deletes a line here, superusers neither."""
 
-    list_display = ("created", "actor_name", "action", "target_name", "room_code", "detail", "reason", "report")
+    list_display = ("created", "actor_name", "action", "target_name", "table_code", "detail", "reason", "report")
     list_filter = ("action", "created")
-    search_fields = ("actor_name", "target_name", "target_key", "room_code", "reason", "detail")
+    search_fields = ("actor_name", "target_name", "target_key", "table_code", "reason", "detail")
     date_hierarchy = "created"
     fields = (
         "created",
@@ -333,7 +338,7 @@ class ModActionAdmin(ReadOnly):
         "action",
         "target_name",
         "target_key",
-        "room_code",
+        "table_code",
         "detail",
         "reason",
         "report",

@@ -40,7 +40,7 @@ class Passed:
 
 
 def group_name(code: str) -> str:
-    return f"room.{code}"
+    return f"table.{code}"
 
 
 def message_type(update: dict) -> str:

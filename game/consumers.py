@@ -375,8 +375,8 @@ _reading: dict[str, asyncio.Future] = {}
 def _read_table(code: str) -> tuple[dict | None, list[dict], list[int]]:
     """The table, its log and whose sockets are open (so that every new screen, a spectator's
     without a session too, marks who is here at once)."""
-    room = selectors.room_by_code(code)
-    if room is None:
+    table = selectors.table_by_code(code)
+    if table is None:
         return None, [], []
-    game = selectors.current_game(room)
-    return selectors.snapshot(room, game=game), selectors.log_events(game), presence.online(room.id)
+    game = selectors.current_game(table)
+    return selectors.snapshot(table, game=game), selectors.log_events(game), presence.online(table.id)

@@ -7,12 +7,12 @@ from django.utils.translation import gettext_lazy as _
 
 from game.engine.cards import TARGET
 
-from .models import Room
+from .models import Table
 
 
 class CreateTableForm(forms.Form):
     kind = forms.ChoiceField(
-        label=_("Game"), initial=Room.Kind.SEVN, choices=Room.Kind.choices, widget=forms.RadioSelect, required=False
+        label=_("Game"), initial=Table.Kind.SEVN, choices=Table.Kind.choices, widget=forms.RadioSelect, required=False
     )
     nickname = forms.CharField(label=_("Your nickname"), max_length=20, required=False)
     seat_count = forms.TypedChoiceField(
@@ -22,7 +22,7 @@ class CreateTableForm(forms.Form):
     rounds = forms.TypedChoiceField(
         label=_("Rounds"), coerce=int, initial=3, required=False, choices=[(n, str(n)) for n in range(1, 11)]
     )
-    turn_seconds = forms.TypedChoiceField(label=_("Turn timer"), coerce=int, initial=30, choices=Room.TIMER_CHOICES)
+    turn_seconds = forms.TypedChoiceField(label=_("Turn timer"), coerce=int, initial=30, choices=Table.TIMER_CHOICES)
     bot_speed = forms.ChoiceField(
         label=_("Bot speed"),
         initial="normal",
@@ -35,7 +35,7 @@ class CreateTableForm(forms.Form):
         return self.cleaned_data["bot_speed"] or "normal"
 
     def clean_kind(self) -> str:
-        return self.cleaned_data["kind"] or Room.Kind.SEVN
+        return self.cleaned_data["kind"] or Table.Kind.SEVN
 
     def clean_target(self) -> int:
         return self.cleaned_data["target"] or TARGET

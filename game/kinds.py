@@ -1,7 +1,7 @@
 """The games a table can play, each behind the same small surface the services speak through.
 
-What is common (rooms, seats, presence, timers, versions, the event log, broadcast) knows a
-game only as a `Kind`: how to deal a new game for a room, apply a move or a timeout, who must
+What is common (tables, seats, presence, timers, versions, the event log, broadcast) knows a
+game only as a `Kind`: how to deal a new game for a table, apply a move or a timeout, who must
 act, whether it is over, what each viewer may see, and what its computer players do. Each
 game brings its engine and bots; nothing outside this module imports both.
 
@@ -36,7 +36,7 @@ class Kind:
     secret: bool  # whether viewers see different things (hidden hands)
     illegal: type[Exception]  # the engine's error: its message is a sentence a user can read
 
-    def new(self, room, seat_count: int, seed: int, events: list) -> dict:
+    def new(self, table, seat_count: int, seed: int, events: list) -> dict:
         raise NotImplementedError
 
     def apply(self, state: dict, action: object, actor: int | None = None) -> list[dict]:
@@ -74,8 +74,8 @@ class Sevn(Kind):
     name, min_seats, max_seats, max_bots, secret = "sevn", SEVN_MIN_SEATS, SEVN_MAX_SEATS, SEVN_MAX_SEATS - 1, False
     illegal = sevn.IllegalAction
 
-    def new(self, room, seat_count, seed, events):
-        return sevn.new_game(seat_count, seed, target=room.target, events=events)
+    def new(self, table, seat_count, seed, events):
+        return sevn.new_game(seat_count, seed, target=table.target, events=events)
 
     def apply(self, state, action, actor=None):
         return sevn.apply(state, action, actor=actor)
@@ -109,8 +109,8 @@ class Sevens(Kind):
     name, min_seats, max_seats, max_bots, secret = "sevens", SEVENS_MIN_SEATS, SEVENS_MAX_SEATS, 5, True
     illegal = sevens.IllegalAction
 
-    def new(self, room, seat_count, seed, events):
-        return sevens.new_game(seat_count, seed, rounds=room.rounds, events=events)
+    def new(self, table, seat_count, seed, events):
+        return sevens.new_game(seat_count, seed, rounds=table.rounds, events=events)
 
     def apply(self, state, action, actor=None):
         return sevens.apply(state, action, actor=actor)
@@ -151,7 +151,7 @@ KINDS = {kind.name: kind for kind in (SEVN, SEVENS)}
 ROUNDS = range(MIN_ROUNDS, MAX_ROUNDS + 1)
 
 
-def of(room) -> Kind:
-    """The game a room plays (a Room, or a snapshot's room dict)."""
-    name = room["kind"] if isinstance(room, dict) else room.kind
+def of(table) -> Kind:
+    """The game a table plays (a Table, or a snapshot's table dict)."""
+    name = table["kind"] if isinstance(table, dict) else table.kind
     return KINDS[name]

@@ -1,4 +1,4 @@
-"""What the server keeps: rooms (tables), their seats, games with the engine state and a
+"""What the server keeps: tables (tables), their seats, games with the engine state and a
 version number, and the append-only event log of every game."""
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ def default_bot_delay_ms() -> int:
     return settings.SEVN_BOT_DELAY_MS
 
 
-class Room(models.Model):
+class Table(models.Model):
     """A table friends share by its code; it hosts one game after another (rematches)."""
 
     class Status(models.TextChoices):
@@ -65,7 +65,7 @@ class Seat(models.Model):
         MEDIUM = "medium", _("Medium")
         HARD = "hard", _("Hard")
 
-    room = models.ForeignKey(Room, on_delete=models.CASCADE, related_name="seats", verbose_name=_("table"))
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="seats", verbose_name=_("table"))
     index = models.PositiveSmallIntegerField(_("seat"))
     player_key = models.CharField(_("player key"), max_length=64, blank=True, db_index=True)
     nickname = models.CharField(_("nickname"), max_length=20)
@@ -81,13 +81,13 @@ class Seat(models.Model):
     class Meta:
         verbose_name = _("seat")
         verbose_name_plural = _("seats")
-        ordering = ["room_id", "index"]
+        ordering = ["table_id", "index"]
         constraints = [
-            models.UniqueConstraint(fields=["room", "index"], name="one_player_per_seat"),
+            models.UniqueConstraint(fields=["table", "index"], name="one_player_per_seat"),
         ]
 
     def __str__(self) -> str:
-        return f"{self.room.code} #{self.index + 1} {self.nickname}"
+        return f"{self.table.code} #{self.index + 1} {self.nickname}"
 
     @property
     def is_bot(self) -> bool:
@@ -97,7 +97,7 @@ class Seat(models.Model):
 class Game(models.Model):
     """One game at a table: the engine state (secret: deck order and seed) and its version."""
 
-    room = models.ForeignKey(Room, on_delete=models.CASCADE, related_name="games", verbose_name=_("table"))
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="games", verbose_name=_("table"))
     number = models.PositiveIntegerField(_("game number"), default=1)
     state = models.TextField(_("engine state"))
     version = models.PositiveIntegerField(_("version"), default=0)
@@ -115,11 +115,11 @@ class Game(models.Model):
         verbose_name_plural = _("games")
         ordering = ["-created"]
         constraints = [
-            models.UniqueConstraint(fields=["room", "number"], name="one_game_number_per_room"),
+            models.UniqueConstraint(fields=["table", "number"], name="one_game_number_per_table"),
         ]
 
     def __str__(self) -> str:
-        return f"{self.room.code} / {self.number}"
+        return f"{self.table.code} / {self.number}"
 
 
 class Event(models.Model):
@@ -149,7 +149,7 @@ class Presence(models.Model):
     server process dies, hence the heartbeat)."""
 
     channel = models.CharField(_("channel"), max_length=200, primary_key=True)
-    room = models.ForeignKey(Room, on_delete=models.CASCADE, related_name="presences", verbose_name=_("table"))
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="presences", verbose_name=_("table"))
     player_key = models.CharField(_("player key"), max_length=64, db_index=True)
     seen = models.DateTimeField(_("last heartbeat"), db_index=True)
 
@@ -166,7 +166,7 @@ class ChatMessage(models.Model):
         TABLE = "table", _("Table")
         SPECTATORS = "spectators", _("Spectators")
 
-    room = models.ForeignKey(Room, on_delete=models.CASCADE, related_name="chat", verbose_name=_("table"))
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="chat", verbose_name=_("table"))
     channel = models.CharField(_("channel"), max_length=10, choices=Channel.choices, default=Channel.TABLE)
     author_key = models.CharField(_("player key"), max_length=64, db_index=True)
     author_user = models.ForeignKey(
@@ -181,7 +181,7 @@ class ChatMessage(models.Model):
         verbose_name = _("chat message")
         verbose_name_plural = _("chat messages")
         ordering = ["-id"]
-        indexes = [models.Index(fields=["room", "-id"], name="chat_of_room")]
+        indexes = [models.Index(fields=["table", "-id"], name="chat_of_table")]
 
     def __str__(self) -> str:
         return f"{self.nickname}: {self.text or self.phrase}"
@@ -201,10 +201,10 @@ class Report(models.Model):
         OPEN = "open", _("Open")
         HANDLED = "handled", _("Handled")
 
-    room = models.ForeignKey(
-        Room, null=True, on_delete=models.SET_NULL, related_name="reports", verbose_name=_("table")
+    table = models.ForeignKey(
+        Table, null=True, on_delete=models.SET_NULL, related_name="reports", verbose_name=_("table")
     )
-    room_code = models.CharField(_("table code"), max_length=8)
+    table_code = models.CharField(_("table code"), max_length=8)
     reporter_key = models.CharField(_("reporter key"), max_length=64, db_index=True)
     reporter_name = models.CharField(_("reported by"), max_length=20)
     reported_key = models.CharField(_("reported player key"), max_length=64, db_index=True)
@@ -262,14 +262,14 @@ class Report(models.Model):
                 name="one_report_per_message_and_reporter",
             ),
             models.UniqueConstraint(
-                fields=["reporter_key", "room", "reported_key"],
-                condition=models.Q(message__isnull=True, room__isnull=False),
+                fields=["reporter_key", "table", "reported_key"],
+                condition=models.Q(message__isnull=True, table__isnull=False),
                 name="one_report_per_seat_and_reporter",
             ),
         ]
 
     def __str__(self) -> str:
-        return f"{self.room_code}: {self.reported_name} ({self.get_reason_display()})"
+        return f"{self.table_code}: {self.reported_name} ({self.get_reason_display()})"
 
 
 class Sanction(models.Model):
@@ -292,8 +292,8 @@ class Sanction(models.Model):
         verbose_name=_("user"),
     )
     nickname = models.CharField(_("nickname"), max_length=20)
-    room = models.ForeignKey(
-        Room, null=True, blank=True, on_delete=models.CASCADE, related_name="+", verbose_name=_("only at table")
+    table = models.ForeignKey(
+        Table, null=True, blank=True, on_delete=models.CASCADE, related_name="+", verbose_name=_("only at table")
     )
     reason = models.CharField(_("reason"), max_length=200)
     created = models.DateTimeField(_("from"), auto_now_add=True)
@@ -341,7 +341,7 @@ class ModAction(models.Model):
     action = models.CharField(_("what"), max_length=8, choices=Action.choices, db_index=True)
     target_key = models.CharField(_("player key"), max_length=64, blank=True, db_index=True)
     target_name = models.CharField(_("whom"), max_length=20, blank=True)
-    room_code = models.CharField(_("table"), max_length=8, blank=True, db_index=True)
+    table_code = models.CharField(_("table"), max_length=8, blank=True, db_index=True)
     detail = models.CharField(_("details"), max_length=200, blank=True)
     reason = models.CharField(_("why"), max_length=300, blank=True)
     report = models.ForeignKey(
@@ -354,4 +354,4 @@ class ModAction(models.Model):
         ordering = ["-created", "-id"]
 
     def __str__(self) -> str:
-        return f"{self.actor_name}: {self.get_action_display()} {self.target_name or self.room_code}"
+        return f"{self.actor_name}: {self.get_action_display()} {self.target_name or self.table_code}"

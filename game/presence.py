@@ -3,7 +3,7 @@
 Every screen marks each seat connected or not: a socket opening or closing broadcasts which
 seats have one open (an event of its own, "presence", that changes no game). A person whose
 last socket closed more than GRACE ago has their decisions time out after ABSENT_TURN (not the
-room's whole turn clock); more than AWAY_AFTER ago, they are marked away (a bot plays for them).
+table's whole turn clock); more than AWAY_AFTER ago, they are marked away (a bot plays for them).
 When they come back, the away mark goes and the game (paused if only bots were left) goes on.
 """
 
@@ -17,10 +17,10 @@ from django.db.models import Q
 from django.utils import timezone
 
 from . import selectors, services
-from .models import Presence, Room, Seat
+from .models import Presence, Seat, Table
 from .services.common import table_update
 from .services.play import GRACE, hurry
-from .services.store import locked_room_and_game
+from .services.store import locked_table_and_game
 
 logger = logging.getLogger(__name__)
 
@@ -29,57 +29,57 @@ HEARTBEAT = timedelta(seconds=20)
 STALE_AFTER = HEARTBEAT * 3
 
 
-def online(room_id: int) -> list[int]:
+def online(table_id: int) -> list[int]:
     """The seats of people with a socket open at the table (bots have none)."""
-    keys = set(Presence.objects.filter(room_id=room_id).values_list("player_key", flat=True))
+    keys = set(Presence.objects.filter(table_id=table_id).values_list("player_key", flat=True))
     return sorted(
         index
-        for index, key in Seat.objects.filter(room_id=room_id, bot_level="").values_list("index", "player_key")
+        for index, key in Seat.objects.filter(table_id=table_id, bot_level="").values_list("index", "player_key")
         if key in keys
     )
 
 
-def presence_event(room_id: int) -> dict:
-    return {"type": "presence", "online": online(room_id)}
+def presence_event(table_id: int) -> dict:
+    return {"type": "presence", "online": online(table_id)}
 
 
-def _presence_message(room: Room) -> dict | None:
+def _presence_message(table: Table) -> dict | None:
     """Which seats have a socket open, for every screen of a running or finished game."""
-    if room.status not in (Room.Status.PLAYING, Room.Status.FINISHED):
+    if table.status not in (Table.Status.PLAYING, Table.Status.FINISHED):
         return None
-    message = table_update(room, sorted(room.seats.all(), key=lambda seat: seat.index), selectors.current_game(room))
-    message["events"] = [presence_event(room.id)]
+    message = table_update(table, sorted(table.seats.all(), key=lambda seat: seat.index), selectors.current_game(table))
+    message["events"] = [presence_event(table.id)]
     return message
 
 
 def arrived(*, code: str, player_key: str, channel: str) -> dict | None:
     """A socket opened; a seated person who was away is back. Returns a message to broadcast:
     whose sockets are open now (the new screen learns it too), and the return if they were away."""
-    room = selectors.room_by_code(code)
-    if room is None:
+    table = selectors.table_by_code(code)
+    if table is None:
         return None
     now = timezone.now()
-    Presence.objects.update_or_create(channel=channel, defaults={"room": room, "player_key": player_key, "seen": now})
-    seat = room.seats.filter(player_key=player_key).first()
+    Presence.objects.update_or_create(channel=channel, defaults={"table": table, "player_key": player_key, "seen": now})
+    seat = table.seats.filter(player_key=player_key).first()
     if seat is not None:
         Seat.objects.filter(id=seat.id).update(last_seen=now)
     if seat is not None and seat.away:
-        message = _back(room.id, seat.id)
+        message = _back(table.id, seat.id)
         if message is not None:
-            message["events"] = [*message["events"], presence_event(room.id)]
+            message["events"] = [*message["events"], presence_event(table.id)]
             return message
-    return _presence_message(room)
+    return _presence_message(table)
 
 
 @transaction.atomic
-def _back(room_id: int, seat_id: int) -> dict | None:
-    room, _game = locked_room_and_game(room_id=room_id)
+def _back(table_id: int, seat_id: int) -> dict | None:
+    table, _game = locked_table_and_game(table_id=table_id)
     seat = Seat.objects.get(id=seat_id)
-    if not seat.away or room.status == Room.Status.CLOSED:
+    if not seat.away or table.status == Table.Status.CLOSED:
         return None
     seat.away, seat.timeouts_in_row = False, 0
     seat.save(update_fields=["away", "timeouts_in_row"])
-    return services.refresh_deadline(room, events=[{"type": "back", "seat": seat.index}])
+    return services.refresh_deadline(table, events=[{"type": "back", "seat": seat.index}])
 
 
 def left(*, channel: str) -> dict | None:
@@ -89,13 +89,13 @@ def left(*, channel: str) -> dict | None:
     if presence is None:
         return None
     presence.delete()
-    seated = Seat.objects.filter(room_id=presence.room_id, player_key=presence.player_key).update(
+    seated = Seat.objects.filter(table_id=presence.table_id, player_key=presence.player_key).update(
         last_seen=timezone.now()
     )
-    if not seated or Presence.objects.filter(room_id=presence.room_id, player_key=presence.player_key).exists():
+    if not seated or Presence.objects.filter(table_id=presence.table_id, player_key=presence.player_key).exists():
         return None
-    room = Room.objects.filter(id=presence.room_id).first()
-    return room and _presence_message(room)
+    table = Table.objects.filter(id=presence.table_id).first()
+    return table and _presence_message(table)
 
 
 def heartbeat(*, channels: list[str]) -> None:
@@ -109,43 +109,43 @@ def mark_absent(now=None) -> list[dict]:
     due within ABSENT_TURN; with none for AWAY_AFTER they become away."""
     now = now or timezone.now()
     Presence.objects.filter(seen__lt=now - STALE_AFTER).delete()
-    live = Presence.objects.values("room_id", "player_key")
-    live_keys = {(row["room_id"], row["player_key"]) for row in live}
+    live = Presence.objects.values("table_id", "player_key")
+    live_keys = {(row["table_id"], row["player_key"]) for row in live}
     messages = []
     for seat in Seat.objects.filter(
-        room__status=Room.Status.PLAYING,
+        table__status=Table.Status.PLAYING,
         away=False,
         bot_level="",
         last_seen__lt=now - GRACE,
         last_seen__gte=now - AWAY_AFTER,
     ).exclude(player_key=""):
-        if (seat.room_id, seat.player_key) not in live_keys:
-            message = hurry(room_id=seat.room_id, seat_index=seat.index, now=now)
+        if (seat.table_id, seat.player_key) not in live_keys:
+            message = hurry(table_id=seat.table_id, seat_index=seat.index, now=now)
             if message:
                 messages.append(message)
     long_ago = now - AWAY_AFTER
     gone = (
-        Seat.objects.filter(room__status=Room.Status.PLAYING, away=False, bot_level="")
+        Seat.objects.filter(table__status=Table.Status.PLAYING, away=False, bot_level="")
         .exclude(player_key="")
         .filter(Q(last_seen__lt=long_ago) | Q(last_seen__isnull=True, joined__lt=long_ago))
     )
     for seat in gone:
-        if (seat.room_id, seat.player_key) in live_keys:
+        if (seat.table_id, seat.player_key) in live_keys:
             continue
-        message = _away(seat.room_id, seat.id, now)
+        message = _away(seat.table_id, seat.id, now)
         if message:
             messages.append(message)
     return messages
 
 
 @transaction.atomic
-def _away(room_id: int, seat_id: int, now) -> dict | None:
-    room, _game = locked_room_and_game(room_id=room_id)
+def _away(table_id: int, seat_id: int, now) -> dict | None:
+    table, _game = locked_table_and_game(table_id=table_id)
     seat = Seat.objects.get(id=seat_id)
-    if seat.away or room.status != Room.Status.PLAYING:
+    if seat.away or table.status != Table.Status.PLAYING:
         return None
-    if Presence.objects.filter(room_id=room_id, player_key=seat.player_key).exists():
+    if Presence.objects.filter(table_id=table_id, player_key=seat.player_key).exists():
         return None
     seat.away = True
     seat.save(update_fields=["away"])
-    return services.refresh_deadline(room, events=[{"type": "away", "seat": seat.index}])
+    return services.refresh_deadline(table, events=[{"type": "away", "seat": seat.index}])

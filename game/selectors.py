@@ -11,33 +11,33 @@ from django.db.models import QuerySet
 
 from . import kinds
 from .identity import tag
-from .models import Event, Game, Room, Seat
+from .models import Event, Game, Seat, Table
 
 LOG_LINES = 80
 
 
-def room_by_code(code: str) -> Room | None:
-    return Room.objects.filter(code=code.upper()).first()
+def table_by_code(code: str) -> Table | None:
+    return Table.objects.filter(code=code.upper()).first()
 
 
-def current_game(room: Room) -> Game | None:
-    return room.games.order_by("-number").first()
+def current_game(table: Table) -> Game | None:
+    return table.games.order_by("-number").first()
 
 
-def room_dict(room: Room) -> dict:
+def table_dict(table: Table) -> dict:
     return {
-        "code": room.code,
-        "kind": room.kind,
-        "status": room.status,
-        "seat_count": room.seat_count,
-        "target": room.target,
-        "rounds": room.rounds,
-        "turn_seconds": room.turn_seconds,
-        "show_odds": room.show_odds,
-        "closed_reason": room.closed_reason,
-        "host": tag(room.host_key),
-        "host_name": room.host_name,
-        "bot_delay_ms": room.bot_delay_ms,
+        "code": table.code,
+        "kind": table.kind,
+        "status": table.status,
+        "seat_count": table.seat_count,
+        "target": table.target,
+        "rounds": table.rounds,
+        "turn_seconds": table.turn_seconds,
+        "show_odds": table.show_odds,
+        "closed_reason": table.closed_reason,
+        "host": tag(table.host_key),
+        "host_name": table.host_name,
+        "bot_delay_ms": table.bot_delay_ms,
     }
 
 
@@ -67,14 +67,16 @@ def game_dict(game: Game, kind: kinds.Kind, state: dict | None = None) -> dict:
     }
 
 
-def snapshot(room: Room, seats: list[Seat] | None = None, game: Game | None = None, state: dict | None = None) -> dict:
+def snapshot(
+    table: Table, seats: list[Seat] | None = None, game: Game | None = None, state: dict | None = None
+) -> dict:
     """Everything a viewer's table is drawn from (without the log)."""
-    seats = list(room.seats.all()) if seats is None else seats
-    game = current_game(room) if game is None else game
+    seats = list(table.seats.all()) if seats is None else seats
+    game = current_game(table) if game is None else game
     return {
-        "room": room_dict(room),
+        "table": table_dict(table),
         "seats": [seat_dict(seat) for seat in sorted(seats, key=lambda s: s.index)],
-        "game": None if game is None else game_dict(game, kinds.of(room), state),
+        "game": None if game is None else game_dict(game, kinds.of(table), state),
     }
 
 
@@ -86,13 +88,13 @@ def log_events(game: Game | None, limit: int = LOG_LINES) -> list[dict]:
     return [{"seq": row.seq, **row.data} for row in reversed(list(rows))]
 
 
-def rooms_of(player_key: str) -> QuerySet[Room]:
+def tables_of(player_key: str) -> QuerySet[Table]:
     """The open tables a player sits at or hosts, newest first."""
-    seated = Seat.objects.filter(player_key=player_key).values("room_id")
+    seated = Seat.objects.filter(player_key=player_key).values("table_id")
     return (
         (
-            Room.objects.exclude(status=Room.Status.CLOSED).filter(id__in=seated)
-            | Room.objects.exclude(status=Room.Status.CLOSED).filter(host_key=player_key)
+            Table.objects.exclude(status=Table.Status.CLOSED).filter(id__in=seated)
+            | Table.objects.exclude(status=Table.Status.CLOSED).filter(host_key=player_key)
         )
         .distinct()
         .order_by("-created")
@@ -105,7 +107,7 @@ def fingerprint(snapshot: dict | None) -> tuple | None:
         return None
     game = snapshot["game"]
     return (
-        snapshot["room"]["status"],
+        snapshot["table"]["status"],
         game and game["id"],
         game and game["version"],
         tuple((s["index"], s["nickname"], s["bot_level"], s["away"]) for s in snapshot["seats"]),
@@ -114,22 +116,22 @@ def fingerprint(snapshot: dict | None) -> tuple | None:
 
 def fingerprints(codes: list[str]) -> dict[str, tuple]:
     """The fingerprint of each table, read from the database in three queries for all of them."""
-    found = list(Room.objects.filter(code__in=codes).values_list("id", "code", "status"))
-    rooms = {room_id: code for room_id, code, _status in found}
-    statuses = {room_id: status for room_id, _code, status in found}
+    found = list(Table.objects.filter(code__in=codes).values_list("id", "code", "status"))
+    tables = {table_id: code for table_id, code, _status in found}
+    statuses = {table_id: status for table_id, _code, status in found}
     games: dict[int, tuple[int, int]] = {}
-    for room_id, game_id, version in (
-        Game.objects.filter(room_id__in=rooms).order_by("room_id", "number").values_list("room_id", "id", "version")
+    for table_id, game_id, version in (
+        Game.objects.filter(table_id__in=tables).order_by("table_id", "number").values_list("table_id", "id", "version")
     ):
-        games[room_id] = (game_id, version)  # the last one, by number, is the current game
-    seats: dict[int, list] = {room_id: [] for room_id in rooms}
-    for room_id, *seat in (
-        Seat.objects.filter(room_id__in=rooms)
-        .order_by("room_id", "index")
-        .values_list("room_id", "index", "nickname", "bot_level", "away")
+        games[table_id] = (game_id, version)  # the last one, by number, is the current game
+    seats: dict[int, list] = {table_id: [] for table_id in tables}
+    for table_id, *seat in (
+        Seat.objects.filter(table_id__in=tables)
+        .order_by("table_id", "index")
+        .values_list("table_id", "index", "nickname", "bot_level", "away")
     ):
-        seats[room_id].append(tuple(seat))
+        seats[table_id].append(tuple(seat))
     return {
-        code: (statuses[room_id], *games.get(room_id, (None, None)), tuple(seats[room_id]))
-        for room_id, code in rooms.items()
+        code: (statuses[table_id], *games.get(table_id, (None, None)), tuple(seats[table_id]))
+        for table_id, code in tables.items()
     }

@@ -2,7 +2,7 @@
 bots' moves after their pause, and taking over for people who left.
 
 Every server process runs `run_forever` in its event loop; all of them may find the same
-deadline due, and the service layer lets exactly one apply it (room lock + re-read deadline).
+deadline due, and the service layer lets exactly one apply it (table lock + re-read deadline).
 """
 
 from __future__ import annotations
@@ -51,7 +51,7 @@ async def broadcast_all(messages: list[dict]) -> None:
     """Each committed change to every screen; one the layer fails to carry reaches this process's
     screens at once and the others' through their own check (game.watch)."""
     for message in messages:
-        code = message["snapshot"]["room"]["code"]
+        code = message["snapshot"]["table"]["code"]
         try:
             await send_async(code, message)
         except Exception:

@@ -34,7 +34,7 @@ def _home(request: HttpRequest, player, form: CreateTableForm, status: int = 200
         "game/home.html",
         {
             "form": form,
-            "tables": selectors.rooms_of(player.key)[:20] if player else [],
+            "tables": selectors.tables_of(player.key)[:20] if player else [],
             "is_user": bool(player and player.is_user),
             "hero_cards": [face(code) for code in HERO_CARDS],
         },
@@ -57,7 +57,7 @@ def table_create(request: HttpRequest) -> HttpResponse:
         return _home(request, player, form, status=400)
     data = form.cleaned_data
     try:
-        room = services.room_create(
+        table = services.table_create(
             player=player,
             nickname=data["nickname"],
             seat_count=data["seat_count"],
@@ -72,7 +72,7 @@ def table_create(request: HttpRequest) -> HttpResponse:
         form.add_error(None, error.message)
         return _home(request, player, form, status=400)
     request.session[NICKNAME_KEY] = data["nickname"]
-    return redirect("table", code=room.code)
+    return redirect("table", code=table.code)
 
 
 def _lookups_exhausted(request: HttpRequest) -> HttpResponse | None:
@@ -93,7 +93,7 @@ def table_find(request: HttpRequest) -> HttpResponse:
     if (refused := _lookups_exhausted(request)) is not None:
         return refused
     code = "".join(request.GET.get("code", "").split()).upper()
-    if selectors.room_by_code(code) is None:
+    if selectors.table_by_code(code) is None:
         _lookup_missed(request)
         messages.error(request, gettext("There is no table with that code."))
         return redirect("home")
@@ -110,18 +110,18 @@ def table_invite(request: HttpRequest, code: str) -> HttpResponse:
 def table(request: HttpRequest, code: str) -> HttpResponse:
     if (refused := _lookups_exhausted(request)) is not None:
         return refused
-    room = selectors.room_by_code(code)
-    if room is None:
+    table = selectors.table_by_code(code)
+    if table is None:
         _lookup_missed(request)
         raise Http404(gettext("There is no table with that code."))
     player = known_player(request.session, request.user)  # watching creates no session
-    snapshot = selectors.snapshot(room)
+    snapshot = selectors.snapshot(table)
     context = table_render.table_context(snapshot, player and player.key)
-    game = selectors.current_game(room)
-    context.update(_chat_context(room, snapshot, player, request))
+    game = selectors.current_game(table)
+    context.update(_chat_context(table, snapshot, player, request))
     context.update(
         {
-            "ws_url": f"/ws/t/{room.code}/?lang={get_language()}",
+            "ws_url": f"/ws/t/{table.code}/?lang={get_language()}",
             "lines": table_render.log_lines(table_render.log_entries(snapshot, selectors.log_events(game))),
             "nickname_hint": request.session.get(NICKNAME_KEY, "")
             or (player.username if player and player.is_user else ""),
@@ -130,17 +130,17 @@ def table(request: HttpRequest, code: str) -> HttpResponse:
     return render(request, "game/table_page.html", context)
 
 
-def _chat_context(room, snapshot: dict, player, request: HttpRequest) -> dict:
+def _chat_context(table, snapshot: dict, player, request: HttpRequest) -> dict:
     """The chat panel as this visitor first sees it (the socket brings it again, then live)."""
-    recent = services.chat_recent(room.code)
+    recent = services.chat_recent(table.code)
     viewer_key = player.key if player else None
-    token = author_token(room.code, tag(viewer_key)) if viewer_key else None
+    token = author_token(table.code, tag(viewer_key)) if viewer_key else None
     has_name = bool(player and (player.is_user or request.session.get(NICKNAME_KEY)))
     return {
         "chat_lines": chat_render.lists(recent["lines"], get_language(), token),
         "chat_parts": mark_safe(
             chat_render.parts(
-                code=room.code,
+                code=table.code,
                 chat_frame=chat_render.frame(snapshot, viewer_key),
                 viewer_key=viewer_key,
                 has_name=has_name,

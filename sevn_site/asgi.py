@@ -29,6 +29,6 @@ timers.start_with_server(deadlines=os.environ.get("SEVN_TIMERS", "on") != "off")
 
 # Everything loaded so far (Django, templates, translations) lives as long as the process: keep
 # it out of the collector's full passes, which otherwise pause every table at once (a full
-# pass measured 59 ms before, 15 ms after, in bench/table_latency.py's one-room games).
+# pass measured 59 ms before, 15 ms after, in bench/table_latency.py's one-table games).
 gc.collect()  # garbage is not frozen
 gc.freeze()

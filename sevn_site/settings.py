@@ -213,7 +213,7 @@ LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "home"
 LOGOUT_REDIRECT_URL = "home"
 
-# How long bots "think" before they move, in ms (a room setting; tests use 0).
+# How long bots "think" before they move, in ms (a table setting; tests use 0).
 SEVN_BOT_DELAY_MS = int(os.environ.get("SEVN_BOT_DELAY_MS", "900"))
 
 # What one client may ask (game.limits): a socket's messages per second and burst (then dropped;

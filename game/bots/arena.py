@@ -26,7 +26,7 @@ def play_game(
     """Play one game to its end, one policy per seat; returns the final state.
 
     With `timings` (one list per seat), each decision's wall time in seconds is appended to its
-    seat's list: view, legal actions and policy together, as a live room would pay.
+    seat's list: view, legal actions and policy together, as a live table would pay.
     """
     state = new_game(len(policies), seed, target=target)
     rngs = [random.Random(f"{seed}/{seat}") for seat in range(len(policies))]

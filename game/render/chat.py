@@ -77,7 +77,7 @@ def frame(snapshot: dict, viewer_key: str | None) -> tuple:
     """What the composer and the people list show: whether the viewer sits or hosts, and who sits."""
     people, tags = _people(snapshot)
     who = tag(viewer_key)
-    return (who in tags, bool(who) and snapshot["room"]["host"] == who, people)
+    return (who in tags, bool(who) and snapshot["table"]["host"] == who, people)
 
 
 def parts(

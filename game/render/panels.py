@@ -184,7 +184,7 @@ class Meta(NamedTuple):
     version: int
     turn: int | None
     deadline_ms: int | None
-    timer: int  # the room's seconds per decision
+    timer: int  # the table's seconds per decision
     show_summary: bool  # a round was scored by this update: the summary opens
 
 
@@ -200,7 +200,7 @@ def meta_context(meta: Meta, now_ms: int) -> dict:
 
 def bar_context(bar: tuple[str, int, int, bool]) -> dict:
     code, round_number, target, summary = bar
-    return {"room": {"code": code}, "view": {"round": round_number, "target": target}, "summary": summary}
+    return {"table": {"code": code}, "view": {"round": round_number, "target": target}, "summary": summary}
 
 
 def pile_context(pile: tuple[str, int]) -> dict:
@@ -258,22 +258,22 @@ class Decision(NamedTuple):
 
     kind: str  # the pending decision: turn, freeze, triple_draw, gift, ballast, crossroads
     can_draw: bool = False
-    bust_chance: int | None = None  # percent, when the room shows the odds
+    bust_chance: int | None = None  # percent, when the table shows the odds
     options: tuple[tuple[int, str, int, bool], ...] = ()  # targets: (seat, name, row score, is you)
     card: str | None = None  # the Ballast to keep or discard
     picks: tuple[tuple[str, bool], ...] = ()  # Crossroads: (card, would bust)
 
 
 def decision(snapshot: dict, me: int | None, names: tuple[str, ...]) -> Decision | None:
-    """What the deciding viewer may choose, with the odds the room shows; None for anyone else."""
+    """What the deciding viewer may choose, with the odds the table shows; None for anyone else."""
     game = snapshot["game"]
     view = game["view"]
-    if me is None or game["over"] or view["current"] != me or snapshot["room"]["status"] != "playing":
+    if me is None or game["over"] or view["current"] != me or snapshot["table"]["status"] != "playing":
         return None
     pending = view["pending"]
     kind = pending["kind"]
     if kind == "turn":
-        odds = round(100 * bust_chance(view, me)) if snapshot["room"]["show_odds"] else None
+        odds = round(100 * bust_chance(view, me)) if snapshot["table"]["show_odds"] else None
         return Decision(kind, can_draw=view["deck_count"] + view["discard_count"] > 0, bust_chance=odds)
     if kind in ("freeze", "triple_draw", "gift"):
         options = tuple(
@@ -327,7 +327,7 @@ class Rematch(NamedTuple):
 
 
 def rematch_context(rematch: Rematch) -> dict:
-    return {"decision": None, "over": True, "room": {"code": rematch.code}, **rematch._asdict()}
+    return {"decision": None, "over": True, "table": {"code": rematch.code}, **rematch._asdict()}
 
 
 class Waiting(NamedTuple):
@@ -510,4 +510,4 @@ def score_chart(history: tuple[tuple[int, ...], ...], names: tuple[str, ...], ta
 def log_entries(snapshot: dict, events: list[dict]) -> list[dict]:
     if snapshot["game"] is None:
         return []
-    return log.lines(events, seat_names(snapshot), snapshot["room"].get("kind", "sevn"))
+    return log.lines(events, seat_names(snapshot), snapshot["table"].get("kind", "sevn"))

@@ -45,7 +45,7 @@ class TableView(NamedTuple):
 
 
 def shared_pieces(snapshot: dict, events: list[dict]) -> Shared:
-    game, room = snapshot["game"], snapshot["room"]
+    game, table = snapshot["game"], snapshot["table"]
     view = game["view"]
     names = tuple(seat_names(snapshot))
     current_name = names[view["current"]] if view["current"] is not None else None
@@ -55,10 +55,10 @@ def shared_pieces(snapshot: dict, events: list[dict]) -> Shared:
     turn = view["current"] if not game["over"] and view["current"] is not None else None
     pieces = {
         "table-meta": panels.meta_piece(
-            panels.Meta(game["number"], game["version"], turn, deadline_ms, room["turn_seconds"], show_summary)
+            panels.Meta(game["number"], game["version"], turn, deadline_ms, table["turn_seconds"], show_summary)
         ),
         "table-bar": Piece(
-            "table/_bar.html", (room["code"], view["round"], view["target"], summary), panels.bar_context
+            "table/_bar.html", (table["code"], view["round"], view["target"], summary), panels.bar_context
         ),
         "pile-deck": Piece("table/_pile.html", ("deck", view["deck_count"]), panels.pile_context),
         "pile-discard": Piece("table/_pile.html", ("discard", view["discard_count"]), panels.pile_context),
@@ -78,7 +78,9 @@ def shared_pieces(snapshot: dict, events: list[dict]) -> Shared:
     if summary:
         pieces["summary"] = Piece("table/_summary.html", panels.summary_data(view, names), panels.summary_context)
     paused = (
-        not game["over"] and room["status"] == "playing" and all(s["bot_level"] or s["away"] for s in snapshot["seats"])
+        not game["over"]
+        and table["status"] == "playing"
+        and all(s["bot_level"] or s["away"] for s in snapshot["seats"])
     )
     return Shared(names, pieces, paused, summary, current_name)
 
@@ -98,12 +100,12 @@ def table_view(
     """One viewer's table (`asked`, `online`: what their screen knows of rematch requests and
     open sockets), pieces in page order: the bar, the other seats clockwise after the viewer's,
     the piles and the centre, the viewer's own seat, the controls."""
-    room, game = snapshot["room"], snapshot["game"]
+    table, game = snapshot["table"], snapshot["game"]
     view = game["view"]
     n = len(view["seats"])
     mine = viewer_seat(snapshot, viewer_key)
     me = mine["index"] if mine is not None and mine["index"] < n else None
-    is_host = bool(viewer_key) and tag(viewer_key) == room["host"]
+    is_host = bool(viewer_key) and tag(viewer_key) == table["host"]
     decision = panels.decision(snapshot, me, shared.names)
     start = 0 if me is None else me + 1
     order = tuple((start + i) % n for i in range(n) if (start + i) % n != me)
@@ -124,7 +126,7 @@ def table_view(
     if me is not None:
         pieces[f"seat-{me}"] = common[f"seat-{me}"]
     pieces["controls"] = _controls(snapshot, shared, me, is_host, decision, asked)
-    frame = Frame(room["status"], game["id"], me, order, shared.paused, game["over"], shared.summary)
+    frame = Frame(table["status"], game["id"], me, order, shared.paused, game["over"], shared.summary)
     return TableView(frame, pieces)
 
 
@@ -133,14 +135,14 @@ def _controls(
 ) -> Piece:
     """The decider's choices; at game over the rematch (the host starts one and sees who asked,
     anyone else seated asks); otherwise who we wait for."""
-    room, game = snapshot["room"], snapshot["game"]
+    table, game = snapshot["table"], snapshot["game"]
     if decision is not None:
         return Piece("table/_controls.html", decision, panels.decision_context)
     if game["over"]:
         asked_names = tuple(shared.names[seat] for seat in sorted(asked) if seat != me and seat < len(shared.names))
         return Piece(
             "table/_controls.html",
-            panels.Rematch(room["code"], room["host_name"], me, is_host, asked_names if is_host else (), me in asked),
+            panels.Rematch(table["code"], table["host_name"], me, is_host, asked_names if is_host else (), me in asked),
             panels.rematch_context,
         )
     return Piece("table/_controls.html", panels.Waiting(me is not None, shared.current_name), panels.waiting_context)

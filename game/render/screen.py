@@ -29,11 +29,11 @@ def speaking(language: str):
 
 def playing(snapshot: dict) -> bool:
     """A game on the table (its pieces are drawn; a lobby or a closed table is drawn whole)."""
-    return snapshot["game"] is not None and snapshot["room"]["status"] not in ("lobby", "closed")
+    return snapshot["game"] is not None and snapshot["table"]["status"] not in ("lobby", "closed")
 
 
 def _game(snapshot: dict) -> ModuleType:
-    return GAMES[snapshot["room"].get("kind", "sevn")]
+    return GAMES[snapshot["table"].get("kind", "sevn")]
 
 
 def table_view(
@@ -65,44 +65,44 @@ def table_context(
     events: list[dict] = (),
     asked: frozenset = frozenset(),
     online: tuple[int, ...] | None = None,
-    table: pieces.TableView | None = None,
+    seen: pieces.TableView | None = None,
 ) -> dict:
     """Everything the table template needs for one viewer, its pieces drawn."""
-    room, seats = snapshot["room"], snapshot["seats"]
+    table, seats = snapshot["table"], snapshot["seats"]
     mine = viewer_seat(snapshot, viewer_key)
     context = {
-        "room": room,
-        "is_host": bool(viewer_key) and tag(viewer_key) == room["host"],
+        "table": table,
+        "is_host": bool(viewer_key) and tag(viewer_key) == table["host"],
         "my_seat": mine and mine["index"],
         "seated": mine is not None,
         "seats_taken": len(seats),
         "game": snapshot["game"],
-        "table_template": TABLES[room.get("kind", "sevn")],
+        "table_template": TABLES[table.get("kind", "sevn")],
     }
-    if snapshot["game"] is None or room["status"] == "lobby":
+    if snapshot["game"] is None or table["status"] == "lobby":
         by_index = {seat["index"]: seat for seat in seats}
         context["game"] = None
         context["table_template"] = TABLES["sevn"]
         context["lobby"] = [
             {"index": i, "seat": by_index.get(i), "is_you": by_index.get(i) is not None and by_index[i] is mine}
-            for i in range(room["seat_count"])
+            for i in range(table["seat_count"])
         ]
-        kind = kinds.of(room)
+        kind = kinds.of(table)
         context["can_start"] = len(seats) >= kind.min_seats
         context["bots_left"] = kind.max_bots - sum(1 for seat in seats if seat["bot_level"])
         return context
-    if room["status"] == "closed":
+    if table["status"] == "closed":
         context["table_template"] = TABLES["sevn"]
         return context
-    table = table or table_view(snapshot, viewer_key, events, asked, online)
-    context.update(frame=table.frame, me=table.frame.me, drawn=_drawn_places(table))
+    seen = seen or table_view(snapshot, viewer_key, events, asked, online)
+    context.update(frame=seen.frame, me=seen.frame.me, drawn=_drawn_places(seen))
     return context
 
 
-def _drawn_places(table: pieces.TableView) -> dict:
+def _drawn_places(seen: pieces.TableView) -> dict:
     """The drawn pieces by their place in the table's template (the seats joined in order)."""
-    html = {name: draw(piece) for name, piece in table.pieces.items()}
-    me = table.frame.me
+    html = {name: draw(piece) for name, piece in seen.pieces.items()}
+    me = seen.frame.me
     others = [name for name in html if name.startswith("seat-") and name != f"seat-{me}"]
     places = {name.replace("table-", "").replace("-", "_"): value for name, value in html.items()}
     places["seats"] = mark_safe("".join(html[name] for name in others))  # each drawn (escaped) by its partial
@@ -225,13 +225,13 @@ class Screen:
                 return self._presence_only()
             return None if events else ""
         with speaking(self.language):
-            table = self._view(snapshot, events, passed)
-            if table is None or table.frame != self.frame:
-                html = self._whole(snapshot, table)
+            seen = self._view(snapshot, events, passed)
+            if seen is None or seen.frame != self.frame:
+                html = self._whole(snapshot, seen)
             else:
                 self.snapshot = snapshot
                 self._remember(game)
-                html = "".join(self._changed(table.pieces))
+                html = "".join(self._changed(seen.pieces))
             if events and game is not None:
                 html += log_update(snapshot, events)
             return html
@@ -263,11 +263,11 @@ class Screen:
             return ""
         return "".join(self._changed({"table-presence": pieces.presence(self.online)}))
 
-    def _whole(self, snapshot: dict, table: pieces.TableView | None) -> str:
+    def _whole(self, snapshot: dict, seen: pieces.TableView | None) -> str:
         self.snapshot = snapshot
-        context = table_context(snapshot, self.viewer_key, table=table)
-        self.frame = table.frame if table is not None else None
-        self.shown = {name: shows(piece) for name, piece in table.pieces.items()} if table is not None else {}
+        context = table_context(snapshot, self.viewer_key, seen=seen)
+        self.frame = seen.frame if seen is not None else None
+        self.shown = {name: shows(piece) for name, piece in seen.pieces.items()} if seen is not None else {}
         self._remember(snapshot["game"])
         context.update(oob=True)
         return render_to_string(context["table_template"], context)

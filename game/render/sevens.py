@@ -110,12 +110,12 @@ def seat_context(seat: SeatFacts) -> dict:
 def shared_pieces(snapshot: dict, events: list[dict]) -> Shared:
     """The pieces every viewer of this update shares, from the spectator's view (which holds
     no hand)."""
-    room, game = snapshot["room"], snapshot["game"]
+    table, game = snapshot["table"], snapshot["game"]
     view = game["view"]
     names = tuple(seat_names(snapshot))
     turn = view["current"] if view["current"] is not None and not view["over"] else None
     deadline_ms = int(game["deadline"] * 1000) if game["deadline"] else None
-    meta = panels.Meta(game["number"], game["version"], turn, deadline_ms, room["turn_seconds"], False)
+    meta = panels.Meta(game["number"], game["version"], turn, deadline_ms, table["turn_seconds"], False)
     by_index = {seat["index"]: seat for seat in snapshot["seats"]}
     winners = set(view["winners"])
     seats = {}
@@ -135,7 +135,7 @@ def shared_pieces(snapshot: dict, events: list[dict]) -> Shared:
     layout = tuple(None if view["layout"][suit] is None else tuple(view["layout"][suit]) for suit in SUITS)
     pieces = {
         "table-meta": panels.meta_piece(meta),
-        "table-bar": Piece("sevens/_bar.html", (room["code"], view["round"], view["rounds"]), bar_context),
+        "table-bar": Piece("sevens/_bar.html", (table["code"], view["round"], view["rounds"]), bar_context),
     }
     if view["over"]:
         pieces["standings"] = Piece("sevens/_standings.html", _standings(view, names), standings_context)
@@ -218,7 +218,7 @@ def table_view(
 ) -> TableView:
     """One viewer's Sevens table: the shared pieces, their own seat marked, the turn as they
     see it and their hand (from their own view: nobody else's)."""
-    room, game = snapshot["room"], snapshot["game"]
+    table, game = snapshot["table"], snapshot["game"]
     names = shared.names
     mine = viewer_seat(snapshot, viewer_key)
     me = mine["index"] if mine is not None and mine["index"] < len(names) else None
@@ -234,14 +234,14 @@ def table_view(
         pieces[f"seat-{me}"] = Piece("sevens/_seat.html", shared.seats[me]._replace(is_you=True), seat_context)
     pieces["sevens-layout"] = common["sevens-layout"]
     if view["over"]:
-        is_host = bool(viewer_key) and tag(viewer_key) == room["host"]
-        host_seat = next((s["index"] for s in snapshot["seats"] if s["who"] == room["host"]), None)
+        is_host = bool(viewer_key) and tag(viewer_key) == table["host"]
+        host_seat = next((s["index"] for s in snapshot["seats"] if s["who"] == table["host"]), None)
         asked_names = tuple(names[i] for i in sorted(asked) if i < len(names) and i != host_seat)
-        rematch = panels.Rematch(room["code"], room["host_name"], me, is_host, asked_names, me in asked)
+        rematch = panels.Rematch(table["code"], table["host_name"], me, is_host, asked_names, me in asked)
         pieces["controls"] = Piece("sevens/_hand.html", rematch, panels.rematch_context)
     else:
         playable = set(view["playable"]) if yours else set()
         cards = tuple((code, code in playable) for code in view["hand"] or ())
         pieces["controls"] = Piece("sevens/_hand.html", Hand(me, yours, current_name, cards), hand_context)
-    frame = Frame(room["status"], game["id"], me, len(names), view["over"], "last-round" in common)
+    frame = Frame(table["status"], game["id"], me, len(names), view["over"], "last-round" in common)
     return TableView(frame, pieces)

@@ -1,7 +1,7 @@
 """Table chat: a line from a seated player (the table's channel) or a spectator (theirs), the
 host's switch for spectators, and what a person's mutes and bans refuse.
 
-Chat never takes the room's lock: a line is one insert beside the game, and a Draw waits for
+Chat never takes the table's lock: a line is one insert beside the game, and a Draw waits for
 nothing the chat does.
 """
 
@@ -18,8 +18,8 @@ from django.utils.translation import gettext_lazy as _
 from .. import limits, phrases
 from ..errors import ServiceError, later
 from ..identity import Player, tag
-from ..models import ChatMessage, Room, Sanction, Seat
-from .common import _visible, clean_nickname, locked_room, require_host
+from ..models import ChatMessage, Sanction, Seat, Table
+from .common import _visible, clean_nickname, locked_table, require_host
 
 CHAT_MAX = 200
 CHAT_KEPT = 200  # lines a table keeps (reports copy theirs as evidence)
@@ -69,19 +69,19 @@ def person_filter(key: str, user_id: int | None) -> Q:
     return Q(player_key=key) | Q(user_id=user_id) if user_id else Q(player_key=key)
 
 
-def active_sanction(kind: str, player: Player, room_id: int | None = None, now=None) -> Sanction | None:
+def active_sanction(kind: str, player: Player, table_id: int | None = None, now=None) -> Sanction | None:
     """The person's mute (everywhere, or at this table) or ban in force now, the longest first."""
     now = now or timezone.now()
     found = Sanction.objects.filter(person_filter(player.key, player.user_id), kind=kind, lifted__isnull=True).filter(
         Q(expires__isnull=True) | Q(expires__gt=now)
     )
     if kind == Sanction.Kind.MUTE:
-        found = found.filter(Q(room__isnull=True) | Q(room_id=room_id))
+        found = found.filter(Q(table__isnull=True) | Q(table_id=table_id))
     return found.filter(expires__isnull=True).first() or found.order_by("-expires").first()
 
 
-def refuse_sanctioned(kind: str, player: Player, room_id: int | None = None) -> None:
-    sanction = active_sanction(kind, player, room_id)
+def refuse_sanctioned(kind: str, player: Player, table_id: int | None = None) -> None:
+    sanction = active_sanction(kind, player, table_id)
     if sanction is not None:
         raise ServiceError(kind, sanction_message(sanction.kind, sanction.expires, sanction.reason))
 
@@ -102,12 +102,12 @@ def chat_message(code: str, line: dict) -> dict:
     return {"chat": "line", "code": code, "body": {"line": line}}
 
 
-def _speaker(room: Room, player: Player, nickname: object) -> tuple[str, str]:
+def _speaker(table: Table, player: Player, nickname: object) -> tuple[str, str]:
     """The channel a person speaks in and the name their lines show."""
-    seat = Seat.objects.filter(room=room, player_key=player.key).only("nickname").first()
+    seat = Seat.objects.filter(table=table, player_key=player.key).only("nickname").first()
     if seat is not None:
         return ChatMessage.Channel.TABLE, seat.nickname
-    if not room.spectator_chat:
+    if not table.spectator_chat:
         raise ServiceError("spectators_off", _("The host has turned the spectators' chat off."))
     if player.is_user:
         return ChatMessage.Channel.SPECTATORS, player.username
@@ -125,10 +125,10 @@ def chat_post(
     allowance (with how long to wait)."""
     if player is None:
         raise ServiceError("chat_name", _("Choose a nickname to chat."))
-    room = Room.objects.filter(code=str(code).upper()).only("id", "code", "status", "spectator_chat").first()
-    if room is None:
-        raise ServiceError("unknown_room", _("There is no table with that code."))
-    if room.status == Room.Status.CLOSED:
+    table = Table.objects.filter(code=str(code).upper()).only("id", "code", "status", "spectator_chat").first()
+    if table is None:
+        raise ServiceError("unknown_table", _("There is no table with that code."))
+    if table.status == Table.Status.CLOSED:
         raise ServiceError("closed", _("This table was closed by staff."))
     if phrase:
         if not phrases.is_phrase(phrase):
@@ -137,8 +137,8 @@ def chat_post(
     else:
         words, key = clean_text(text), ""
     refuse_sanctioned(Sanction.Kind.BAN, player)
-    refuse_sanctioned(Sanction.Kind.MUTE, player, room.id)
-    channel, name = _speaker(room, player, nickname)
+    refuse_sanctioned(Sanction.Kind.MUTE, player, table.id)
+    channel, name = _speaker(table, player, nickname)
     wait = limits.chat_wait(player.key)
     if wait:
         raise ServiceError(
@@ -146,7 +146,7 @@ def chat_post(
             later(_("Slow down: you can send another message in %(seconds)s s."), seconds=max(1, round(wait))),
         )
     message = ChatMessage.objects.create(
-        room=room,
+        table=table,
         channel=channel,
         author_key=player.key,
         author_user_id=player.user_id,
@@ -154,38 +154,38 @@ def chat_post(
         text=words,
         phrase=key,
     )
-    _prune(room)
-    return chat_message(room.code, line_dict(room.code, message))
+    _prune(table)
+    return chat_message(table.code, line_dict(table.code, message))
 
 
-def _prune(room: Room) -> None:
+def _prune(table: Table) -> None:
     oldest_kept = (
-        ChatMessage.objects.filter(room=room)
+        ChatMessage.objects.filter(table=table)
         .order_by("-id")
         .values_list("id", flat=True)[CHAT_KEPT - 1 : CHAT_KEPT]
         .first()
     )
     if oldest_kept is not None:
-        ChatMessage.objects.filter(room=room, id__lt=oldest_kept).delete()
+        ChatMessage.objects.filter(table=table, id__lt=oldest_kept).delete()
 
 
 def chat_recent(code: str) -> dict:
     """The last lines of each channel, oldest first, as screens draw them, and whether
     spectators may chat."""
-    room = Room.objects.filter(code=str(code).upper()).only("id", "code", "spectator_chat").first()
+    table = Table.objects.filter(code=str(code).upper()).only("id", "code", "spectator_chat").first()
     lines: dict[str, list[dict]] = {channel: [] for channel in ChatMessage.Channel.values}
-    if room is None:
+    if table is None:
         return {"lines": lines, "spectator_chat": False}
     for channel in lines:
-        rows = ChatMessage.objects.filter(room=room, channel=channel).order_by("-id")[:HISTORY]
-        lines[channel] = [line_dict(room.code, row) for row in reversed(list(rows))]
-    return {"lines": lines, "spectator_chat": room.spectator_chat}
+        rows = ChatMessage.objects.filter(table=table, channel=channel).order_by("-id")[:HISTORY]
+        lines[channel] = [line_dict(table.code, row) for row in reversed(list(rows))]
+    return {"lines": lines, "spectator_chat": table.spectator_chat}
 
 
 @transaction.atomic
 def spectator_chat_set(*, code: str, player: Player, on: bool) -> dict:
     """The host lets spectators chat, or stops them (their channel stays readable)."""
-    room = locked_room(code)
-    require_host(room, player)
-    Room.objects.filter(id=room.id).update(spectator_chat=bool(on))
-    return {"chat": "settings", "code": room.code, "body": {"spectator_chat": bool(on)}}
+    table = locked_table(code)
+    require_host(table, player)
+    Table.objects.filter(id=table.id).update(spectator_chat=bool(on))
+    return {"chat": "settings", "code": table.code, "body": {"spectator_chat": bool(on)}}

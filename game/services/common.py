@@ -1,4 +1,4 @@
-"""What every service shares: the table update it returns, locking a room, checking requests."""
+"""What every service shares: the table update it returns, locking a table, checking requests."""
 
 from __future__ import annotations
 
@@ -10,37 +10,37 @@ from django.utils.translation import gettext_lazy as _
 from .. import selectors
 from ..errors import ServiceError
 from ..identity import Player
-from ..models import Game, Room, Seat
-from .store import locked_room_and_game
+from ..models import Game, Seat, Table
+from .store import locked_table_and_game
 
 NICKNAME_MAX = 20
 
 
 def table_update(
-    room: Room, seats: list[Seat], game: Game | None, state: dict | None = None, events: list[dict] | None = None
+    table: Table, seats: list[Seat], game: Game | None, state: dict | None = None, events: list[dict] | None = None
 ) -> dict:
     """What a change did to a table, as its viewers may see it: the new snapshot and the events
     (game.broadcast sends it to every screen)."""
-    return {"snapshot": selectors.snapshot(room, seats, game, state), "events": events or []}
+    return {"snapshot": selectors.snapshot(table, seats, game, state), "events": events or []}
 
 
-def locked_room(code: str | None = None, *, room_id: int | None = None) -> Room:
-    """The room, locked for this transaction (services.store); refused if unknown or closed."""
-    room, _game = locked_room_and_game(code, room_id=room_id)
-    if room is None:
-        raise ServiceError("unknown_room", _("There is no table with that code."))
-    if room.status == Room.Status.CLOSED:
+def locked_table(code: str | None = None, *, table_id: int | None = None) -> Table:
+    """The table, locked for this transaction (services.store); refused if unknown or closed."""
+    table, _game = locked_table_and_game(code, table_id=table_id)
+    if table is None:
+        raise ServiceError("unknown_table", _("There is no table with that code."))
+    if table.status == Table.Status.CLOSED:
         raise ServiceError("closed", _("This table was closed by staff."))
-    return room
+    return table
 
 
-def require_host(room: Room, player: Player) -> None:
-    if room.host_key != player.key:
+def require_host(table: Table, player: Player) -> None:
+    if table.host_key != player.key:
         raise ServiceError("not_host", _("Only the host can do that."))
 
 
-def require_lobby(room: Room) -> None:
-    if room.status != Room.Status.LOBBY:
+def require_lobby(table: Table) -> None:
+    if table.status != Table.Status.LOBBY:
         raise ServiceError("started", _("The game has already started."))
 
 

@@ -13,9 +13,9 @@ from game.engine.cards import TARGET
 from .. import kinds
 from ..errors import ServiceError
 from ..identity import Player
-from ..models import Room, Sanction, Seat
+from ..models import Sanction, Seat, Table
 from .chat import refuse_sanctioned
-from .common import choose_int, clean_nickname, locked_room, require_host, require_lobby, table_update
+from .common import choose_int, clean_nickname, locked_table, require_host, require_lobby, table_update
 
 CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
 CODE_LENGTH = 6
@@ -29,12 +29,12 @@ BOT_NAMES = ("Ada", "Alan", "Grace", "Linus", "Edsger", "Barbara", "Ken", "Donal
 def _new_code() -> str:
     while True:
         code = "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
-        if not Room.objects.filter(code=code).exists():
+        if not Table.objects.filter(code=code).exists():
             return code
 
 
 @transaction.atomic
-def room_create(
+def table_create(
     *,
     player: Player,
     nickname: object,
@@ -45,7 +45,7 @@ def room_create(
     bot_speed: str = "normal",
     kind: object = "sevn",
     rounds: object = 3,
-) -> Room:
+) -> Table:
     """A new table with its creator (the host) in the first seat, for either game (SEVN plays
     to a target score, Sevens a number of rounds); not for a banned person."""
     if kind not in kinds.KINDS:
@@ -65,7 +65,7 @@ def room_create(
     timer = choose_int(turn_seconds, TIMER_CHOICES, "bad_timer", _("Choose a turn timer from the list."))
     if bot_speed not in BOT_SPEEDS:
         raise ServiceError("bad_speed", _("Choose a bot speed from the list."))
-    room = Room.objects.create(
+    table = Table.objects.create(
         code=_new_code(),
         kind=game.name,
         host_key=player.key,
@@ -77,15 +77,15 @@ def room_create(
         show_odds=bool(show_odds),
         bot_delay_ms=round(settings.SEVN_BOT_DELAY_MS * BOT_SPEEDS[bot_speed]),
     )
-    Seat.objects.create(room=room, index=0, player_key=player.key, nickname=name, user_id=player.user_id)
-    return room
+    Seat.objects.create(table=table, index=0, player_key=player.key, nickname=name, user_id=player.user_id)
+    return table
 
 
-def _free_seat(room: Room, seats: list[Seat], index: object) -> int:
+def _free_seat(table: Table, seats: list[Seat], index: object) -> int:
     """The seat asked for if it is free, else the first free one; refused when none is."""
-    free = sorted(set(range(room.seat_count)) - {seat.index for seat in seats})
+    free = sorted(set(range(table.seat_count)) - {seat.index for seat in seats})
     if not free:
-        raise ServiceError("room_full", _("This table is full. You can watch the game."))
+        raise ServiceError("table_full", _("This table is full. You can watch the game."))
     return free[0] if index in (None, "") else choose_int(index, free, "seat_taken", _("That seat is not free."))
 
 
@@ -93,65 +93,65 @@ def _free_seat(room: Room, seats: list[Seat], index: object) -> int:
 def seat_take(*, code: str, player: Player, nickname: object, index: object = None) -> dict:
     """Sit down at a free seat (the first free one unless `index` names one); not for a
     banned person."""
-    room = locked_room(code)
+    table = locked_table(code)
     refuse_sanctioned(Sanction.Kind.BAN, player)
-    require_lobby(room)
-    seats = list(room.seats.all())
+    require_lobby(table)
+    seats = list(table.seats.all())
     if any(seat.player_key == player.key for seat in seats):
         raise ServiceError("already_seated", _("You already have a seat at this table."))
     name = player.username if player.is_user else clean_nickname(nickname)
     if any(seat.nickname.casefold() == name.casefold() for seat in seats):
         raise ServiceError("nickname_taken", _("That nickname is already taken at this table."))
-    chosen = _free_seat(room, seats, index)
+    chosen = _free_seat(table, seats, index)
     seats.append(
-        Seat.objects.create(room=room, index=chosen, player_key=player.key, nickname=name, user_id=player.user_id)
+        Seat.objects.create(table=table, index=chosen, player_key=player.key, nickname=name, user_id=player.user_id)
     )
-    return table_update(room, seats, None)
+    return table_update(table, seats, None)
 
 
 @transaction.atomic
 def seat_leave(*, code: str, player: Player) -> dict:
     """Leave your seat before the game starts."""
-    room = locked_room(code)
-    require_lobby(room)
-    seats = list(room.seats.all())
+    table = locked_table(code)
+    require_lobby(table)
+    seats = list(table.seats.all())
     mine = [seat for seat in seats if seat.player_key == player.key]
     if not mine:
         raise ServiceError("not_seated", _("You are not seated at this table."))
     mine[0].delete()
-    return table_update(room, [seat for seat in seats if seat is not mine[0]], None)
+    return table_update(table, [seat for seat in seats if seat is not mine[0]], None)
 
 
 @transaction.atomic
 def seat_remove(*, code: str, player: Player, index: object) -> dict:
     """The host removes a seated player (or bot) before the start."""
-    room = locked_room(code)
-    require_host(room, player)
-    require_lobby(room)
-    seats = list(room.seats.all())
+    table = locked_table(code)
+    require_host(table, player)
+    require_lobby(table)
+    seats = list(table.seats.all())
     position = choose_int(index, [seat.index for seat in seats], "no_such_seat", _("Nobody sits in that seat."))
     target = next(seat for seat in seats if seat.index == position)
     if target.player_key == player.key:
         raise ServiceError("remove_self", _("Use Leave to give up your own seat."))
     target.delete()
-    return table_update(room, [seat for seat in seats if seat is not target], None)
+    return table_update(table, [seat for seat in seats if seat is not target], None)
 
 
 @transaction.atomic
 def bot_add(*, code: str, player: Player, level: object, index: object = None) -> dict:
     """The host seats a computer player of the chosen level in a free seat."""
-    room = locked_room(code)
-    require_host(room, player)
-    require_lobby(room)
+    table = locked_table(code)
+    require_host(table, player)
+    require_lobby(table)
     if level not in Seat.BotLevel.values:
         raise ServiceError("bad_level", _("Choose easy, medium or hard."))
-    seats = list(room.seats.all())
-    chosen = _free_seat(room, seats, index)
-    if sum(seat.is_bot for seat in seats) >= kinds.of(room).max_bots:
+    seats = list(table.seats.all())
+    chosen = _free_seat(table, seats, index)
+    if sum(seat.is_bot for seat in seats) >= kinds.of(table).max_bots:
         raise ServiceError(
             "too_many_bots", _("Sevens takes at most five computer players: the other seats are for people.")
         )
     taken = {seat.nickname.casefold() for seat in seats}
     name = next(f"Bot {n}" for n in BOT_NAMES + tuple(str(i) for i in range(99)) if f"bot {n}".casefold() not in taken)
-    seats.append(Seat.objects.create(room=room, index=chosen, nickname=name, bot_level=level))
-    return table_update(room, seats, None)
+    seats.append(Seat.objects.create(table=table, index=chosen, nickname=name, bot_level=level))
+    return table_update(table, seats, None)

@@ -18,10 +18,10 @@ from django.utils.translation import gettext_lazy as _
 from .. import selectors
 from ..errors import ServiceError
 from ..identity import tag
-from ..models import ChatMessage, ModAction, Presence, Report, Room, Sanction, Seat
+from ..models import ChatMessage, ModAction, Presence, Report, Sanction, Seat, Table
 from .common import clean_nickname, table_update
 from .staff import Person, log_action, mark_handled, remove_seat
-from .store import locked_room_and_game
+from .store import locked_table_and_game
 
 MUTE_DURATIONS = {"15m": timedelta(minutes=15), "1h": timedelta(hours=1), "24h": timedelta(hours=24), "permanent": None}
 BAN_DURATIONS = {"24h": timedelta(hours=24), "7d": timedelta(days=7), "30d": timedelta(days=30), "permanent": None}
@@ -30,13 +30,15 @@ Sent = list[tuple[str, dict]]
 
 def _tables_of(person: Person, also: str | None = None) -> list[str]:
     """The open tables where the person may have a screen: seated, connected, or chatting."""
-    seats = Seat.objects.filter(player_key=person.key).values_list("room__code", flat=True)
-    present = Presence.objects.filter(player_key=person.key).values_list("room__code", flat=True)
+    seats = Seat.objects.filter(player_key=person.key).values_list("table__code", flat=True)
+    present = Presence.objects.filter(player_key=person.key).values_list("table__code", flat=True)
     recent = ChatMessage.objects.filter(
         author_key=person.key, created__gt=timezone.now() - timedelta(hours=6)
-    ).values_list("room__code", flat=True)
+    ).values_list("table__code", flat=True)
     codes = set(seats) | set(present) | set(recent) | ({also} if also else set())
-    return sorted(Room.objects.filter(code__in=codes).exclude(status=Room.Status.CLOSED).values_list("code", flat=True))
+    return sorted(
+        Table.objects.filter(code__in=codes).exclude(status=Table.Status.CLOSED).values_list("code", flat=True)
+    )
 
 
 def _notice(person: Person, notice: dict, also: str | None = None) -> Sent:
@@ -53,7 +55,7 @@ def _reason(reason: object) -> str:
 
 @transaction.atomic
 def player_warn(
-    *, by, person: Person, warning: str, report: Report | None = None, room_code: str | None = None
+    *, by, person: Person, warning: str, report: Report | None = None, table_code: str | None = None
 ) -> Sent:
     """A canned warning, shown at once on the person's screens in their language."""
     from ..phrases import WARNINGS
@@ -64,14 +66,14 @@ def player_warn(
         by=by,
         action=ModAction.Action.WARN,
         person=person,
-        room_code=room_code or "",
+        table_code=table_code or "",
         detail=warning,
         reason=str(WARNINGS[warning]),
         report=report,
     )
     mark_handled(report, by, f"warned ({warning})")
     cache.set(pending_warning_key(person.key), warning, WARNING_KEPT)  # until one of their screens shows it
-    return _notice(person, {"kind": "warning", "warning": warning}, room_code)
+    return _notice(person, {"kind": "warning", "warning": warning}, table_code)
 
 
 WARNING_KEPT = 30 * 24 * 3600  # seconds: a warning waits this long for its person to come back
@@ -84,7 +86,7 @@ def pending_warning_key(player_key: str) -> str:
 
 @transaction.atomic
 def player_mute(
-    *, by, person: Person, duration: str, reason: object, room: Room | None = None, report: Report | None = None
+    *, by, person: Person, duration: str, reason: object, table: Table | None = None, report: Report | None = None
 ) -> Sent:
     """No chat for a while (or for good), at one table or everywhere; the next line is refused."""
     if duration not in MUTE_DURATIONS:
@@ -97,24 +99,24 @@ def player_mute(
         player_key=person.key,
         user_id=person.user_id,
         nickname=person.name,
-        room=room,
+        table=table,
         reason=why,
         expires=until,
         by=by,
     )
-    where = room.code if room else "everywhere"
+    where = table.code if table else "everywhere"
     log_action(
         by=by,
         action=ModAction.Action.MUTE,
         person=person,
-        room_code=room.code if room else "",
+        table_code=table.code if table else "",
         detail=f"{duration}, {where}",
         reason=why,
         report=report,
     )
     mark_handled(report, by, f"muted {duration} {where}")
     notice = {"kind": "mute", "expires": until.timestamp() if until else None, "reason": why}
-    return _notice(person, notice, room.code if room else (report.room_code if report else None))
+    return _notice(person, notice, table.code if table else (report.table_code if report else None))
 
 
 @transaction.atomic
@@ -129,7 +131,7 @@ def player_ban(*, by, person: Person, duration: str, reason: object, report: Rep
     notices = _notice(
         person,
         {"kind": "ban", "expires": until.timestamp() if until else None, "reason": why},
-        report.room_code if report else None,
+        report.table_code if report else None,
     )
     Sanction.objects.create(
         kind=Sanction.Kind.BAN,
@@ -140,8 +142,8 @@ def player_ban(*, by, person: Person, duration: str, reason: object, report: Rep
         expires=until,
         by=by,
     )
-    seats = Seat.objects.filter(player_key=person.key).exclude(room__status=Room.Status.CLOSED)
-    removed: Sent = [(code, remove_seat(seat_id)) for seat_id, code in seats.values_list("id", "room__code")]
+    seats = Seat.objects.filter(player_key=person.key).exclude(table__status=Table.Status.CLOSED)
+    removed: Sent = [(code, remove_seat(seat_id)) for seat_id, code in seats.values_list("id", "table__code")]
     handed = _hand_over_hosting(person)
     log_action(
         by=by,
@@ -159,16 +161,16 @@ def _hand_over_hosting(person: Person) -> Sent:
     """A banned person hosts nothing: each open table they host goes to the first person still
     seated there, and one with nobody left is closed (part of the ban: no log line of its own)."""
     sent: Sent = []
-    for room in Room.objects.filter(host_key=person.key).exclude(status=Room.Status.CLOSED):
-        heir = room.seats.filter(bot_level="").exclude(player_key__in=("", person.key)).order_by("index").first()
+    for table in Table.objects.filter(host_key=person.key).exclude(status=Table.Status.CLOSED):
+        heir = table.seats.filter(bot_level="").exclude(player_key__in=("", person.key)).order_by("index").first()
         if heir is None:
-            room.status, room.closed_reason = Room.Status.CLOSED, str(_("The host can no longer play here."))
-            room.save(update_fields=["status", "closed_reason", "updated"])
+            table.status, table.closed_reason = Table.Status.CLOSED, str(_("The host can no longer play here."))
+            table.save(update_fields=["status", "closed_reason", "updated"])
         else:
-            room.host_key, room.host_name = heir.player_key, heir.nickname
-            room.save(update_fields=["host_key", "host_name", "updated"])
-        seats = sorted(room.seats.all(), key=lambda seat: seat.index)
-        sent.append((room.code, table_update(room, seats, selectors.current_game(room))))
+            table.host_key, table.host_name = heir.player_key, heir.nickname
+            table.save(update_fields=["host_key", "host_name", "updated"])
+        seats = sorted(table.seats.all(), key=lambda seat: seat.index)
+        sent.append((table.code, table_update(table, seats, selectors.current_game(table))))
     return sent
 
 
@@ -184,43 +186,43 @@ def sanction_lift(*, by, sanction_id: int) -> None:
         by=by,
         action=ModAction.Action.LIFT,
         person=Person(sanction.player_key, sanction.nickname),
-        room_code=sanction.room.code if sanction.room_id else "",
+        table_code=sanction.table.code if sanction.table_id else "",
         detail=sanction.get_kind_display(),
         reason=sanction.reason,
     )
 
 
 @transaction.atomic
-def player_rename(*, by, room_id: int, person: Person, nickname: object, report: Report | None = None) -> Sent:
+def player_rename(*, by, table_id: int, person: Person, nickname: object, report: Report | None = None) -> Sent:
     """An offensive nickname replaced at its table: the seat, the game's list of players and
     the person's chat lines there."""
-    room, game = locked_room_and_game(room_id=room_id)
-    if room is None:
-        raise ServiceError("unknown_room", _("There is no table with that code."))
-    seat = Seat.objects.filter(room=room, player_key=person.key).first()
+    table, game = locked_table_and_game(table_id=table_id)
+    if table is None:
+        raise ServiceError("unknown_table", _("There is no table with that code."))
+    seat = Seat.objects.filter(table=table, player_key=person.key).first()
     if seat is None:
         raise ServiceError("not_seated", _("That player no longer sits at this table."))
     name = clean_nickname(nickname)
     old, seat.nickname = seat.nickname, name
     seat.save(update_fields=["nickname"])
-    if room.host_key == person.key:
-        Room.objects.filter(id=room.id).update(host_name=name)
-        room.host_name = name
+    if table.host_key == person.key:
+        Table.objects.filter(id=table.id).update(host_name=name)
+        table.host_name = name
     if game is not None and seat.index < len(game.players) and game.players[seat.index] == old:
         game.players[seat.index] = name
         game.save(update_fields=["players"])
-    ChatMessage.objects.filter(room=room, author_key=person.key).update(nickname=name)
+    ChatMessage.objects.filter(table=table, author_key=person.key).update(nickname=name)
     log_action(
         by=by,
         action=ModAction.Action.RENAME,
         person=person,
-        room_code=room.code,
+        table_code=table.code,
         detail=f"{old} → {name}",
         reason="",
         report=report,
     )
     mark_handled(report, by, f"renamed to {name}")
-    return [(room.code, table_update(room, list(room.seats.all()), game))]
+    return [(table.code, table_update(table, list(table.seats.all()), game))]
 
 
 @transaction.atomic
@@ -232,7 +234,7 @@ def report_handle(*, by, report_id: int, note: object = "") -> None:
         by=by,
         action=ModAction.Action.HANDLE,
         person=Person.reported_in(report),
-        room_code=report.room_code,
+        table_code=report.table_code,
         detail=how,
         report=report,
     )

@@ -1,6 +1,6 @@
 """Playing: starting games, moves under the version check, deadlines, bots' moves.
 
-Each service locks the room row (one writer per table at a time), checks, applies the move
+Each service locks the table row (one writer per table at a time), checks, applies the move
 through the engine, saves state, version and event rows, and returns the message to
 broadcast. Callers broadcast only after the transaction has committed.
 """
@@ -17,13 +17,13 @@ from django.utils.translation import gettext_lazy as _
 from .. import kinds, selectors
 from ..errors import ServiceError
 from ..identity import Player
-from ..models import Game, Presence, Room, Seat
+from ..models import Game, Presence, Seat, Table
 from . import store
-from .common import locked_room, require_host, table_update
+from .common import locked_table, require_host, table_update
 
 AWAY_AFTER_TIMEOUTS = 3
 # A person whose every socket at the table closed GRACE ago has their decisions due after
-# ABSENT_TURN, not the room's turn clock: an absent player does not hold up the table.
+# ABSENT_TURN, not the table's turn clock: an absent player does not hold up the table.
 GRACE = timedelta(seconds=15)
 ABSENT_TURN = timedelta(seconds=3)
 TOO_FEW = {
@@ -36,12 +36,12 @@ MAX_BOT_MOVES = 5000  # per service call; a whole game of bots is far shorter
 @transaction.atomic
 def game_start(*, code: str, player: Player) -> dict:
     """The host starts a game (or a rematch after game over) with everyone seated."""
-    room = locked_room(code)
-    require_host(room, player)
-    if room.status == Room.Status.PLAYING:
+    table = locked_table(code)
+    require_host(table, player)
+    if table.status == Table.Status.PLAYING:
         raise ServiceError("started", _("The game has already started."))
-    seats = sorted(room.seats.all(), key=lambda seat: seat.index)
-    kind = kinds.of(room)
+    seats = sorted(table.seats.all(), key=lambda seat: seat.index)
+    kind = kinds.of(table)
     if len(seats) < kind.min_seats:
         raise ServiceError("too_few", TOO_FEW[kind.name])
     for position, seat in enumerate(seats):  # engine seats are 0..n-1: close the gaps
@@ -49,40 +49,40 @@ def game_start(*, code: str, player: Player) -> dict:
             seat.index = position
             seat.save(update_fields=["index"])
         seat.away, seat.timeouts_in_row = False, 0
-    Seat.objects.filter(room=room).update(away=False, timeouts_in_row=0)
-    last = selectors.current_game(room)
+    Seat.objects.filter(table=table).update(away=False, timeouts_in_row=0)
+    last = selectors.current_game(table)
     seed = secrets.randbits(63)
     opening: list[dict] = []
-    state = kind.new(room, len(seats), seed, opening)
+    state = kind.new(table, len(seats), seed, opening)
     game = Game.objects.create(
-        room=room,
+        table=table,
         number=(last.number + 1) if last else 1,
         state="",
         version=0,
         seed=seed,
         players=[seat.nickname for seat in seats],
     )
-    room.status = Room.Status.PLAYING
-    room.save(update_fields=["status", "updated"])
+    table.status = Table.Status.PLAYING
+    table.save(update_fields=["status", "updated"])
     records = [{"type": "game_started", "number": game.number, "seats": len(seats)}] + opening
-    records += _play_bots(room, seats, game, state)
-    return _commit(room, seats, game, state, records)
+    records += _play_bots(table, seats, game, state)
+    return _commit(table, seats, game, state, records)
 
 
 @transaction.atomic
 def game_act(*, code: str, player: Player, action: object, version: int) -> dict:
     """A seated player's move, checked against whose decision it is and the table version it was
     made on: of two identical moves sent on that version, exactly one is applied."""
-    room, game = store.locked_room_and_game(str(code))
-    if room is None:
-        raise ServiceError("unknown_room", _("There is no table with that code."))
-    if room.status == Room.Status.CLOSED:
+    table, game = store.locked_table_and_game(str(code))
+    if table is None:
+        raise ServiceError("unknown_table", _("There is no table with that code."))
+    if table.status == Table.Status.CLOSED:
         raise ServiceError("closed", _("This table was closed by staff."))
-    if game is None or room.status == Room.Status.LOBBY:
+    if game is None or table.status == Table.Status.LOBBY:
         raise ServiceError("not_started", _("The game has not started yet."))
     if game.over:
         raise ServiceError("game_over", _("This game is over."))
-    seats = store.seats_of(room)
+    seats = store.seats_of(table)
     mine = next((seat for seat in seats if seat.player_key and seat.player_key == player.key), None)
     if mine is None:
         raise ServiceError("spectator", _("You are watching this table: only seated players can play."))
@@ -90,7 +90,7 @@ def game_act(*, code: str, player: Player, action: object, version: int) -> dict
         raise ServiceError(
             "stale", _("The table changed before your move arrived. Here it is again."), version=game.version
         )
-    kind = kinds.of(room)
+    kind = kinds.of(table)
     state = kind.from_json(game.state)
     try:
         events = kind.apply(state, action, actor=mine.index)
@@ -100,25 +100,25 @@ def game_act(*, code: str, player: Player, action: object, version: int) -> dict
         mine.away, mine.timeouts_in_row = False, 0
         mine.save(update_fields=["away", "timeouts_in_row"])
     records = [{"type": "action", "seat": mine.index, "action": action}] + events
-    records += _play_bots(room, seats, game, state)
-    return _commit(room, seats, game, state, records)
+    records += _play_bots(table, seats, game, state)
+    return _commit(table, seats, game, state, records)
 
 
 @transaction.atomic
 def game_expire(*, game_id: int, now=None) -> dict | None:
     """Apply what is due at the game's deadline: a bot's move or a timeout. Exactly once:
-    the room lock and the re-read deadline make every other caller find nothing due."""
+    the table lock and the re-read deadline make every other caller find nothing due."""
     now = now or timezone.now()
-    room_id = Game.objects.filter(id=game_id).values_list("room_id", flat=True).first()
-    if room_id is None:
+    table_id = Game.objects.filter(id=game_id).values_list("table_id", flat=True).first()
+    if table_id is None:
         return None
-    room, game = store.locked_room_and_game(room_id=room_id)
+    table, game = store.locked_table_and_game(table_id=table_id)
     if game is None or game.id != game_id:  # a rematch began meanwhile: this game is no longer due
         return None
-    if room.status != Room.Status.PLAYING or game.over or game.deadline is None or game.deadline > now:
+    if table.status != Table.Status.PLAYING or game.over or game.deadline is None or game.deadline > now:
         return None
-    seats = store.seats_of(room)
-    kind = kinds.of(room)
+    seats = store.seats_of(table)
+    kind = kinds.of(table)
     state = kind.from_json(game.state)
     seat = seats[kind.acting(state)]
     if _bot_plays(seat):
@@ -130,26 +130,26 @@ def game_expire(*, game_id: int, now=None) -> dict | None:
             seat.away = True
             records.append({"type": "away", "seat": seat.index})
         seat.save(update_fields=["timeouts_in_row", "away"])
-    records += _play_bots(room, seats, game, state)
-    return _commit(room, seats, game, state, records, now)
+    records += _play_bots(table, seats, game, state)
+    return _commit(table, seats, game, state, records, now)
 
 
 @transaction.atomic
 def rematch_ask(*, code: str, player: Player) -> dict:
     """A seated player (not the host, who simply starts one) asks for a rematch once a game is
     over: it goes in the game's log, so the host sees it on every screen until the rematch."""
-    room = locked_room(code)
-    if room.status != Room.Status.FINISHED:
+    table = locked_table(code)
+    if table.status != Table.Status.FINISHED:
         raise ServiceError("not_over", _("A rematch can be asked for once the game is over."))
-    game = selectors.current_game(room)
-    seats = sorted(room.seats.all(), key=lambda seat: seat.index)
+    game = selectors.current_game(table)
+    seats = sorted(table.seats.all(), key=lambda seat: seat.index)
     mine = next((seat for seat in seats if seat.player_key and seat.player_key == player.key), None)
     if mine is None:
         raise ServiceError("spectator", _("You are watching this table: only seated players can play."))
     if game.events.filter(kind="rematch_asked", data__seat=mine.index).exists():
         raise ServiceError("asked", _("You have asked for a rematch already."))
     return _commit(
-        room, seats, game, kinds.of(room).from_json(game.state), [{"type": "rematch_asked", "seat": mine.index}]
+        table, seats, game, kinds.of(table).from_json(game.state), [{"type": "rematch_asked", "seat": mine.index}]
     )
 
 
@@ -166,12 +166,12 @@ def _bot_move(kind: kinds.Kind, game: Game, state: dict, seat: Seat) -> list[dic
     return [{"type": "action", "seat": seat.index, "action": action, "bot": True}] + kind.apply(state, action)
 
 
-def _play_bots(room: Room, seats: list[Seat], game: Game, state: dict) -> list[dict]:
+def _play_bots(table: Table, seats: list[Seat], game: Game, state: dict) -> list[dict]:
     """With no bot pause, bots move at once, until a person must decide or the game ends."""
     records: list[dict] = []
-    if room.bot_delay_ms or not _humans_present(seats):
+    if table.bot_delay_ms or not _humans_present(seats):
         return records
-    kind = kinds.of(room)
+    kind = kinds.of(table)
     for _move in range(MAX_BOT_MOVES):
         if state["over"] or not _bot_plays(seats[kind.acting(state)]):
             break
@@ -179,78 +179,78 @@ def _play_bots(room: Room, seats: list[Seat], game: Game, state: dict) -> list[d
     return records
 
 
-def _deadline(room: Room, seats: list[Seat], state: dict, now):
+def _deadline(table: Table, seats: list[Seat], state: dict, now):
     """When the pending decision is due: a bot after its pause, a person after the timer.
     A game with nobody but bots left waits for a person to come back."""
     if state["over"]:
         return None
-    seat = seats[kinds.of(room).acting(state)]
+    seat = seats[kinds.of(table).acting(state)]
     if _bot_plays(seat):
         if not _humans_present(seats):
             return None
-        return now + timedelta(milliseconds=room.bot_delay_ms)
-    if _gone(room, seat, now):
+        return now + timedelta(milliseconds=table.bot_delay_ms)
+    if _gone(table, seat, now):
         return now + ABSENT_TURN
-    if room.turn_seconds:
-        return now + timedelta(seconds=room.turn_seconds)
+    if table.turn_seconds:
+        return now + timedelta(seconds=table.turn_seconds)
     return None
 
 
-def _gone(room: Room, seat: Seat, now) -> bool:
+def _gone(table: Table, seat: Seat, now) -> bool:
     """Whether a person's sockets at the table all closed GRACE ago or more (a seat that never
     had one is not gone: it has not arrived yet)."""
     if seat.last_seen is None or seat.last_seen > now - GRACE:
         return False
-    return not Presence.objects.filter(room_id=room.id, player_key=seat.player_key).exists()
+    return not Presence.objects.filter(table_id=table.id, player_key=seat.player_key).exists()
 
 
 @transaction.atomic
-def hurry(*, room_id: int, seat_index: int, now=None) -> dict | None:
+def hurry(*, table_id: int, seat_index: int, now=None) -> dict | None:
     """A person just counted as gone: the decision waiting for them is due within ABSENT_TURN.
     Returns the message to broadcast (the clock every screen shows), or None if nothing changed."""
     now = now or timezone.now()
-    room = Room.objects.select_for_update().get(id=room_id)
-    game = selectors.current_game(room)
-    if room.status != Room.Status.PLAYING or game is None or game.over:
+    table = Table.objects.select_for_update().get(id=table_id)
+    game = selectors.current_game(table)
+    if table.status != Table.Status.PLAYING or game is None or game.over:
         return None
-    state = kinds.of(room).from_json(game.state)
-    if kinds.of(room).acting(state) != seat_index:
+    state = kinds.of(table).from_json(game.state)
+    if kinds.of(table).acting(state) != seat_index:
         return None
     soon = now + ABSENT_TURN
     if game.deadline is not None and game.deadline <= soon:
         return None
     game.deadline = soon
     game.save(update_fields=["deadline"])
-    return table_update(room, sorted(room.seats.all(), key=lambda seat: seat.index), game, state)
+    return table_update(table, sorted(table.seats.all(), key=lambda seat: seat.index), game, state)
 
 
-def _commit(room: Room, seats: list[Seat], game: Game, state: dict, records: list[dict], now=None) -> dict:
+def _commit(table: Table, seats: list[Seat], game: Game, state: dict, records: list[dict], now=None) -> dict:
     """Save the new state with the next version and append the event rows; the message to
     broadcast is built from what was saved."""
     now = now or timezone.now()
-    kind = kinds.of(room)
+    kind = kinds.of(table)
     game.version += 1
     game.state = kind.to_json(state)
-    game.deadline = _deadline(room, seats, state, now)
+    game.deadline = _deadline(table, seats, state, now)
     if state["over"] and not game.over:
         game.over, game.winner, game.finished = True, kind.winner(state), now
-        room.status = Room.Status.FINISHED
-        room.save(update_fields=["status", "updated"])
+        table.status = Table.Status.FINISHED
+        table.save(update_fields=["status", "updated"])
     first = game.event_count
     store.append_events(game, first, records, now)
     game.event_count = first + len(records)
     store.save_game(game)
     logged = [{"seq": first + i, **record} for i, record in enumerate(records) if record["type"] != "action"]
-    return table_update(room, seats, game, state, logged)
+    return table_update(table, seats, game, state, logged)
 
 
-def refresh_deadline(room: Room, events: list[dict]) -> dict:
+def refresh_deadline(table: Table, events: list[dict]) -> dict:
     """After seats changed who plays them (away, back, removed): log it, let bots move if it
-    is now their turn, and set the next deadline. The room must be locked by the caller."""
-    seats = sorted(room.seats.all(), key=lambda seat: seat.index)
-    game = selectors.current_game(room)
-    if game is None or game.over or room.status != Room.Status.PLAYING:
-        return table_update(room, seats, game, events=events)
-    state = kinds.of(room).from_json(game.state)
-    records = list(events) + _play_bots(room, seats, game, state)
-    return _commit(room, seats, game, state, records)
+    is now their turn, and set the next deadline. The table must be locked by the caller."""
+    seats = sorted(table.seats.all(), key=lambda seat: seat.index)
+    game = selectors.current_game(table)
+    if game is None or game.over or table.status != Table.Status.PLAYING:
+        return table_update(table, seats, game, events=events)
+    state = kinds.of(table).from_json(game.state)
+    records = list(events) + _play_bots(table, seats, game, state)
+    return _commit(table, seats, game, state, records)

@@ -7,17 +7,17 @@ from django.utils.translation import gettext_lazy as _
 
 from ..errors import ServiceError
 from ..identity import Player
-from ..models import ChatMessage, Report, Room, Seat
+from ..models import ChatMessage, Report, Seat, Table
 from .common import choose_int
 
 EVIDENCE_LINES = 30
 COMMENT_MAX = 200
 
 
-def evidence(room: Room) -> list[dict]:
+def evidence(table: Table) -> list[dict]:
     """The table's last chat lines, both channels, oldest first (the lines themselves may be
     pruned later: the report keeps its copy)."""
-    rows = ChatMessage.objects.filter(room=room).order_by("-id")[:EVIDENCE_LINES]
+    rows = ChatMessage.objects.filter(table=table).order_by("-id")[:EVIDENCE_LINES]
     return [
         {
             "id": row.id,
@@ -32,23 +32,23 @@ def evidence(room: Room) -> list[dict]:
     ]
 
 
-def _reporter_name(room: Room, player: Player, nickname: object) -> str:
-    seat = Seat.objects.filter(room=room, player_key=player.key).first()
+def _reporter_name(table: Table, player: Player, nickname: object) -> str:
+    seat = Seat.objects.filter(table=table, player_key=player.key).first()
     if seat is not None:
         return seat.nickname
     return (player.username or str(nickname or "") or "?")[:20]
 
 
-def _reported(room: Room, message_id: object, seat_index: object):
+def _reported(table: Table, message_id: object, seat_index: object):
     """The person reported (key, user id, name) and the line reported, if it is a line."""
     if message_id not in (None, ""):
         line = ChatMessage.objects.filter(
-            room=room, id=choose_int(message_id, range(10**12), "no_message", _("That message is no longer there."))
+            table=table, id=choose_int(message_id, range(10**12), "no_message", _("That message is no longer there."))
         ).first()
         if line is None:
             raise ServiceError("no_message", _("That message is no longer there."))
         return line.author_key, line.author_user_id, line.nickname, line
-    seats = {seat.index: seat for seat in Seat.objects.filter(room=room)}
+    seats = {seat.index: seat for seat in Seat.objects.filter(table=table)}
     index = choose_int(seat_index, list(seats), "no_such_seat", _("Nobody sits in that seat."))
     seat = seats[index]
     if not seat.player_key:
@@ -68,31 +68,31 @@ def report_create(
 ) -> Report:
     """A report reaches staff with the last chat lines; the same thing twice by the same
     person is refused."""
-    room = Room.objects.filter(code=str(code).upper()).first()
-    if room is None:
-        raise ServiceError("unknown_room", _("There is no table with that code."))
+    table = Table.objects.filter(code=str(code).upper()).first()
+    if table is None:
+        raise ServiceError("unknown_table", _("There is no table with that code."))
     if reason not in Report.Reason.values:
         raise ServiceError("bad_reason", _("Choose a reason for your report."))
     note = " ".join(str(comment or "").split())
     if len(note) > COMMENT_MAX:
         raise ServiceError("long_comment", _("A comment has at most 200 characters."))
-    key, user_id, name, line = _reported(room, message_id, seat_index)
+    key, user_id, name, line = _reported(table, message_id, seat_index)
     if key == player.key:
         raise ServiceError("report_self", _("You cannot report yourself."))
     duplicate = (
         Report.objects.filter(reporter_key=player.key, message=line)
         if line is not None
-        else Report.objects.filter(reporter_key=player.key, room=room, reported_key=key, message__isnull=True)
+        else Report.objects.filter(reporter_key=player.key, table=table, reported_key=key, message__isnull=True)
     )
     if duplicate.exists():
         raise ServiceError("reported", _("You have reported this already: staff will look at it."))
     try:
         with transaction.atomic():
             return Report.objects.create(
-                room=room,
-                room_code=room.code,
+                table=table,
+                table_code=table.code,
                 reporter_key=player.key,
-                reporter_name=_reporter_name(room, player, nickname),
+                reporter_name=_reporter_name(table, player, nickname),
                 reported_key=key,
                 reported_user_id=user_id,
                 reported_name=name,
@@ -100,7 +100,7 @@ def report_create(
                 message_text=(line.text or line.phrase) if line else "",
                 reason=reason,
                 comment=note,
-                evidence=evidence(room),
+                evidence=evidence(table),
             )
     except IntegrityError:  # the same report sent twice at once
         raise ServiceError("reported", _("You have reported this already: staff will look at it.")) from None

@@ -9,10 +9,10 @@ from django.db import transaction
 from django.utils import timezone
 
 from .. import selectors
-from ..models import ModAction, Room, Seat
+from ..models import ModAction, Seat, Table
 from .common import table_update
 from .play import refresh_deadline
-from .store import locked_room_and_game
+from .store import locked_table_and_game
 
 
 @dataclass(frozen=True)
@@ -33,7 +33,7 @@ def log_action(
     by,
     action: str,
     person: Person | None = None,
-    room_code: str = "",
+    table_code: str = "",
     detail: str = "",
     reason: str = "",
     report=None,
@@ -45,7 +45,7 @@ def log_action(
         action=action,
         target_key=person.key if person else "",
         target_name=person.name[:20] if person else "",
-        room_code=room_code,
+        table_code=table_code,
         detail=str(detail)[:200],
         reason=str(reason)[:300],
         report=report,
@@ -64,41 +64,41 @@ def mark_handled(report, by, how: str) -> None:
 
 
 @transaction.atomic
-def room_close(*, code: str, reason: str = "", by=None, report=None) -> dict:
+def table_close(*, code: str, reason: str = "", by=None, report=None) -> dict:
     """Staff close a table: play stops and every viewer is told."""
-    room, game = locked_room_and_game(code)
-    room.status = Room.Status.CLOSED
-    room.closed_reason = reason[:200]
-    room.save(update_fields=["status", "closed_reason", "updated"])
+    table, game = locked_table_and_game(code)
+    table.status = Table.Status.CLOSED
+    table.closed_reason = reason[:200]
+    table.save(update_fields=["status", "closed_reason", "updated"])
     if game is not None and game.deadline is not None:
         game.deadline = None
         game.save(update_fields=["deadline"])
-    log_action(by=by, action=ModAction.Action.CLOSE, room_code=room.code, reason=reason, report=report)
+    log_action(by=by, action=ModAction.Action.CLOSE, table_code=table.code, reason=reason, report=report)
     mark_handled(report, by, "table closed")
-    return table_update(room, list(room.seats.all()), game)
+    return table_update(table, list(table.seats.all()), game)
 
 
 def remove_seat(seat_id: int) -> dict:
     """Before the start (or after the end) the seat is freed; during a game a bot keeps the
     seat (and its score) so the game can go on, and the person can no longer act."""
-    room_id = Seat.objects.values_list("room_id", flat=True).get(id=seat_id)
-    room, _game = locked_room_and_game(room_id=room_id)
+    table_id = Seat.objects.values_list("table_id", flat=True).get(id=seat_id)
+    table, _game = locked_table_and_game(table_id=table_id)
     seat = Seat.objects.get(id=seat_id)  # read after the lock: nobody changes it meanwhile
-    if room.status != Room.Status.PLAYING:
+    if table.status != Table.Status.PLAYING:
         seat.delete()
-        return table_update(room, list(room.seats.all()), selectors.current_game(room))
+        return table_update(table, list(table.seats.all()), selectors.current_game(table))
     seat.player_key, seat.user, seat.away = "", None, True
     seat.save(update_fields=["player_key", "user", "away"])
-    return refresh_deadline(room, events=[{"type": "removed", "seat": seat.index}])
+    return refresh_deadline(table, events=[{"type": "removed", "seat": seat.index}])
 
 
 @transaction.atomic
 def seat_remove_by_staff(*, seat_id: int, by=None, reason: str = "", report=None) -> dict:
     """Staff remove a player from a table (see remove_seat), logged."""
-    seat = Seat.objects.select_related("room").get(id=seat_id)
+    seat = Seat.objects.select_related("table").get(id=seat_id)
     person = Person(seat.player_key, seat.nickname, seat.user_id)
-    code = seat.room.code
+    code = seat.table.code
     message = remove_seat(seat_id)
-    log_action(by=by, action=ModAction.Action.REMOVE, person=person, room_code=code, reason=reason, report=report)
+    log_action(by=by, action=ModAction.Action.REMOVE, person=person, table_code=code, reason=reason, report=report)
     mark_handled(report, by, "removed from the table")
     return message

@@ -1,7 +1,7 @@
 """The reads and writes of a move, with their SQL composed once from the models.
 
 Django builds and compiles a queryset's SQL anew on every call, and on the path of a move
-(lock the room, read its game and seats, append events, save the game) that cost several
+(lock the table, read its game and seats, append events, save the game) that cost several
 times what the database itself did. These are the same statements, composed once from the
 models' metadata, so they follow the migrations. Reads load the fields a move uses (the rest
 are deferred, loaded if ever touched) into model instances; writes are prepared by each field.
@@ -14,7 +14,7 @@ from functools import cache
 
 from django.db import connection
 
-from ..models import Event, Game, Room, Seat
+from ..models import Event, Game, Seat, Table
 
 # What a move reads and writes (the tables' other time stamps stay deferred).
 # (in the models' field order: Model.from_db takes a partial row in that order)
@@ -35,7 +35,7 @@ ROOM_FIELDS = (
 )
 GAME_FIELDS = (
     "id",
-    "room_id",
+    "table_id",
     "number",
     "state",
     "version",
@@ -47,7 +47,7 @@ GAME_FIELDS = (
     "winner",
     "finished",
 )
-SEAT_FIELDS = ("id", "room_id", "index", "player_key", "nickname", "bot_level", "away", "timeouts_in_row")
+SEAT_FIELDS = ("id", "table_id", "index", "player_key", "nickname", "bot_level", "away", "timeouts_in_row")
 SAVED_FIELDS = ("version", "state", "deadline", "over", "winner", "finished", "event_count")
 EVENT_FIELDS = ("game", "seq", "version", "kind", "data", "created")
 EVENTS_PER_STATEMENT = 500  # well under SQLite's limit of bound parameters per statement
@@ -64,19 +64,19 @@ def _columns(model, names, alias: str = "") -> str:
 
 @cache
 def _sql(vendor: str) -> dict[str, str]:
-    # the room row is locked (SQLite has no FOR UPDATE: its BEGIN IMMEDIATE locks the database)
+    # the table row is locked (SQLite has no FOR UPDATE: its BEGIN IMMEDIATE locks the database)
     lock = " FOR UPDATE OF r" if connection.features.has_select_for_update else ""
-    room, game, seat, event = (_q(model._meta.db_table) for model in (Room, Game, Seat, Event))
-    # The room is locked first and its game read by a statement of its own: on PostgreSQL a
+    table, game, seat, event = (_q(model._meta.db_table) for model in (Table, Game, Seat, Event))
+    # The table is locked first and its game read by a statement of its own: on PostgreSQL a
     # statement that waited for the lock still sees the rows of the moment it began, so a game
     # read in the same statement could be one move old.
-    locked_room = f"SELECT {_columns(Room, ROOM_FIELDS, 'r')} FROM {room} r "
+    locked_table = f"SELECT {_columns(Table, ROOM_FIELDS, 'r')} FROM {table} r "
     return {
-        "room": f"{locked_room}WHERE r.{_q('code')} = %s{lock}",
-        "room_by_id": f"{locked_room}WHERE r.{_q('id')} = %s{lock}",
-        "game": f"SELECT {_columns(Game, GAME_FIELDS)} FROM {game} WHERE {_q('room_id')} = %s "
+        "table": f"{locked_table}WHERE r.{_q('code')} = %s{lock}",
+        "table_by_id": f"{locked_table}WHERE r.{_q('id')} = %s{lock}",
+        "game": f"SELECT {_columns(Game, GAME_FIELDS)} FROM {game} WHERE {_q('table_id')} = %s "
         f"ORDER BY {_q('number')} DESC LIMIT 1",
-        "seats": f"SELECT {_columns(Seat, SEAT_FIELDS)} FROM {seat} WHERE {_q('room_id')} = %s ORDER BY {_q('index')}",
+        "seats": f"SELECT {_columns(Seat, SEAT_FIELDS)} FROM {seat} WHERE {_q('table_id')} = %s ORDER BY {_q('index')}",
         "events": f"INSERT INTO {event} ({_columns(Event, EVENT_FIELDS)}) VALUES ",
         "save_game": f"UPDATE {game} SET {', '.join(f'{_columns(Game, [name])} = %s' for name in SAVED_FIELDS)} "
         f"WHERE {_q('id')} = %s",
@@ -107,10 +107,10 @@ def _converted(model, names):
     return converters
 
 
-for _model, _names in ((Room, ROOM_FIELDS), (Game, GAME_FIELDS), (Seat, SEAT_FIELDS)):
+for _model, _names in ((Table, ROOM_FIELDS), (Game, GAME_FIELDS), (Seat, SEAT_FIELDS)):
     _order = [field.attname for field in _model._meta.concrete_fields if field.attname in _names]
     assert _order == list(_names), f"{_model.__name__}: list the fields in the model's order: {_order}"
-_ROOM, _GAME, _SEAT = (_converted(Room, ROOM_FIELDS), _converted(Game, GAME_FIELDS), _converted(Seat, SEAT_FIELDS))
+_ROOM, _GAME, _SEAT = (_converted(Table, ROOM_FIELDS), _converted(Game, GAME_FIELDS), _converted(Seat, SEAT_FIELDS))
 
 
 def _instance(model, names, converters, row):
@@ -121,36 +121,36 @@ def _instance(model, names, converters, row):
     return model.from_db(connection.alias, names, values)
 
 
-def locked_room_and_game(code: str | None = None, *, room_id: int | None = None) -> tuple[Room | None, Game | None]:
-    """The room by its code (or id), locked for this transaction, and its current game (or None).
-    Every writer locks a room through here: one statement, the same lock on every database."""
+def locked_table_and_game(code: str | None = None, *, table_id: int | None = None) -> tuple[Table | None, Game | None]:
+    """The table by its code (or id), locked for this transaction, and its current game (or None).
+    Every writer locks a table through here: one statement, the same lock on every database."""
     statements = _sql(connection.vendor)
     with connection.cursor() as cursor:
-        if room_id is not None:
-            cursor.execute(statements["room_by_id"], [room_id])
+        if table_id is not None:
+            cursor.execute(statements["table_by_id"], [table_id])
         else:
-            cursor.execute(statements["room"], [str(code).upper()])
+            cursor.execute(statements["table"], [str(code).upper()])
         row = cursor.fetchone()
         if row is None:
             return None, None
-        room = _instance(Room, ROOM_FIELDS, _ROOM, row)
-        cursor.execute(statements["game"], [room.id])  # after the lock: the game as it is now
+        table = _instance(Table, ROOM_FIELDS, _ROOM, row)
+        cursor.execute(statements["game"], [table.id])  # after the lock: the game as it is now
         row = cursor.fetchone()
     if row is None:  # no game yet
-        return room, None
+        return table, None
     game = _instance(Game, GAME_FIELDS, _GAME, row)
-    game.room = room
-    return room, game
+    game.table = table
+    return table, game
 
 
-def seats_of(room: Room) -> list[Seat]:
-    """The room's seats in seat order."""
+def seats_of(table: Table) -> list[Seat]:
+    """The table's seats in seat order."""
     with connection.cursor() as cursor:
-        cursor.execute(_sql(connection.vendor)["seats"], [room.id])
+        cursor.execute(_sql(connection.vendor)["seats"], [table.id])
         rows = cursor.fetchall()
     seats = [_instance(Seat, SEAT_FIELDS, _SEAT, row) for row in rows]
     for seat in seats:
-        seat.room = room
+        seat.table = table
     return seats
 
 

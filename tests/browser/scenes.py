@@ -9,7 +9,7 @@ from django.contrib.sessions.backends.db import SessionStore
 from game.engine import from_json, to_json
 from game.identity import SESSION_KEY
 
-from ..web.factories import act, game_of, table
+from ..web.factories import act, game_of, open_table
 
 NAMES = ("Ana", "Ben", "Cleo", "Dan")
 # Dealt to Ben, Cleo, Dan, Ana; then each draws once (Cleo a Second Chance, Ana a Ladder) and
@@ -52,22 +52,22 @@ def seat_as(context, live_url: str, player) -> None:
 
 def freeze_pending():
     """Four seats, everyone has drawn; Ben has drawn a Freeze and must choose its target."""
-    room, players = table(names=NAMES, seats=4, turn_seconds=0, deck=DECK)
-    game_of(room).events.all().delete()  # the log of the game the stacked deck replaced
+    table, players = open_table(names=NAMES, seats=4, turn_seconds=0, deck=DECK)
+    game_of(table).events.all().delete()  # the log of the game the stacked deck replaced
     ana, ben, cleo, dan = players
     for player in (ben, cleo, dan, ana, ben):
-        act(room, player, {"kind": "draw"})
-    return room, players
+        act(table, player, {"kind": "draw"})
+    return table, players
 
 
 def round_scored():
     """Round 1 just scored after everyone passed: round 2 is dealt and Cleo decides first."""
-    room, players = freeze_pending()
+    table, players = freeze_pending()
     ana, ben, cleo, dan = players
-    act(room, ben, {"kind": "freeze", "seat": 1})
+    act(table, ben, {"kind": "freeze", "seat": 1})
     for player in (cleo, dan, ana):
-        act(room, player, {"kind": "pass"})
-    return room, players
+        act(table, player, {"kind": "pass"})
+    return table, players
 
 
 EARLIER_ROUNDS = [[22, 35, 0, 18], [31, 0, 44, 25], [12, 41, 30, 0]]
@@ -76,9 +76,9 @@ EARLIER_ROUNDS = [[22, 35, 0, 18], [31, 0, 44, 25], [12, 41, 30, 0]]
 def game_over():
     """Three rounds played before this one (their scores in the history); Ben freezes himself,
     everyone else passes, and Ben's total passes the target: Ben wins."""
-    room, players = freeze_pending()
+    table, players = freeze_pending()
     ana, ben, cleo, dan = players
-    game = game_of(room)
+    game = game_of(table)
     state = from_json(game.state)
     state["history"] = [list(scores) for scores in EARLIER_ROUNDS]
     for seat, total in enumerate(map(sum, zip(*EARLIER_ROUNDS, strict=True))):
@@ -86,14 +86,14 @@ def game_over():
     state["target"], state["round"] = 80, len(EARLIER_ROUNDS) + 1
     game.state = to_json(state)
     game.save(update_fields=["state"])
-    act(room, ben, {"kind": "freeze", "seat": 1})
+    act(table, ben, {"kind": "freeze", "seat": 1})
     for player in (cleo, dan, ana):
-        act(room, player, {"kind": "pass"})
-    return room, players
+        act(table, player, {"kind": "pass"})
+    return table, players
 
 
 def two_players():
     """Ana and Ben, dealt a 5 (Ben) and a 9 (Ana); Ben decides first, draws a 4, Ana a 1."""
-    room, players = table(names=NAMES[:2], seats=2, turn_seconds=0, deck=["5", "9", "4", "1", "2", "3", "6", "7"])
-    game_of(room).events.all().delete()
-    return room, players
+    table, players = open_table(names=NAMES[:2], seats=2, turn_seconds=0, deck=["5", "9", "4", "1", "2", "3", "6", "7"])
+    game_of(table).events.all().delete()
+    return table, players

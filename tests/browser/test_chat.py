@@ -170,17 +170,17 @@ def test_a_player_is_reported_from_their_seat_and_never_from_your_own(browser, l
     from game.models import Report
 
     from ..tables.sevens_tables import sevens_table
-    from ..web.factories import table
+    from ..web.factories import open_table
     from .scenes import seat_as
 
     if game == "sevens":
-        room, (ana, ben, _cleo) = sevens_table(turn_seconds=0)
+        table, (ana, ben, _cleo) = sevens_table(turn_seconds=0)
     else:
-        room, (ana, ben) = table(turn_seconds=0)
+        table, (ana, ben) = open_table(turn_seconds=0)
     context = browser.new_context(viewport=DESKTOP)
     seat_as(context, live_url, ana)
     page = context.new_page()
-    page.goto(f"{live_url}/en/t/{room.code}/")
+    page.goto(f"{live_url}/en/t/{table.code}/")
     expect(page.locator("#table-presence[data-known]")).to_have_count(1)
     expect(page.locator("#seat-0 .seat__report")).to_be_hidden()
     page.locator("#seat-1 .seat__report").click()
@@ -191,10 +191,10 @@ def test_a_player_is_reported_from_their_seat_and_never_from_your_own(browser, l
     dialog.get_by_role("button", name="Send report").click()
     expect(page.locator("#toast")).to_contain_text("Thank you: staff will look at your report.")
     report = Report.objects.get()
-    assert (report.reporter_name, report.reported_name, report.reported_key, report.room_code) == (
+    assert (report.reporter_name, report.reported_name, report.reported_key, report.table_code) == (
         "Ana",
         "Ben",
         ben.key,
-        room.code,
+        table.code,
     )
     context.close()

@@ -9,7 +9,7 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from game.models import Room
+from game.models import Table
 from rules.content.load import LANGUAGES
 
 from ..tables.sevens_tables import sevens_table, state_of
@@ -21,12 +21,12 @@ PHONE = {"width": 360, "height": 740}
 DESKTOP = {"width": 1366, "height": 768}
 
 
-def open_as(browser, live_url, room, player, size=PHONE, language="en"):
+def open_as(browser, live_url, table, player, size=PHONE, language="en"):
     context = browser.new_context(viewport=size, reduced_motion="reduce", has_touch=size is PHONE)
     if player is not None:
         scenes.seat_as(context, live_url, player)
     page = context.new_page()
-    page.goto(f"{live_url}/{language}/t/{room.code}/")
+    page.goto(f"{live_url}/{language}/t/{table.code}/")
     expect(page.locator("#table-presence[data-known]")).to_have_count(1)  # the socket is live
     return context, page
 
@@ -56,8 +56,8 @@ def test_a_host_creates_a_sevens_table_adds_a_bot_and_starts(page, live_url):
     page.select_option("#id_turn_seconds", "0")
     page.click(".panel--create button.button--primary")
     page.wait_for_url("**/t/**")
-    room = Room.objects.get(host_name="Mia")
-    assert (room.kind, room.rounds, room.seat_count) == ("sevens", 2, 3)
+    table = Table.objects.get(host_name="Mia")
+    assert (table.kind, table.rounds, table.seat_count) == ("sevens", 2, 3)
     for bots in (1, 2):
         page.locator('[data-action="add-bot"]').first.click()
         expect(page.locator(".lobby-seat .badge--bot")).to_have_count(bots)
@@ -68,14 +68,14 @@ def test_a_host_creates_a_sevens_table_adds_a_bot_and_starts(page, live_url):
 
 
 def test_two_people_and_a_spectator_play_a_round_live_with_the_keyboard(browser, live_url, shoot):
-    room, (ana, ben) = sevens_table(names=("Ana", "Ben"), bots=("easy",), turn_seconds=0, rounds=1)
-    ana_context, ana_page = open_as(browser, live_url, room, ana)
-    ben_context, ben_page = open_as(browser, live_url, room, ben)
-    watch_context, watcher = open_as(browser, live_url, room, None)
+    table, (ana, ben) = sevens_table(names=("Ana", "Ben"), bots=("easy",), turn_seconds=0, rounds=1)
+    ana_context, ana_page = open_as(browser, live_url, table, ana)
+    ben_context, ben_page = open_as(browser, live_url, table, ben)
+    watch_context, watcher = open_as(browser, live_url, table, None)
     pages = {0: ana_page, 1: ben_page}
     plays = 0
     for _ in range(80):
-        state = state_of(room)
+        state = state_of(table)
         if state["over"]:
             break
         seat = state["current"]
@@ -99,7 +99,7 @@ def test_two_people_and_a_spectator_play_a_round_live_with_the_keyboard(browser,
         if plays == 3:
             shoot(page, "sevens-play-phone", full_page=False)
             shoot(watcher, "sevens-spectator-phone", full_page=False)
-    assert state_of(room)["over"] and plays > 5
+    assert state_of(table)["over"] and plays > 5
     for page in (ana_page, ben_page, watcher):
         expect(page.locator("#standings")).to_be_visible()
         expect(page.locator("#last-round")).to_be_visible()
@@ -111,9 +111,9 @@ def test_two_people_and_a_spectator_play_a_round_live_with_the_keyboard(browser,
 
 @pytest.mark.parametrize("size", ["phone", "desktop"])
 def test_screenshots_of_a_sevens_table_in_every_language(browser, live_url, shoot, size):
-    room, (ana, ben, cleo) = sevens_table(names=("Ana", "Ben", "Cleo"), bots=("medium",), turn_seconds=30)
+    table, (ana, ben, cleo) = sevens_table(names=("Ana", "Ben", "Cleo"), bots=("medium",), turn_seconds=30)
     for language in LANGUAGES:
-        context, page = open_as(browser, live_url, room, ana, PHONE if size == "phone" else DESKTOP, language)
+        context, page = open_as(browser, live_url, table, ana, PHONE if size == "phone" else DESKTOP, language)
         expect(page.locator(".sevens-row")).to_have_count(4)
         shoot(page, f"sevens-table-{language}-{size}", full_page=False)
         context.close()

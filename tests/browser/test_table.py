@@ -135,11 +135,22 @@ TURN_LIGHT = """() => {
 }"""
 
 
+def lit_seats(page, seconds: float = 2.0) -> list:
+    """Each seat: (whether #table-meta says it decides, whether it is lit), once the light's fade
+    (0.2 s) has settled."""
+    for _ in range(int(seconds * 10)):
+        lights = page.evaluate(TURN_LIGHT)
+        if all(is_turn == lit for is_turn, lit in lights):
+            break
+        page.wait_for_timeout(100)
+    return lights
+
+
 def test_the_turn_light_follows_the_decider_and_a_summary_stays_beside_play(browser, live_url):
     contexts, ana, ben = two_players(browser, live_url, DESKTOP)
     for _ in range(3):  # only what changed is sent: the light moves without redrawing the seats
         for page in (ana, ben):
-            lights = page.evaluate(TURN_LIGHT)
+            lights = lit_seats(page)
             assert len(lights) == 2 and all(is_turn == lit for is_turn, lit in lights), lights
         page = deciding([ana, ben])
         if page is None:

@@ -56,20 +56,20 @@ CLIPPED_LABELS = """() => [...document.querySelectorAll('.card')].filter(card =>
 }).map(card => card.dataset.code + ' at ' + card.clientWidth + 'px')"""
 
 
-def open_table(browser, live_url, room, player, language: str, size: str):
+def open_table(browser, live_url, table, player, language: str, size: str):
     context = browser.new_context(viewport=SIZES[size], reduced_motion="reduce", has_touch=size == "phone")
     scenes.seat_as(context, live_url, player)
     page = context.new_page()
-    page.goto(f"{live_url}/{language}/t/{room.code}/")
+    page.goto(f"{live_url}/{language}/t/{table.code}/")
     expect(page.locator("#table-presence[data-known]")).to_have_count(1)  # the socket is live
     return context, page
 
 
 @pytest.mark.parametrize("size", SIZES)
 def test_game_over_shows_the_winner_standings_and_what_comes_next(browser, live_url, shoot, size):
-    room, (ana, ben, cleo, dan) = scenes.game_over()
+    table, (ana, ben, cleo, dan) = scenes.game_over()
     for language in LANGUAGES:
-        context, page = open_table(browser, live_url, room, cleo, language, size)
+        context, page = open_table(browser, live_url, table, cleo, language, size)
         expect(page.locator("#standings")).to_be_visible()
         assert in_view(page, "#standings-title"), "the winner is below the fold"
         assert page.locator(".standings__list li").count() == 4
@@ -81,9 +81,9 @@ def test_game_over_shows_the_winner_standings_and_what_comes_next(browser, live_
 
 
 def test_a_rematch_request_reaches_the_host(browser, live_url):
-    room, (ana, ben, cleo, dan) = scenes.game_over()
-    host_context, host = open_table(browser, live_url, room, ana, "en", "desktop")
-    context, page = open_table(browser, live_url, room, cleo, "en", "phone")
+    table, (ana, ben, cleo, dan) = scenes.game_over()
+    host_context, host = open_table(browser, live_url, table, ana, "en", "desktop")
+    context, page = open_table(browser, live_url, table, cleo, "en", "phone")
     expect(host.locator("#standings-title")).to_have_text("Ben wins!")
     page.locator('#controls [data-action="ask-rematch"]').click()
     expect(page.locator("#controls")).to_contain_text("You asked Ana for a rematch.")
@@ -96,9 +96,9 @@ def test_a_rematch_request_reaches_the_host(browser, live_url):
 
 @pytest.mark.parametrize("size", SIZES)
 def test_while_you_choose_a_freeze_target_you_see_your_row_and_the_deck(browser, live_url, shoot, size):
-    room, (ana, ben, cleo, dan) = scenes.freeze_pending()
+    table, (ana, ben, cleo, dan) = scenes.freeze_pending()
     for language in LANGUAGES:
-        context, page = open_table(browser, live_url, room, ben, language, size)
+        context, page = open_table(browser, live_url, table, ben, language, size)
         expect(page.locator('#controls [data-action="target"]')).to_have_count(4)
         for selector in ("#controls", ".table__mine .seat", "#pile-deck", ".table__mine .row--values"):
             assert in_view(page, selector), selector
@@ -110,7 +110,7 @@ def test_while_you_choose_a_freeze_target_you_see_your_row_and_the_deck(browser,
         context.close()
     watcher = browser.new_context(viewport=SIZES[size])
     page = watcher.new_page()
-    page.goto(f"{live_url}/en/t/{room.code}/")
+    page.goto(f"{live_url}/en/t/{table.code}/")
     expect(page.locator("#table-presence[data-known]")).to_have_count(1)  # the socket's table is in
     expect(page.locator(".table--watching .seat")).to_have_count(4)
     if size == "desktop":  # the four seats side by side, no empty half-row
@@ -152,16 +152,16 @@ def test_every_card_name_fits_on_its_face_at_table_size(browser, live_url, size)
 
 @pytest.mark.parametrize("size", SIZES)
 def test_the_round_summary_never_covers_the_controls_whose_clock_runs(browser, live_url, shoot, size):
-    room, (ana, ben, cleo, dan) = scenes.round_scored()
+    table, (ana, ben, cleo, dan) = scenes.round_scored()
     for language in LANGUAGES:
-        context, page = open_table(browser, live_url, room, cleo, language, size)
+        context, page = open_table(browser, live_url, table, cleo, language, size)
         page.locator("[data-open-summary]").click()
         expect(page.locator("#summary")).to_be_visible()
         assert in_view(page, "#controls") and not overlap(box(page, "#controls"), box(page, "#summary"))
         assert not overlap(box(page, "#controls"), box(page, ".table__mine .seat"))
         shoot(page, f"round-summary-{language}-{size}", full_page=False)
         context.close()
-    context, page = open_table(browser, live_url, room, cleo, "en", "phone")
+    context, page = open_table(browser, live_url, table, cleo, "en", "phone")
     page.locator("[data-open-summary]").click()
     page.locator('#controls [data-action="draw"]').click()  # the decider plays at once
     expect(page.locator("#log-list")).to_contain_text("Cleo draws")
@@ -174,9 +174,9 @@ def focused_action(page) -> str | None:
 
 def test_focus_comes_back_to_draw_when_the_turn_comes_back(browser, live_url):
     """No Tab needed: the turn that comes back brings the focus to Draw, and says so."""
-    room, (ana, ben) = scenes.two_players()
+    table, (ana, ben) = scenes.two_players()
     (ana_context, ana_page), (ben_context, ben_page) = (
-        open_table(browser, live_url, room, player, "en", "desktop") for player in (ana, ben)
+        open_table(browser, live_url, table, player, "en", "desktop") for player in (ana, ben)
     )
     expect(ben_page.locator("#turn-announce")).to_have_text("Your turn")
     assert focused_action(ben_page) == "draw"
@@ -203,8 +203,8 @@ def test_cards_take_the_keyboard_focus_and_show_their_rule(browser, live_url):
     """A keyboard user reaches the cards with Tab (one stop per row), moves along a row with the
     arrows, opens a card's rule with Enter and closes it with Escape; a redraw of the row keeps
     the focus on the same card."""
-    room, (ana, ben, cleo, dan) = scenes.freeze_pending()
-    context, page = open_table(browser, live_url, room, ana, "en", "desktop")
+    table, (ana, ben, cleo, dan) = scenes.freeze_pending()
+    context, page = open_table(browser, live_url, table, ana, "en", "desktop")
     for _ in range(80):  # Tab until Dan's row of values (4 and 11)
         page.keyboard.press("Tab")
         card = page.evaluate(FOCUSED_CARD)
@@ -227,7 +227,7 @@ def test_cards_take_the_keyboard_focus_and_show_their_rule(browser, live_url):
     page.keyboard.press("Tab")
     assert page.evaluate(FOCUSED_CARD)["code"] == "11"  # the row remembers its stop
 
-    ben_context, ben_page = open_table(browser, live_url, room, ben, "en", "desktop")
+    ben_context, ben_page = open_table(browser, live_url, table, ben, "en", "desktop")
     ben_page.locator('#controls [data-action="target"][data-target="3"]').click()  # Dan is frozen: his seat redrawn
     expect(page.locator("#seat-3.seat--frozen")).to_have_count(1)
     assert page.evaluate(FOCUSED_CARD) == {"code": "11", "seat": "3", "row": "row row--values", "role": "button"}

@@ -32,7 +32,7 @@ def stack():
 
 def database_version(stack, code: str) -> tuple[int, int]:
     ((number, version),) = stack.postgres.sql(
-        "SELECT g.number, g.version FROM game_game g JOIN game_room r ON r.id = g.room_id "
+        "SELECT g.number, g.version FROM game_game g JOIN game_table r ON r.id = g.table_id "
         f"WHERE r.code = '{code}' ORDER BY g.number DESC LIMIT 1"
     )
     return number, version

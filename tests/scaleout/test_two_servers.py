@@ -188,7 +188,7 @@ def test_a_deadline_both_servers_see_fires_exactly_once(cluster):
 def deadline_passes(cluster, code: str, sockets: list, version: int) -> None:
     """Move the game's deadline into the past; both servers see it, one applies it."""
     (game_id,) = sql(
-        cluster, "SELECT g.id FROM game_game g JOIN game_room r ON r.id = g.room_id WHERE r.code = %s", code
+        cluster, "SELECT g.id FROM game_game g JOIN game_table r ON r.id = g.table_id WHERE r.code = %s", code
     )[0]
     sql(cluster, "UPDATE game_game SET deadline = now() - interval '1 second' WHERE id = %s", game_id)
     time.sleep(1.5)  # both servers poll every 0.2 s

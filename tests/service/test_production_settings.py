@@ -18,7 +18,7 @@ from game import services
 from game.errors import ServiceError
 from game.origins import origin_allowed
 
-from ..web.factories import game_of, people, table
+from ..web.factories import game_of, open_table, people
 
 ROOT = Path(__file__).resolve().parents[2]
 PUBLIC_DEVELOPMENT_KEY = "sevn-local-development-key-not-for-production"
@@ -83,17 +83,17 @@ def test_pages_send_a_strict_content_security_policy(client):
 
 @pytest.mark.django_db
 def test_looking_creates_no_session(client):
-    room, _ = table()
-    for path in ("/en/", f"/en/t/{room.code}/", "/en/rules/", f"/t/{room.code}/"):
+    table, _ = open_table()
+    for path in ("/en/", f"/en/t/{table.code}/", "/en/rules/", f"/t/{table.code}/"):
         client.get(path, follow=True)
     assert Session.objects.count() == 0
 
 
 @pytest.mark.django_db
 def test_a_newcomer_who_takes_a_seat_gets_the_page_again_with_their_session(client):
-    room, _ = table(start=False)
-    client.get(f"/en/t/{room.code}/")
-    response = client.post(f"/en/t/{room.code}/join/", {"nickname": "Zoë"}, HTTP_HX_REQUEST="true")
+    table, _ = open_table(start=False)
+    client.get(f"/en/t/{table.code}/")
+    response = client.post(f"/en/t/{table.code}/join/", {"nickname": "Zoë"}, HTTP_HX_REQUEST="true")
     assert response.status_code == 204 and response["HX-Refresh"] == "true"
     assert Session.objects.count() == 1
 
@@ -122,16 +122,16 @@ def test_sockets_come_only_from_the_sites_own_origin(origin, host, allowed):
     ["\u3164", "\u2800\u2800", "\u115f", "\u200b\u200d", "  ", "Bot Ana", "bot", "[BOT] x", "Admin", "CPU 2"],
 )
 def test_blank_looking_and_impostor_nicknames_are_refused(nickname):
-    room, _ = table(start=False)
+    table, _ = open_table(start=False)
     with pytest.raises(ServiceError):
-        services.seat_take(code=room.code, player=people("Zed")[0], nickname=nickname)
+        services.seat_take(code=table.code, player=people("Zed")[0], nickname=nickname)
 
 
 @pytest.mark.django_db
 @pytest.mark.parametrize("nickname", ["Zoë", "李雷", "Robotnik", "Botanist", "Ana 🙂"])
 def test_real_names_in_any_script_are_welcome(nickname):
-    room, _ = table(start=False)
-    services.seat_take(code=room.code, player=people("Zed")[0], nickname=nickname)
+    table, _ = open_table(start=False)
+    services.seat_take(code=table.code, player=people("Zed")[0], nickname=nickname)
 
 
 @pytest.fixture
@@ -143,25 +143,25 @@ def viewer(client):
 
 
 @pytest.mark.django_db
-@pytest.mark.parametrize("lookup", ["seed", "seed__gt", "state__contains", "state__startswith", "room__games__seed"])
+@pytest.mark.parametrize("lookup", ["seed", "seed__gt", "state__contains", "state__startswith", "table__games__seed"])
 def test_view_only_staff_cannot_probe_a_running_games_secrets_through_the_url(viewer, lookup):
-    room, _ = table()
-    game = game_of(room)
+    table, _ = open_table()
+    game = game_of(table)
     value = str(game.seed) if "seed" in lookup else '{"'
     response = viewer.get("/admin/game/game/", {lookup: value})
     assert response.status_code == 400
-    for path in ("/admin/game/event/", "/admin/game/room/", "/admin/game/seat/"):
-        assert viewer.get(path, {"game__seed": value, "room__games__seed": value}).status_code in (400, 302)
+    for path in ("/admin/game/event/", "/admin/game/table/", "/admin/game/seat/"):
+        assert viewer.get(path, {"game__seed": value, "table__games__seed": value}).status_code in (400, 302)
     assert viewer.get("/admin/game/game/", {"over__exact": "0"}).status_code == 200  # its own filters work
 
 
 @pytest.mark.django_db
 def test_guessing_table_codes_is_throttled(client, settings):
     settings.SEVN_LOOKUPS_PER_MINUTE = 5
-    room, _ = table()
+    table, _ = open_table()
     statuses = [client.get(f"/en/t/ZZZZ{i:02d}/").status_code for i in range(8)]
     assert statuses[:6] == [404] * 6 and statuses[-1] == 429
-    assert client.get(f"/en/t/{room.code}/").status_code == 429  # until the minute is over
+    assert client.get(f"/en/t/{table.code}/").status_code == 429  # until the minute is over
     assert client.get("/en/tables/find/", {"code": "QQQQQQ"}).status_code == 429
 
 

@@ -42,9 +42,9 @@ FUZZ = [
 
 
 async def test_fuzzed_messages_get_an_answer_close_nothing_and_leave_no_task():
-    room, (ana, ben) = await started_table(deck=["5", "9", "4", "1", "2"])
+    table, (ana, ben) = await started_table(deck=["5", "9", "4", "1", "2"])
     before = live_tasks()
-    socket = await connect(room.code, ben.key)
+    socket = await connect(table.code, ben.key)
     await drain(socket)
     for text in FUZZ:
         await socket.send_to(text_data=text)
@@ -52,7 +52,7 @@ async def test_fuzzed_messages_get_an_answer_close_nothing_and_leave_no_task():
         assert 'class="toast"' in reply, text
     await socket.send_to(bytes_data=b"\x00\x01")
     assert 'class="toast"' in await socket.receive_from()
-    assert await version_of(room) == 1
+    assert await version_of(table) == 1
     await socket.send_to(text_data=json.dumps({"kind": "draw", "version": 1}))  # still open and playing
     assert 'data-version="2"' in "".join(await drain(socket))
     await socket.disconnect()
@@ -62,9 +62,9 @@ async def test_fuzzed_messages_get_an_answer_close_nothing_and_leave_no_task():
 
 
 async def test_a_crashing_handler_leaves_no_task_and_marks_the_player_gone(monkeypatch):
-    room, (ana, ben) = await started_table(deck=["5", "9", "4", "1", "2"])
+    table, (ana, ben) = await started_table(deck=["5", "9", "4", "1", "2"])
     before = live_tasks()
-    socket = await connect(room.code, ben.key)
+    socket = await connect(table.code, ben.key)
     await drain(socket)
     assert await database_sync_to_async(Presence.objects.count)() == 1
 
@@ -82,9 +82,9 @@ async def test_a_crashing_handler_leaves_no_task_and_marks_the_player_gone(monke
 
 
 async def test_a_failing_group_discard_still_forgets_the_socket(monkeypatch):
-    room, (ana, ben) = await started_table()
+    table, (ana, ben) = await started_table()
     before = live_tasks()
-    socket = await connect(room.code, ben.key)
+    socket = await connect(table.code, ben.key)
     await drain(socket)
 
     async def unreachable(*args, **kwargs):
@@ -140,22 +140,22 @@ async def test_a_flooding_socket_is_slowed_then_closed_while_another_table_plays
 
 async def test_too_many_sockets_from_one_address_are_refused_with_a_reason(settings):
     settings.SEVN_MAX_SOCKETS_PER_ADDRESS = 2
-    room, (ana, ben) = await started_table()
-    first, second = await connect(room.code, ana.key), await connect(room.code, ben.key)
-    third = await connect(room.code, None)
+    table, (ana, ben) = await started_table()
+    first, second = await connect(table.code, ana.key), await connect(table.code, ben.key)
+    third = await connect(table.code, None)
     assert "Too many open tables" in await third.receive_from()
     closing = await third.receive_output()
     assert closing["type"] == "websocket.close" and closing["code"] == consumers.CLOSE_TOO_MANY_SOCKETS
     await first.disconnect()
-    fourth = await connect(room.code, None)  # a closed socket frees its place
+    fourth = await connect(table.code, None)  # a closed socket frees its place
     assert 'id="table"' in await fourth.receive_from()
     for socket in (second, fourth):
         await socket.disconnect()
 
 
 async def test_a_move_whose_broadcast_fails_still_reaches_this_servers_screens(monkeypatch):
-    room, (ana, ben) = await started_table(deck=["5", "9", "4", "1", "2"])
-    ana_socket, ben_socket = await connect(room.code, ana.key), await connect(room.code, ben.key)
+    table, (ana, ben) = await started_table(deck=["5", "9", "4", "1", "2"])
+    ana_socket, ben_socket = await connect(table.code, ana.key), await connect(table.code, ben.key)
     await drain(ana_socket)
     await drain(ben_socket)
 
@@ -175,10 +175,10 @@ async def test_a_screen_that_missed_a_move_finds_out_from_the_database(monkeypat
     """A move committed but never broadcast (the layer lost it): the check finds the screen
     behind, and once nothing has arrived for RESYNC_AFTER, draws it again."""
     monkeypatch.setattr(watch, "RESYNC_AFTER", 0.3)
-    room, (ana, ben) = await started_table(deck=["5", "9", "4", "1", "2"])
-    socket = await connect(room.code, ana.key)
+    table, (ana, ben) = await started_table(deck=["5", "9", "4", "1", "2"])
+    socket = await connect(table.code, ana.key)
     await drain(socket)
-    await database_sync_to_async(services.game_act)(code=room.code, player=ben, action={"kind": "draw"}, version=1)
+    await database_sync_to_async(services.game_act)(code=table.code, player=ben, action={"kind": "draw"}, version=1)
     assert await watch.check_once() == 0  # an update may still be on its way
     assert await watch.check_once() == 0
     await asyncio.sleep(0.35)
@@ -190,8 +190,8 @@ async def test_a_screen_that_missed_a_move_finds_out_from_the_database(monkeypat
 
 
 async def test_the_heartbeat_refreshes_live_sockets_only():
-    room, (ana, ben) = await started_table()
-    ana_socket, ben_socket = await connect(room.code, ana.key), await connect(room.code, ben.key)
+    table, (ana, ben) = await started_table()
+    ana_socket, ben_socket = await connect(table.code, ana.key), await connect(table.code, ben.key)
     for socket in (ana_socket, ben_socket):
         await drain(socket)
     await database_sync_to_async(Presence.objects.update)(seen="2000-01-01T00:00:00Z")
@@ -203,8 +203,8 @@ async def test_the_heartbeat_refreshes_live_sockets_only():
 
 
 async def test_a_screen_that_is_up_to_date_is_never_redrawn_by_the_check():
-    room, (ana, ben) = await started_table(deck=["5", "9", "4", "1", "2"])
-    sockets = [await connect(room.code, ana.key), await connect(room.code, ben.key), await connect(room.code, None)]
+    table, (ana, ben) = await started_table(deck=["5", "9", "4", "1", "2"])
+    sockets = [await connect(table.code, ana.key), await connect(table.code, ben.key), await connect(table.code, None)]
     for socket in sockets:
         await drain(socket)
     await sockets[1].send_to(text_data=json.dumps({"kind": "draw", "version": 1}))
@@ -218,36 +218,36 @@ async def test_a_screen_that_is_up_to_date_is_never_redrawn_by_the_check():
 async def test_an_update_after_a_gap_in_versions_brings_the_whole_log():
     from game import broadcast
 
-    room, (ana, ben) = await started_table(deck=["5", "9", "4", "1", "2", "3"])
-    socket = await connect(room.code, ana.key)
+    table, (ana, ben) = await started_table(deck=["5", "9", "4", "1", "2", "3"])
+    socket = await connect(table.code, ana.key)
     await drain(socket)
     act = database_sync_to_async(services.game_act)
-    await act(code=room.code, player=ben, action={"kind": "draw"}, version=1)  # never broadcast
-    newer = await act(code=room.code, player=ana, action={"kind": "draw"}, version=2)
-    await broadcast.send_async(room.code, newer)
+    await act(code=table.code, player=ben, action={"kind": "draw"}, version=1)  # never broadcast
+    newer = await act(code=table.code, player=ana, action={"kind": "draw"}, version=2)
+    await broadcast.send_async(table.code, newer)
     html = "".join(await drain(socket))
     assert 'id="log"' in html and "Ben draws 4." in html and 'data-version="3"' in html
     await socket.disconnect()
 
 
 async def test_two_identical_moves_on_two_sockets_apply_once():
-    room, (ana, ben) = await started_table(deck=["5", "9", "4", "1", "2"])
-    first, second = await connect(room.code, ben.key), await connect(room.code, ben.key)
+    table, (ana, ben) = await started_table(deck=["5", "9", "4", "1", "2"])
+    first, second = await connect(table.code, ben.key), await connect(table.code, ben.key)
     await drain(first)
     await drain(second)
     move = json.dumps({"kind": "draw", "version": 1})
     await asyncio.gather(first.send_to(text_data=move), second.send_to(text_data=move))
     replies = "".join(await drain(first) + await drain(second))
-    assert await version_of(room) == 2
+    assert await version_of(table) == 2
     assert "The table changed before your move arrived" in replies
-    assert len((await current_state(room))["seats"][1]["row"]) == 2  # dealt one, drew one
+    assert len((await current_state(table))["seats"][1]["row"]) == 2  # dealt one, drew one
     for socket in (first, second):
         await socket.disconnect()
 
 
 async def test_the_last_socket_of_a_player_closing_tells_the_others_at_once():
-    room, (ana, ben) = await started_table()
-    ana_socket, ben_socket = await connect(room.code, ana.key), await connect(room.code, ben.key)
+    table, (ana, ben) = await started_table()
+    ana_socket, ben_socket = await connect(table.code, ana.key), await connect(table.code, ben.key)
     assert 'data-online="0 1"' in "".join(await drain(ana_socket))
     await drain(ben_socket)
     await ben_socket.disconnect()
@@ -258,10 +258,10 @@ async def test_the_last_socket_of_a_player_closing_tells_the_others_at_once():
 async def test_a_spectator_without_a_session_sees_who_is_here_in_its_first_table():
     """A watcher's socket changes no presence (it has no seat), so nothing would tell it who is
     here until someone came or went: its first table says so itself."""
-    room, (ana, ben) = await started_table()
-    ana_socket = await connect(room.code, ana.key)
+    table, (ana, ben) = await started_table()
+    ana_socket = await connect(table.code, ana.key)
     await drain(ana_socket)
-    watcher = await connect(room.code, None)
+    watcher = await connect(table.code, None)
     first = await watcher.receive_from()
     assert 'id="table-presence" hidden data-online="0" data-known' in first
     await drain(ana_socket)
@@ -277,8 +277,8 @@ async def test_an_address_that_flooded_is_refused_new_sockets_before_any_databas
 
     from ..web.test_consumers import HOST, ORIGIN
 
-    room, (ana, _ben) = await started_table()
+    table, (ana, _ben) = await started_table()
     limits.penalise(limits.client_address({}))  # the test communicator's scope names no client
-    socket = WebsocketCommunicator(application, f"/ws/t/{room.code}/", headers=[ORIGIN, HOST])
+    socket = WebsocketCommunicator(application, f"/ws/t/{table.code}/", headers=[ORIGIN, HOST])
     connected, _ = await socket.connect()
     assert not connected

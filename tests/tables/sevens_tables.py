@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from game import services
 from game.identity import Player
-from game.models import Game, Room
+from game.models import Game, Table
 from game.sevens.engine import DECK, from_json, new_game, to_json
 
 from ..web.factories import people
@@ -18,11 +18,11 @@ def sevens_table(
     turn_seconds: int = 30,
     rounds: int = 3,
     deck: list[str] | None = None,
-) -> tuple[Room, list[Player]]:
+) -> tuple[Table, list[Player]]:
     """A Sevens table with these people seated in order (the first hosts), then bots of these
     levels, started or not; `deck` stacks round 1's deal (deck[0] to the dealer's left)."""
     players = people(*names)
-    room = services.room_create(
+    table = services.table_create(
         player=players[0],
         nickname=names[0],
         seat_count=seats or len(names) + len(bots),
@@ -31,31 +31,31 @@ def sevens_table(
         rounds=rounds,
     )
     for player, name in zip(players[1:], names[1:], strict=True):
-        services.seat_take(code=room.code, player=player, nickname=name)
+        services.seat_take(code=table.code, player=player, nickname=name)
     for level in bots:
-        services.bot_add(code=room.code, player=players[0], level=level)
+        services.bot_add(code=table.code, player=players[0], level=level)
     if start:
-        services.game_start(code=room.code, player=players[0])
+        services.game_start(code=table.code, player=players[0])
         if deck is not None:
-            restack(room, deck)
-    room.refresh_from_db()
-    return room, players
+            restack(table, deck)
+    table.refresh_from_db()
+    return table, players
 
 
-def restack(room: Room, deck: list[str]) -> None:
+def restack(table: Table, deck: list[str]) -> None:
     """Replace the running game with one whose first round is dealt from `deck`."""
-    game = game_of(room)
-    state = new_game(len(game.players), seed=game.seed, rounds=room.rounds, deck=deck)
+    game = game_of(table)
+    state = new_game(len(game.players), seed=game.seed, rounds=table.rounds, deck=deck)
     game.state = to_json(state)
     game.save(update_fields=["state"])
 
 
-def game_of(room: Room) -> Game:
-    return room.games.order_by("-number").first()
+def game_of(table: Table) -> Game:
+    return table.games.order_by("-number").first()
 
 
-def state_of(room: Room) -> dict:
-    return from_json(game_of(room).state)
+def state_of(table: Table) -> dict:
+    return from_json(game_of(table).state)
 
 
 def dealt_in_turn(seats: int) -> list[str]:
@@ -65,10 +65,10 @@ def dealt_in_turn(seats: int) -> list[str]:
     return ["7D", *order]
 
 
-def play(room: Room, player: Player, card: str, version: int | None = None) -> dict:
+def play(table: Table, player: Player, card: str, version: int | None = None) -> dict:
     return services.game_act(
-        code=room.code,
+        code=table.code,
         player=player,
         action={"kind": "play", "card": card},
-        version=game_of(room).version if version is None else version,
+        version=game_of(table).version if version is None else version,
     )

@@ -58,13 +58,13 @@ def leaks(html: str, state: dict, viewer: int | None) -> list[str]:
     return found
 
 
-def page_for(room, key: str | None) -> str:
+def page_for(table, key: str | None) -> str:
     client = Client()
     if key:
         session = client.session
         session[SESSION_KEY] = key
         session.save()
-    response = client.get(f"/en/t/{room.code}/")
+    response = client.get(f"/en/t/{table.code}/")
     assert response.status_code == 200
     return response.content.decode()
 
@@ -72,12 +72,12 @@ def page_for(room, key: str | None) -> str:
 LOG_APPEND = re.compile(r'<ol hx-swap-oob="beforeend:#log-list">.*?</ol>|<div id="announce".*?</div>', re.S)
 
 
-async def settled(room, version: int) -> dict:
+async def settled(table, version: int) -> dict:
     """The state once the move sent on `version` (and the bots' answers) is saved."""
     for _ in range(200):
-        game = await database_sync_to_async(game_of)(room)
+        game = await database_sync_to_async(game_of)(table)
         if game.version != version:
-            return await database_sync_to_async(state_of)(room)
+            return await database_sync_to_async(state_of)(table)
         await asyncio.sleep(0.02)
     raise AssertionError("the move was never applied")
 
@@ -95,32 +95,32 @@ def checked(messages: list[str], state: dict, seat: int | None, new_round: bool)
 @pytest.mark.parametrize("seed", [1, 2])
 async def test_no_viewer_receives_another_seats_cards_in_complete_games(seed):
     rng = random.Random(seed)
-    room, (ana, ben) = await database_sync_to_async(sevens_table)(
+    table, (ana, ben) = await database_sync_to_async(sevens_table)(
         names=("Ana", "Ben"), bots=("easy", "hard"), rounds=2, turn_seconds=0
     )
     viewers = {0: ana.key, 1: ben.key, None: None}
-    sockets = {seat: await connect(room.code, key) for seat, key in viewers.items()}
-    state = await database_sync_to_async(state_of)(room)
+    sockets = {seat: await connect(table.code, key) for seat, key in viewers.items()}
+    state = await database_sync_to_async(state_of)(table)
     sent = sum([checked(await drain(socket), state, seat, False) for seat, socket in sockets.items()])
     moves = 0
     while not state["over"]:
         assert moves < 200
         if moves % 7 == 0:
             for seat, key in viewers.items():
-                html = await database_sync_to_async(page_for)(room, key)
+                html = await database_sync_to_async(page_for)(table, key)
                 assert not leaks(html, state, seat)
                 if seat is not None:
                     assert all(f'data-code="{code}"' in html for code in state["seats"][seat]["hand"])
         seat = state["current"]
         card = rng.choice(playable(state["seats"][seat]["hand"], state["layout"]))
-        version = (await database_sync_to_async(game_of)(room)).version
+        version = (await database_sync_to_async(game_of)(table)).version
         await sockets[seat].send_to(text_data=json.dumps({"kind": "play", "card": card, "version": version}))
-        before, state = state, await settled(room, version)
+        before, state = state, await settled(table, version)
         moves += 1
         new_round = state["round"] != before["round"] or state["over"]
         sent += sum([checked(await drain(socket), state, seat, new_round) for seat, socket in sockets.items()])
     for seat, key in viewers.items():  # game over: the last round's cards are shown to everyone
-        assert not leaks(await database_sync_to_async(page_for)(room, key), state, seat)
+        assert not leaks(await database_sync_to_async(page_for)(table, key), state, seat)
     assert moves > 10 and sent > 3 * moves
     for socket in sockets.values():
         await socket.disconnect()
@@ -128,8 +128,8 @@ async def test_no_viewer_receives_another_seats_cards_in_complete_games(seed):
 
 def test_the_search_finds_a_hand_where_one_is_drawn():
     """The test above can fail: a page that drew another seat's hand would be caught."""
-    room, (ana, ben, cleo) = sevens_table()
-    state = state_of(room)
+    table, (ana, ben, cleo) = sevens_table()
+    state = state_of(table)
     someone_else = state["seats"][1]["hand"][0]
     assert leaks(f'<span data-code="{someone_else}"></span>', state, 0)
     assert leaks(f"<li>Ben plays {short_name(someone_else)}.</li>", state, 0)

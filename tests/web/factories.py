@@ -5,49 +5,49 @@ from __future__ import annotations
 from game import services
 from game.engine import from_json, new_game, to_json
 from game.identity import Player
-from game.models import Game, Room
+from game.models import Game, Table
 
 
 def people(*names: str) -> list[Player]:
     return [Player(key=f"guest:{name.lower()}") for name in names]
 
 
-def table(
+def open_table(
     names=("Ana", "Ben"), seats: int = 4, start: bool = True, turn_seconds: int = 30, deck: list[str] | None = None
-) -> tuple[Room, list[Player]]:
+) -> tuple[Table, list[Player]]:
     """A table with these people seated in order (the first is the host), started or not."""
     players = people(*names)
-    room = services.room_create(player=players[0], nickname=names[0], seat_count=seats, turn_seconds=turn_seconds)
+    table = services.table_create(player=players[0], nickname=names[0], seat_count=seats, turn_seconds=turn_seconds)
     for player, name in zip(players[1:], names[1:], strict=True):
-        services.seat_take(code=room.code, player=player, nickname=name)
+        services.seat_take(code=table.code, player=player, nickname=name)
     if start:
-        services.game_start(code=room.code, player=players[0])
+        services.game_start(code=table.code, player=players[0])
         if deck is not None:
-            stack(room, deck)
-    room.refresh_from_db()
-    return room, players
+            stack(table, deck)
+    table.refresh_from_db()
+    return table, players
 
 
-def stack(room: Room, deck: list[str], target: int | None = None) -> None:
+def stack(table: Table, deck: list[str], target: int | None = None) -> None:
     """Replace the running game with one dealt from a stacked deck (top card first)."""
-    game = room.games.order_by("-number").first()
-    state = new_game(len(game.players), seed=game.seed, target=target or room.target, deck=deck)
+    game = table.games.order_by("-number").first()
+    state = new_game(len(game.players), seed=game.seed, target=target or table.target, deck=deck)
     game.state = to_json(state)
     game.save(update_fields=["state"])
 
 
-def game_of(room: Room) -> Game:
-    return room.games.order_by("-number").first()
+def game_of(table: Table) -> Game:
+    return table.games.order_by("-number").first()
 
 
-def state_of(room: Room) -> dict:
-    return from_json(game_of(room).state)
+def state_of(table: Table) -> dict:
+    return from_json(game_of(table).state)
 
 
-def deciding(room: Room, players: list[Player]) -> Player:
-    return players[state_of(room)["pending"]["seat"]]
+def deciding(table: Table, players: list[Player]) -> Player:
+    return players[state_of(table)["pending"]["seat"]]
 
 
-def act(room: Room, player: Player, action: object) -> dict:
+def act(table: Table, player: Player, action: object) -> dict:
     """A move on the table's current version, as a screen showing it would send it."""
-    return services.game_act(code=room.code, player=player, action=action, version=game_of(room).version)
+    return services.game_act(code=table.code, player=player, action=action, version=game_of(table).version)

@@ -1,4 +1,4 @@
-"""Bots in rooms: seated by the host, moving through the same services as people, taking over
+"""Bots in tables: seated by the host, moving through the same services as people, taking over
 for people who are away, and stopping when nobody but bots is left."""
 
 from __future__ import annotations
@@ -9,61 +9,61 @@ import pytest
 from django.utils import timezone
 
 from game import presence, render, selectors, services, timers
-from game.models import Presence, Room, Seat
+from game.models import Presence, Seat, Table
 from game.services.play import ABSENT_TURN
 
-from .factories import act, game_of, people, state_of, table
+from .factories import act, game_of, open_table, people, state_of
 
 pytestmark = pytest.mark.django_db
 
 
-def bot_table(levels=("easy", "medium", "hard"), bot_delay_ms: int = 0) -> tuple[Room, object]:
+def bot_table(levels=("easy", "medium", "hard"), bot_delay_ms: int = 0) -> tuple[Table, object]:
     ana = people("Ana")[0]
-    room = services.room_create(player=ana, nickname="Ana", seat_count=len(levels) + 1, turn_seconds=0)
-    Room.objects.filter(id=room.id).update(bot_delay_ms=bot_delay_ms)
+    table = services.table_create(player=ana, nickname="Ana", seat_count=len(levels) + 1, turn_seconds=0)
+    Table.objects.filter(id=table.id).update(bot_delay_ms=bot_delay_ms)
     for level in levels:
-        services.bot_add(code=room.code, player=ana, level=level)
-    services.game_start(code=room.code, player=ana)
-    room.refresh_from_db()
-    return room, ana
+        services.bot_add(code=table.code, player=ana, level=level)
+    services.game_start(code=table.code, player=ana)
+    table.refresh_from_db()
+    return table, ana
 
 
 def test_host_seats_bots_with_clear_names_and_levels():
-    room, _ = table(names=("Ana",), start=False)
+    table, _ = open_table(names=("Ana",), start=False)
     ana = people("Ana")[0]
-    services.bot_add(code=room.code, player=ana, level="hard")
-    services.bot_add(code=room.code, player=ana, level="easy", index=3)
-    seats = {s.index: s for s in room.seats.all()}
+    services.bot_add(code=table.code, player=ana, level="hard")
+    services.bot_add(code=table.code, player=ana, level="easy", index=3)
+    seats = {s.index: s for s in table.seats.all()}
     assert seats[1].nickname == "Bot Ada" and seats[1].bot_level == "hard"
     assert seats[3].nickname == "Bot Alan" and seats[3].bot_level == "easy"
     with pytest.raises(services.ServiceError):
-        services.bot_add(code=room.code, player=ana, level="genius")
-    html = render.render_table(selectors.snapshot(room), ana.key)
+        services.bot_add(code=table.code, player=ana, level="genius")
+    html = render.render_table(selectors.snapshot(table), ana.key)
     assert "Bot Ada" in html and "badge--bot" in html and "hard" in html
 
 
 def test_only_the_host_adds_bots():
-    room, (_ana, ben) = table(start=False)
+    table, (_ana, ben) = open_table(start=False)
     with pytest.raises(services.ServiceError) as error:
-        services.bot_add(code=room.code, player=ben, level="easy")
+        services.bot_add(code=table.code, player=ben, level="easy")
     assert error.value.code == "not_host"
 
 
 def test_one_person_and_three_bots_play_to_game_over_through_the_services():
-    room, ana = bot_table()
+    table, ana = bot_table()
     for _ in range(3000):
-        game = game_of(room)
+        game = game_of(table)
         if game.over:
             break
-        state = state_of(room)
+        state = state_of(table)
         assert state["pending"]["seat"] == 0, "with no pause, bots move at once until the person decides"
         action = (
             {"kind": "pass"}
             if state["pending"]["kind"] == "turn" and len(state["seats"][0]["row"]) > 2
             else services_default(state)
         )
-        services.game_act(code=room.code, player=ana, action=action, version=game.version)
-    game = game_of(room)
+        services.game_act(code=table.code, player=ana, action=action, version=game.version)
+    game = game_of(table)
     assert game.over
     bot_moves = game.events.filter(kind="action", data__bot=True).count()
     assert bot_moves > 50
@@ -79,91 +79,91 @@ def services_default(state: dict) -> dict:
 
 def test_bots_wait_their_pause_then_the_timer_moves_them():
     before = timezone.now()
-    room, ana = bot_table(levels=("medium",), bot_delay_ms=800)
-    game = game_of(room)
-    state = state_of(room)
+    table, ana = bot_table(levels=("medium",), bot_delay_ms=800)
+    game = game_of(table)
+    state = state_of(table)
     if state["pending"]["seat"] == 0:  # make it the bot's turn first
         before = timezone.now()
-        act(room, ana, {"kind": "pass"} if state["pending"]["kind"] == "turn" else services_default(state))
-        game = game_of(room)
-    assert state_of(room)["pending"]["seat"] == 1
+        act(table, ana, {"kind": "pass"} if state["pending"]["kind"] == "turn" else services_default(state))
+        game = game_of(table)
+    assert state_of(table)["pending"]["seat"] == 1
     # due the bot's pause after the move that made it the bot's turn (however slow this machine is)
     assert before + timedelta(milliseconds=800) <= game.deadline <= timezone.now() + timedelta(milliseconds=800)
     assert timers.fire_due(now=timezone.now(), check_absent=False) == []  # not yet
     messages = timers.fire_due(now=game.deadline + timedelta(milliseconds=1), check_absent=False)
-    assert messages and game_of(room).version > game.version
+    assert messages and game_of(table).version > game.version
 
 
 def test_a_player_gone_for_a_minute_is_taken_over_and_comes_back():
     # a known deal: Ben (left of the dealer) decides first; a random one may deal an action
     # card that makes Ana decide, and then Ben has nothing to be hurried for
-    room, (ana, ben) = table(names=("Ana", "Ben"), turn_seconds=0, deck=["5", "9", "4", "1", "2", "3", "6", "7"])
-    presence.arrived(code=room.code, player_key=ana.key, channel="ana-socket")
-    presence.arrived(code=room.code, player_key=ben.key, channel="ben-socket")
+    table, (ana, ben) = open_table(names=("Ana", "Ben"), turn_seconds=0, deck=["5", "9", "4", "1", "2", "3", "6", "7"])
+    presence.arrived(code=table.code, player_key=ana.key, channel="ana-socket")
+    presence.arrived(code=table.code, player_key=ben.key, channel="ben-socket")
     presence.left(channel="ben-socket")
-    Seat.objects.filter(room=room, nickname="Ben").update(last_seen=timezone.now() - timedelta(seconds=5))
+    Seat.objects.filter(table=table, nickname="Ben").update(last_seen=timezone.now() - timedelta(seconds=5))
     assert presence.mark_absent() == []  # not gone for the grace period yet
-    Seat.objects.filter(room=room, nickname="Ben").update(last_seen=timezone.now() - timedelta(seconds=30))
+    Seat.objects.filter(table=table, nickname="Ben").update(last_seen=timezone.now() - timedelta(seconds=30))
     hurried = presence.mark_absent()  # not a minute yet: not away, but his decision is due soon
-    assert len(hurried) == 1 and not room.seats.get(nickname="Ben").away
-    assert game_of(room).deadline - timezone.now() <= ABSENT_TURN
+    assert len(hurried) == 1 and not table.seats.get(nickname="Ben").away
+    assert game_of(table).deadline - timezone.now() <= ABSENT_TURN
     assert presence.mark_absent() == []  # hurried once
-    Seat.objects.filter(room=room, nickname="Ben").update(last_seen=timezone.now() - timedelta(seconds=61))
+    Seat.objects.filter(table=table, nickname="Ben").update(last_seen=timezone.now() - timedelta(seconds=61))
     messages = presence.mark_absent()
-    ben_seat = room.seats.get(nickname="Ben")
+    ben_seat = table.seats.get(nickname="Ben")
     assert ben_seat.away and len(messages) == 1
     assert any(e["type"] == "away" for e in messages[0]["events"])
     html = render.render_table(messages[0]["snapshot"], ana.key)
     assert "badge--away" in html
     # Ana is still here, so the game goes on: with no pause, Ben's bot has already moved
-    assert state_of(room)["pending"]["seat"] == 0 or game_of(room).over
-    assert room.seats.get(nickname="Ana").away is False and Presence.objects.filter(player_key=ana.key).exists()
+    assert state_of(table)["pending"]["seat"] == 0 or game_of(table).over
+    assert table.seats.get(nickname="Ana").away is False and Presence.objects.filter(player_key=ana.key).exists()
     # Ben comes back: his seat, score and turn are his again
-    back = presence.arrived(code=room.code, player_key=ben.key, channel="ben-socket-2")
+    back = presence.arrived(code=table.code, player_key=ben.key, channel="ben-socket-2")
     assert back is not None and any(e["type"] == "back" for e in back["events"])
-    assert not room.seats.get(nickname="Ben").away
+    assert not table.seats.get(nickname="Ben").away
 
 
 def test_a_game_with_only_bots_left_stops_and_resumes_when_a_person_returns():
-    room, ana = bot_table(levels=("easy",), bot_delay_ms=500)
-    presence.arrived(code=room.code, player_key=ana.key, channel="ana")
+    table, ana = bot_table(levels=("easy",), bot_delay_ms=500)
+    presence.arrived(code=table.code, player_key=ana.key, channel="ana")
     presence.left(channel="ana")
     presence.mark_absent(timezone.now() + timedelta(seconds=61))
-    game = game_of(room)
-    assert room.seats.get(index=0).away and game.deadline is None  # nobody watching: stopped
+    game = game_of(table)
+    assert table.seats.get(index=0).away and game.deadline is None  # nobody watching: stopped
     version = game.version
     assert timers.fire_due(now=timezone.now() + timedelta(hours=1), check_absent=False) == []
-    assert game_of(room).version == version
-    html = render.render_table(selectors.snapshot(room), ana.key)
+    assert game_of(table).version == version
+    html = render.render_table(selectors.snapshot(table), ana.key)
     assert "the game waits until a player comes back" in html
-    presence.arrived(code=room.code, player_key=ana.key, channel="ana-again")
-    assert not room.seats.get(index=0).away
-    game = game_of(room)
-    assert game.deadline is not None or state_of(room)["pending"]["seat"] == 0
+    presence.arrived(code=table.code, player_key=ana.key, channel="ana-again")
+    assert not table.seats.get(index=0).away
+    game = game_of(table)
+    assert game.deadline is not None or state_of(table)["pending"]["seat"] == 0
 
 
 def test_the_deciding_player_sees_their_bust_chance():
-    room, (ana, ben) = table(deck=["5", "9", "4", "1", "2"])
-    html = render.render_table(selectors.snapshot(room), ben.key)
+    table, (ana, ben) = open_table(deck=["5", "9", "4", "1", "2"])
+    html = render.render_table(selectors.snapshot(table), ben.key)
     assert "Bust chance:" in html
-    Room.objects.filter(id=room.id).update(show_odds=False)
-    room.refresh_from_db()
-    assert "Bust chance:" not in render.render_table(selectors.snapshot(room), ben.key)
+    Table.objects.filter(id=table.id).update(show_odds=False)
+    table.refresh_from_db()
+    assert "Bust chance:" not in render.render_table(selectors.snapshot(table), ben.key)
 
 
 def test_crossroads_marks_the_card_that_would_bust():
-    room, (ana, ben) = table(deck=["5", "9", "crossroads", "5", "7", "1"])
-    act(room, ben, {"kind": "draw"})
-    html = render.render_table(selectors.snapshot(room), ben.key)
+    table, (ana, ben) = open_table(deck=["5", "9", "crossroads", "5", "7", "1"])
+    act(table, ben, {"kind": "draw"})
+    html = render.render_table(selectors.snapshot(table), ben.key)
     assert html.count("button--danger") == 1 and "would bust you" in html
 
 
 def test_game_over_shows_the_last_round_as_it_ended():
-    room, (ana, ben) = table(deck=["12", "13", "1", "2"])
+    table, (ana, ben) = open_table(deck=["12", "13", "1", "2"])
     from .factories import stack
 
-    stack(room, ["12", "13", "1", "2"], target=10)
-    act(room, ben, {"kind": "pass"})
-    act(room, ana, {"kind": "pass"})
-    html = render.render_table(selectors.snapshot(room), ana.key)
+    stack(table, ["12", "13", "1", "2"], target=10)
+    act(table, ben, {"kind": "pass"})
+    act(table, ana, {"kind": "pass"})
+    html = render.render_table(selectors.snapshot(table), ana.key)
     assert "Ana wins!" in html and 'aria-label="13"' in html and 'aria-label="12"' in html

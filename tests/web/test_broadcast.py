@@ -9,15 +9,15 @@ import pytest
 
 from game import broadcast, services
 
-from .factories import table
+from .factories import open_table
 
 pytestmark = pytest.mark.django_db
 
 
 def test_an_update_unpacks_the_same_by_reference_and_as_json():
-    room, (_ana, ben, _cleo) = table(names=("Ana", "Ben", "Cleo"), deck=["5", "9", "4", "1", "2", "3", "freeze"])
-    update = services.game_act(code=room.code, player=ben, action={"kind": "draw"}, version=1)
-    local, wire = broadcast.pack(room.code, update, local=True), broadcast.pack(room.code, update)
+    table, (_ana, ben, _cleo) = open_table(names=("Ana", "Ben", "Cleo"), deck=["5", "9", "4", "1", "2", "3", "freeze"])
+    update = services.game_act(code=table.code, player=ben, action={"kind": "draw"}, version=1)
+    local, wire = broadcast.pack(table.code, update, local=True), broadcast.pack(table.code, update)
     assert (
         broadcast.unpack(local)
         == broadcast.unpack(broadcast.from_wire(wire))

@@ -13,20 +13,20 @@ from django.utils.translation import override
 from game import limits, services
 from game.errors import ServiceError
 from game.identity import SESSION_KEY, Player, tag
-from game.models import ChatMessage, ModAction, Report, Room, Sanction
+from game.models import ChatMessage, ModAction, Report, Sanction, Table
 from game.render import chat as chat_render
 from game.services import moderation
 from game.services.chat import CHAT_KEPT
 from game.services.staff import Person
 
-from .factories import game_of, table
+from .factories import game_of, open_table
 
 pytestmark = pytest.mark.django_db
 WATCHER = Player(key="guest:watcher")
 
 
-def say(room, player, text="", phrase="", nickname=""):
-    return services.chat_post(code=room.code, player=player, text=text, phrase=phrase, nickname=nickname)
+def say(table, player, text="", phrase="", nickname=""):
+    return services.chat_post(code=table.code, player=player, text=text, phrase=phrase, nickname=nickname)
 
 
 def refusal(call, *args, **kwargs) -> str:
@@ -44,158 +44,158 @@ def clock(monkeypatch):
 
 
 def test_a_seated_player_speaks_at_the_table_and_a_spectator_in_their_channel():
-    room, (ana, _ben) = table(start=False)
-    line = say(room, ana, "hello")["body"]["line"]
+    table, (ana, _ben) = open_table(start=False)
+    line = say(table, ana, "hello")["body"]["line"]
     assert (line["channel"], line["nickname"], line["text"]) == ("table", "Ana", "hello")
-    watched = say(room, WATCHER, "go Ana!", nickname="Zoe")["body"]["line"]
+    watched = say(table, WATCHER, "go Ana!", nickname="Zoe")["body"]["line"]
     assert (watched["channel"], watched["nickname"]) == ("spectators", "Zoe")
     assert list(ChatMessage.objects.values_list("channel", flat=True).order_by("id")) == ["table", "spectators"]
 
 
 def test_the_line_says_nothing_of_its_authors_key():
-    room, (ana, _ben) = table(start=False)
-    message = say(room, ana, "hi")
+    table, (ana, _ben) = open_table(start=False)
+    message = say(table, ana, "hi")
     assert ana.key not in str(message) and "guest:" not in str(message)
 
 
 def test_a_spectator_must_choose_a_nickname_first():
-    room, _ = table(start=False)
-    assert refusal(say, room, WATCHER, "hi") == "Choose a nickname to chat."
-    assert refusal(say, room, None, "hi") == "Choose a nickname to chat."
+    table, _ = open_table(start=False)
+    assert refusal(say, table, WATCHER, "hi") == "Choose a nickname to chat."
+    assert refusal(say, table, None, "hi") == "Choose a nickname to chat."
 
 
 def test_blank_and_long_messages_are_refused():
-    room, (ana, _ben) = table(start=False)
-    assert refusal(say, room, ana, "   \n\t ") == "Write something first."
-    assert refusal(say, room, ana, "\u200b\u2800") == "Write something first."
-    assert refusal(say, room, ana, "x" * 201) == "A chat message has at most 200 characters."
-    assert say(room, ana, "x" * 200)["body"]["line"]["text"] == "x" * 200
-    assert say(room, ana, "  two\n\nlines\x00 ")["body"]["line"]["text"] == "two lines"
+    table, (ana, _ben) = open_table(start=False)
+    assert refusal(say, table, ana, "   \n\t ") == "Write something first."
+    assert refusal(say, table, ana, "\u200b\u2800") == "Write something first."
+    assert refusal(say, table, ana, "x" * 201) == "A chat message has at most 200 characters."
+    assert say(table, ana, "x" * 200)["body"]["line"]["text"] == "x" * 200
+    assert say(table, ana, "  two\n\nlines\x00 ")["body"]["line"]["text"] == "two lines"
 
 
 def test_a_quick_phrase_is_kept_as_a_key_and_read_in_each_viewers_language():
-    room, (ana, _ben) = table(start=False)
-    line = say(room, ana, phrase="nice_sevn")["body"]["line"]
+    table, (ana, _ben) = open_table(start=False)
+    line = say(table, ana, phrase="nice_sevn")["body"]["line"]
     assert line["phrase"] == "nice_sevn" and line["text"] == ""
     drawn = {language: chat_render.line_html(line, language, None) for language in ("en", "de", "fr", "pl", "nl")}
     assert "Nice SEVN!" in drawn["en"] and "Nice SEVN!" not in drawn["de"] and "Nice SEVN!" not in drawn["fr"]
     assert len(set(drawn.values())) == 5
-    assert refusal(say, room, ana, phrase="insult") == "That message was not understood."
+    assert refusal(say, table, ana, phrase="insult") == "That message was not understood."
 
 
 def test_an_emoji_reaction_is_named_in_the_viewers_language():
-    room, (ana, _ben) = table(start=False)
-    line = say(room, ana, phrase="laugh")["body"]["line"]
+    table, (ana, _ben) = open_table(start=False)
+    line = say(table, ana, phrase="laugh")["body"]["line"]
     with override("de"):
         html = chat_render.line_html(line, "de", None)
     assert "😂" in html and 'aria-label="Lachen"' in html
 
 
 def test_text_is_escaped_and_links_are_not_clickable():
-    room, (ana, _ben) = table(start=False)
-    line = say(room, ana, '<script>alert(1)</script> https://evil.example <a href="x">y</a>')["body"]["line"]
+    table, (ana, _ben) = open_table(start=False)
+    line = say(table, ana, '<script>alert(1)</script> https://evil.example <a href="x">y</a>')["body"]["line"]
     html = chat_render.line_html(line, "en", None)
     assert "<script>" not in html and "&lt;script&gt;alert(1)&lt;/script&gt;" in html
     assert "<a " not in html and "&lt;a href=&quot;x&quot;&gt;y&lt;/a&gt;" in html and "https://evil.example" in html
 
 
 def test_a_table_keeps_its_last_200_lines(clock):
-    room, (ana, _ben) = table(start=False)
+    table, (ana, _ben) = open_table(start=False)
     for n in range(CHAT_KEPT + 5):
         clock[0] += 3
-        say(room, ana, f"line {n}")
-    kept = list(ChatMessage.objects.filter(room=room).order_by("id").values_list("text", flat=True))
+        say(table, ana, f"line {n}")
+    kept = list(ChatMessage.objects.filter(table=table).order_by("id").values_list("text", flat=True))
     assert len(kept) == CHAT_KEPT and kept[0] == "line 5" and kept[-1] == f"line {CHAT_KEPT + 4}"
 
 
 def test_a_person_sending_too_fast_is_slowed_with_a_clear_message(clock):
-    room, (ana, ben) = table(start=False)
+    table, (ana, ben) = open_table(start=False)
     for _ in range(limits.CHAT_MESSAGES):
-        say(room, ana, "spam")
-    assert refusal(say, room, ana, "spam") == "Slow down: you can send another message in 10 s."
-    say(room, ben, "I may still talk")  # the allowance is each person's own
+        say(table, ana, "spam")
+    assert refusal(say, table, ana, "spam") == "Slow down: you can send another message in 10 s."
+    say(table, ben, "I may still talk")  # the allowance is each person's own
     clock[0] += 4
-    assert refusal(say, room, ana, "spam") == "Slow down: you can send another message in 6 s."
+    assert refusal(say, table, ana, "spam") == "Slow down: you can send another message in 6 s."
     clock[0] += 6.5
-    say(room, ana, "calm again")
+    say(table, ana, "calm again")
     assert ChatMessage.objects.filter(author_key=ana.key).count() == limits.CHAT_MESSAGES + 1
 
 
 def test_the_allowance_counts_every_table_of_a_person(clock):
-    room, (ana, _ben) = table(start=False)
-    other, _ = table(names=("Ana", "Cleo"), start=False)
+    table, (ana, _ben) = open_table(start=False)
+    other, _ = open_table(names=("Ana", "Cleo"), start=False)
     for _ in range(limits.CHAT_MESSAGES):
-        say(room, ana, "hi")
+        say(table, ana, "hi")
     assert refusal(say, other, ana, "hi").startswith("Slow down")
 
 
 def test_the_host_turns_spectator_chat_off_and_on():
-    room, (ana, ben) = table(start=False)
-    assert refusal(services.spectator_chat_set, code=room.code, player=ben, on=False) == "Only the host can do that."
-    message = services.spectator_chat_set(code=room.code, player=ana, on=False)
+    table, (ana, ben) = open_table(start=False)
+    assert refusal(services.spectator_chat_set, code=table.code, player=ben, on=False) == "Only the host can do that."
+    message = services.spectator_chat_set(code=table.code, player=ana, on=False)
     assert message["chat"] == "settings" and message["body"] == {"spectator_chat": False}
-    assert refusal(say, room, WATCHER, "hi", nickname="Zoe") == "The host has turned the spectators' chat off."
-    say(room, ben, "players still talk")
-    services.spectator_chat_set(code=room.code, player=ana, on=True)
-    say(room, WATCHER, "back", nickname="Zoe")
+    assert refusal(say, table, WATCHER, "hi", nickname="Zoe") == "The host has turned the spectators' chat off."
+    say(table, ben, "players still talk")
+    services.spectator_chat_set(code=table.code, player=ana, on=True)
+    say(table, WATCHER, "back", nickname="Zoe")
 
 
-def mute(person: Player, name: str, duration="1h", room=None, reason="spam"):
+def mute(person: Player, name: str, duration="1h", table=None, reason="spam"):
     return moderation.player_mute(
-        by=None, person=Person(person.key, name, person.user_id), duration=duration, reason=reason, room=room
+        by=None, person=Person(person.key, name, person.user_id), duration=duration, reason=reason, table=table
     )
 
 
 def test_a_muted_player_is_refused_with_the_reason_and_the_time_left():
-    room, (ana, ben) = table(start=False)
+    table, (ana, ben) = open_table(start=False)
     mute(ben, "Ben")
-    assert refusal(say, room, ben, "hi") == "You are muted in chat for 59\xa0minutes more. Reason: spam"
-    say(room, ana, "Ana is not muted")
+    assert refusal(say, table, ben, "hi") == "You are muted in chat for 59\xa0minutes more. Reason: spam"
+    say(table, ana, "Ana is not muted")
     Sanction.objects.update(expires=None)
-    assert refusal(say, room, ben, "hi") == "You are muted in chat. Reason: spam"
+    assert refusal(say, table, ben, "hi") == "You are muted in chat. Reason: spam"
 
 
 def test_a_mute_at_one_table_leaves_the_others_and_ends_on_its_own():
-    room, (ana, ben) = table(start=False)
-    other, _ = table(names=("Cleo", "Ben"), start=False)
-    mute(ben, "Ben", duration="15m", room=room)
-    assert refusal(say, room, ben, "hi").startswith("You are muted in chat for 14")
+    table, (ana, ben) = open_table(start=False)
+    other, _ = open_table(names=("Cleo", "Ben"), start=False)
+    mute(ben, "Ben", duration="15m", table=table)
+    assert refusal(say, table, ben, "hi").startswith("You are muted in chat for 14")
     say(other, ben, "here I may")
     Sanction.objects.update(expires=timezone.now() - timedelta(seconds=1))
-    say(room, ben, "it ended")
+    say(table, ben, "it ended")
 
 
 def test_a_mute_or_ban_of_a_user_holds_for_the_account():
     user = User.objects.create_user("dora", password="pw-123456")
     dora = Player(key=f"user:{user.pk}", user_id=user.pk, username="dora")
-    room, _ = table(start=False)
-    services.seat_take(code=room.code, player=dora, nickname="")
+    table, _ = open_table(start=False)
+    services.seat_take(code=table.code, player=dora, nickname="")
     Sanction.objects.create(
         kind=Sanction.Kind.MUTE, player_key="guest:an-old-key", user=user, nickname="dora", reason="insults"
     )
-    assert refusal(say, room, dora, "hi") == "You are muted in chat. Reason: insults"
+    assert refusal(say, table, dora, "hi") == "You are muted in chat. Reason: insults"
 
 
 def test_a_banned_guest_cannot_join_by_link_nor_create_a_table(client):
-    room, _ = table(start=False)
+    table, _ = open_table(start=False)
     zed = Player(key="guest:zed")
     moderation.player_ban(by=None, person=Person(zed.key, "Zed"), duration="24h", reason="cheating")
     session = client.session
     session[SESSION_KEY] = zed.key
     session.save()
-    response = client.post(f"/en/t/{room.code}/join/", {"nickname": "Zed"}, follow=True)
+    response = client.post(f"/en/t/{table.code}/join/", {"nickname": "Zed"}, follow=True)
     assert (
         "You are banned from tables for 23\xa0hours, 59\xa0minutes more. Reason: cheating" in response.content.decode()
     )
-    assert not room.seats.filter(player_key=zed.key).exists()
-    assert refusal(services.room_create, player=zed, nickname="Zed", seat_count=2).startswith(
+    assert not table.seats.filter(player_key=zed.key).exists()
+    assert refusal(services.table_create, player=zed, nickname="Zed", seat_count=2).startswith(
         "You are banned from tables"
     )
 
 
 def test_a_banned_player_leaves_every_table_at_once_and_may_come_back_when_lifted():
-    lobby, (ana, ben) = table(start=False)
-    playing, _ = table(names=("Cleo", "Ben"))
+    lobby, (ana, ben) = open_table(start=False)
+    playing, _ = open_table(names=("Cleo", "Ben"))
     sent = moderation.player_ban(by=None, person=Person(ben.key, "Ben"), duration="permanent", reason="cheating")
     assert not lobby.seats.filter(player_key=ben.key).exists()
     bot = playing.seats.get(nickname="Ben")
@@ -207,13 +207,13 @@ def test_a_banned_player_leaves_every_table_at_once_and_may_come_back_when_lifte
 
 
 def test_a_banned_host_hosts_nothing_the_next_person_seated_hosts_or_the_table_closes():
-    kept, (ana, ben, cleo) = table(names=("Ana", "Ben", "Cleo"), start=False)
-    alone, _players = table(names=("Ana",), start=False)
+    kept, (ana, ben, cleo) = open_table(names=("Ana", "Ben", "Cleo"), start=False)
+    alone, _players = open_table(names=("Ana",), start=False)
     sent = moderation.player_ban(by=None, person=Person(ana.key, "Ana"), duration="24h", reason="spam")
     kept.refresh_from_db()
     alone.refresh_from_db()
-    assert (kept.host_key, kept.host_name, kept.status) == (ben.key, "Ben", Room.Status.LOBBY)
-    assert alone.status == Room.Status.CLOSED and alone.closed_reason
+    assert (kept.host_key, kept.host_name, kept.status) == (ben.key, "Ben", Table.Status.LOBBY)
+    assert alone.status == Table.Status.CLOSED and alone.closed_reason
     services.game_start(code=kept.code, player=ben)  # Ben runs the table now
     with pytest.raises(ServiceError):
         services.game_start(code=kept.code, player=ana)
@@ -222,18 +222,18 @@ def test_a_banned_host_hosts_nothing_the_next_person_seated_hosts_or_the_table_c
 
 
 def test_a_report_of_a_message_stores_who_whom_where_why_and_the_evidence():
-    room, (ana, ben) = table(start=False)
-    say(room, ana, "good luck")
-    line = say(room, ben, "you are an idiot")["body"]["line"]
-    say(room, WATCHER, "wow", nickname="Zoe")
+    table, (ana, ben) = open_table(start=False)
+    say(table, ana, "good luck")
+    line = say(table, ben, "you are an idiot")["body"]["line"]
+    say(table, WATCHER, "wow", nickname="Zoe")
     report = services.report_create(
-        code=room.code, player=ana, reason="insults", comment="  rude \n again ", message_id=line["id"]
+        code=table.code, player=ana, reason="insults", comment="  rude \n again ", message_id=line["id"]
     )
-    assert (report.reporter_name, report.reported_name, report.reported_key, report.room_code) == (
+    assert (report.reporter_name, report.reported_name, report.reported_key, report.table_code) == (
         "Ana",
         "Ben",
         ben.key,
-        room.code,
+        table.code,
     )
     assert (report.reason, report.comment, report.message_text, report.status) == (
         "insults",
@@ -252,55 +252,55 @@ def test_a_report_of_a_message_stores_who_whom_where_why_and_the_evidence():
 
 
 def test_nobody_reports_the_same_thing_twice_nor_themselves_nor_a_bot():
-    room, (ana, ben) = table(start=False)
-    line = say(room, ben, "spam spam")["body"]["line"]
-    services.report_create(code=room.code, player=ana, reason="spam", message_id=line["id"])
+    table, (ana, ben) = open_table(start=False)
+    line = say(table, ben, "spam spam")["body"]["line"]
+    services.report_create(code=table.code, player=ana, reason="spam", message_id=line["id"])
     assert (
-        refusal(services.report_create, code=room.code, player=ana, reason="insults", message_id=line["id"])
+        refusal(services.report_create, code=table.code, player=ana, reason="insults", message_id=line["id"])
         == "You have reported this already: staff will look at it."
     )
-    services.report_create(code=room.code, player=ana, reason="nickname", seat_index=1)  # the seat is another thing
+    services.report_create(code=table.code, player=ana, reason="nickname", seat_index=1)  # the seat is another thing
     assert (
-        refusal(services.report_create, code=room.code, player=ana, reason="other", seat_index=1)
+        refusal(services.report_create, code=table.code, player=ana, reason="other", seat_index=1)
         == "You have reported this already: staff will look at it."
     )
     assert (
-        refusal(services.report_create, code=room.code, player=ben, reason="spam", message_id=line["id"])
+        refusal(services.report_create, code=table.code, player=ben, reason="spam", message_id=line["id"])
         == "You cannot report yourself."
     )
-    services.bot_add(code=room.code, player=ana, level="easy")
+    services.bot_add(code=table.code, player=ana, level="easy")
     assert (
-        refusal(services.report_create, code=room.code, player=ben, reason="cheating", seat_index=2)
+        refusal(services.report_create, code=table.code, player=ben, reason="cheating", seat_index=2)
         == "Computer players cannot be reported."
     )
     assert (
-        refusal(services.report_create, code=room.code, player=ben, reason="bad", seat_index=0)
+        refusal(services.report_create, code=table.code, player=ben, reason="bad", seat_index=0)
         == "Choose a reason for your report."
     )
     assert Report.objects.count() == 2
 
 
-def _report(room, reporter, reported_seat=1):
-    return services.report_create(code=room.code, player=reporter, reason="insults", seat_index=reported_seat)
+def _report(table, reporter, reported_seat=1):
+    return services.report_create(code=table.code, player=reporter, reason="insults", seat_index=reported_seat)
 
 
 STAFF_ACTIONS = {
-    "warn": lambda room, report: moderation.player_warn(
+    "warn": lambda table, report: moderation.player_warn(
         by=None, person=Person.reported_in(report), warning="insults", report=report
     ),
-    "mute": lambda room, report: moderation.player_mute(
+    "mute": lambda table, report: moderation.player_mute(
         by=None, person=Person.reported_in(report), duration="1h", reason="insults", report=report
     ),
-    "ban": lambda room, report: moderation.player_ban(
+    "ban": lambda table, report: moderation.player_ban(
         by=None, person=Person.reported_in(report), duration="7d", reason="insults", report=report
     ),
-    "rename": lambda room, report: moderation.player_rename(
-        by=None, room_id=room.id, person=Person.reported_in(report), nickname="Player 2", report=report
+    "rename": lambda table, report: moderation.player_rename(
+        by=None, table_id=table.id, person=Person.reported_in(report), nickname="Player 2", report=report
     ),
-    "remove": lambda room, report: services.seat_remove_by_staff(seat_id=room.seats.get(index=1).id, report=report),
-    "close": lambda room, report: services.room_close(code=room.code, reason="abuse", report=report),
-    "handle": lambda room, report: moderation.report_handle(by=None, report_id=report.id, note="nothing wrong"),
-    "lift": lambda room, report: moderation.sanction_lift(
+    "remove": lambda table, report: services.seat_remove_by_staff(seat_id=table.seats.get(index=1).id, report=report),
+    "close": lambda table, report: services.table_close(code=table.code, reason="abuse", report=report),
+    "handle": lambda table, report: moderation.report_handle(by=None, report_id=report.id, note="nothing wrong"),
+    "lift": lambda table, report: moderation.sanction_lift(
         by=None,
         sanction_id=Sanction.objects.create(kind="mute", player_key=report.reported_key, nickname="Ben", reason="x").id,
     ),
@@ -309,9 +309,9 @@ STAFF_ACTIONS = {
 
 @pytest.mark.parametrize("action", list(STAFF_ACTIONS))
 def test_every_staff_action_writes_exactly_one_log_row(action):
-    room, (ana, _ben, _cleo) = table(names=("Ana", "Ben", "Cleo"))
-    report = _report(room, ana)
-    STAFF_ACTIONS[action](room, report)
+    table, (ana, _ben, _cleo) = open_table(names=("Ana", "Ben", "Cleo"))
+    report = _report(table, ana)
+    STAFF_ACTIONS[action](table, report)
     assert list(ModAction.objects.values_list("action", flat=True)) == [action]
     row = ModAction.objects.get()
     assert row.actor_name == "system" and (row.target_name == "Ben" or action == "close")
@@ -321,18 +321,18 @@ def test_every_staff_action_writes_exactly_one_log_row(action):
 
 
 def test_a_rename_changes_the_seat_the_game_and_the_chat_lines():
-    room, (ana, ben) = table()
-    say(room, ben, "hi")
-    moderation.player_rename(by=None, room_id=room.id, person=Person(ben.key, "Ben"), nickname="Player 2")
-    assert room.seats.get(index=1).nickname == "Player 2" and game_of(room).players[1] == "Player 2"
+    table, (ana, ben) = open_table()
+    say(table, ben, "hi")
+    moderation.player_rename(by=None, table_id=table.id, person=Person(ben.key, "Ben"), nickname="Player 2")
+    assert table.seats.get(index=1).nickname == "Player 2" and game_of(table).players[1] == "Player 2"
     assert ChatMessage.objects.get().nickname == "Player 2"
 
 
 def test_a_warning_reaches_every_table_where_the_person_sits():
-    room, (ana, ben) = table(start=False)
-    other, _ = table(names=("Cleo", "Ben"), start=False)
+    table, (ana, ben) = open_table(start=False)
+    other, _ = open_table(names=("Cleo", "Ben"), start=False)
     sent = moderation.player_warn(by=None, person=Person(ben.key, "Ben"), warning="spam")
-    assert sorted(code for code, _message in sent) == sorted([room.code, other.code])
+    assert sorted(code for code, _message in sent) == sorted([table.code, other.code])
     assert all(
         message["body"]["to"] == tag(ben.key) and message["body"]["notice"] == {"kind": "warning", "warning": "spam"}
         for _code, message in sent
@@ -342,21 +342,21 @@ def test_a_warning_reaches_every_table_where_the_person_sits():
 
 
 def test_closed_tables_take_no_chat():
-    room, (ana, _ben) = table(start=False)
-    services.room_close(code=room.code, reason="")
-    assert Room.objects.get().status == "closed"
-    assert refusal(say, room, ana, "hi") == "This table was closed by staff."
+    table, (ana, _ben) = open_table(start=False)
+    services.table_close(code=table.code, reason="")
+    assert Table.objects.get().status == "closed"
+    assert refusal(say, table, ana, "hi") == "This table was closed by staff."
 
 
 def test_people_listed_in_the_chat_are_the_seated_persons_only():
-    room, (ana, ben) = table(start=False)
-    services.bot_add(code=room.code, player=ana, level="easy")
+    table, (ana, ben) = open_table(start=False)
+    services.bot_add(code=table.code, player=ana, level="easy")
     from game import selectors
 
-    frame = chat_render.frame(selectors.snapshot(room), ana.key)
+    frame = chat_render.frame(selectors.snapshot(table), ana.key)
     assert frame[:2] == (True, True) and [name for _i, name, _k in frame[2]] == ["Ana", "Ben"]
     html = chat_render.parts(
-        code=room.code, chat_frame=frame, viewer_key=ana.key, has_name=True, spectator_chat=True, language="en"
+        code=table.code, chat_frame=frame, viewer_key=ana.key, has_name=True, spectator_chat=True, language="en"
     )
     assert ana.key not in html and ben.key not in html and 'data-report-seat="1"' in html
     assert 'data-report-seat="0"' not in html  # not yourself
@@ -365,8 +365,8 @@ def test_people_listed_in_the_chat_are_the_seated_persons_only():
 def test_a_chat_line_travels_between_processes_as_one_json_payload():
     from game import broadcast
 
-    room, (ana, _ben) = table(start=False)
-    message = say(room, ana, "over redis")
-    wire, local = broadcast.pack(room.code, message), broadcast.pack(room.code, message, local=True)
-    assert wire["type"] == "chat.line" and wire["code"] == room.code and "over redis" in wire["payload"]
+    table, (ana, _ben) = open_table(start=False)
+    message = say(table, ana, "over redis")
+    wire, local = broadcast.pack(table.code, message), broadcast.pack(table.code, message, local=True)
+    assert wire["type"] == "chat.line" and wire["code"] == table.code and "over redis" in wire["payload"]
     assert broadcast.unpack(broadcast.from_wire(wire)) == broadcast.unpack(local) == message["body"]

@@ -13,7 +13,7 @@ from game import broadcast, limits
 from game.services import moderation
 from game.services.staff import Person
 
-from .factories import table
+from .factories import open_table
 from .test_consumers import connect, drain
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -25,12 +25,12 @@ async def chat(socket, **fields) -> None:
 
 @database_sync_to_async
 def lobby(names=("Ana", "Ben")):
-    return table(names=names, start=False)
+    return open_table(names=names, start=False)
 
 
 async def test_a_line_reaches_every_screen_in_the_tables_channel():
-    room, (ana, ben) = await lobby()
-    sockets = [await connect(room.code, ana.key), await connect(room.code, ben.key), await connect(room.code, None)]
+    table, (ana, ben) = await lobby()
+    sockets = [await connect(table.code, ana.key), await connect(table.code, ben.key), await connect(table.code, None)]
     for socket in sockets:
         await drain(socket)
     await chat(sockets[0], text="hello <b>all</b>")
@@ -45,11 +45,11 @@ async def test_a_line_reaches_every_screen_in_the_tables_channel():
 
 
 async def test_each_screen_reads_a_quick_phrase_in_its_own_language():
-    room, (ana, ben) = await lobby()
+    table, (ana, ben) = await lobby()
     sockets = [
-        await connect(room.code, ana.key, "en"),
-        await connect(room.code, ben.key, "de"),
-        await connect(room.code, None, "fr"),
+        await connect(table.code, ana.key, "en"),
+        await connect(table.code, ben.key, "de"),
+        await connect(table.code, None, "fr"),
     ]
     for socket in sockets:
         await drain(socket)
@@ -61,9 +61,9 @@ async def test_each_screen_reads_a_quick_phrase_in_its_own_language():
 
 
 async def test_a_spectators_line_stays_in_the_spectators_channel():
-    room, (ana, _ben) = await lobby()
-    player = await connect(room.code, ana.key)
-    watcher = await connect(room.code, "guest:zoe", nickname="Zoe")
+    table, (ana, _ben) = await lobby()
+    player = await connect(table.code, ana.key)
+    watcher = await connect(table.code, "guest:zoe", nickname="Zoe")
     for socket in (player, watcher):
         await drain(socket)
     await chat(watcher, text="go go go")
@@ -75,8 +75,8 @@ async def test_a_spectators_line_stays_in_the_spectators_channel():
 
 
 async def test_a_spectator_without_a_nickname_is_asked_for_one():
-    room, _ = await lobby()
-    watcher = await connect(room.code, None)
+    table, _ = await lobby()
+    watcher = await connect(table.code, None)
     opened = "".join(await drain(watcher))
     assert 'name="nickname"' in opened and "Chat as a spectator" in opened
     await chat(watcher, text="hi")
@@ -85,8 +85,8 @@ async def test_a_spectator_without_a_nickname_is_asked_for_one():
 
 
 async def test_blank_long_and_malformed_lines_are_refused_to_the_sender_only():
-    room, (ana, ben) = await lobby()
-    sender, other = await connect(room.code, ana.key), await connect(room.code, ben.key)
+    table, (ana, ben) = await lobby()
+    sender, other = await connect(table.code, ana.key), await connect(table.code, ben.key)
     for socket in (sender, other):
         await drain(socket)
     await chat(sender, text="   ")
@@ -103,8 +103,8 @@ async def test_blank_long_and_malformed_lines_are_refused_to_the_sender_only():
 
 
 async def test_a_person_over_the_chat_allowance_is_told_to_slow_down_and_others_still_talk():
-    room, (ana, ben) = await lobby()
-    sender, other = await connect(room.code, ana.key), await connect(room.code, ben.key)
+    table, (ana, ben) = await lobby()
+    sender, other = await connect(table.code, ana.key), await connect(table.code, ben.key)
     for socket in (sender, other):
         await drain(socket)
     for n in range(limits.CHAT_MESSAGES):
@@ -122,8 +122,8 @@ async def test_a_person_over_the_chat_allowance_is_told_to_slow_down_and_others_
 
 
 async def test_a_muted_player_is_refused_live_with_the_reason_and_time_left():
-    room, (ana, ben) = await lobby()
-    sender, other = await connect(room.code, ben.key), await connect(room.code, ana.key)
+    table, (ana, ben) = await lobby()
+    sender, other = await connect(table.code, ben.key), await connect(table.code, ana.key)
     for socket in (sender, other):
         await drain(socket)
     sent = await database_sync_to_async(moderation.player_mute)(
@@ -143,8 +143,8 @@ async def test_a_muted_player_is_refused_live_with_the_reason_and_time_left():
 
 
 async def test_a_warning_is_shown_to_its_person_in_their_language():
-    room, (ana, ben) = await lobby()
-    warned, other = await connect(room.code, ben.key, "nl"), await connect(room.code, ana.key)
+    table, (ana, ben) = await lobby()
+    warned, other = await connect(table.code, ben.key, "nl"), await connect(table.code, ana.key)
     for socket in (warned, other):
         await drain(socket)
     sent = await database_sync_to_async(moderation.player_warn)(
@@ -159,26 +159,26 @@ async def test_a_warning_is_shown_to_its_person_in_their_language():
 
 
 async def test_a_warning_given_while_its_person_was_away_is_shown_when_they_come_back_once():
-    room, (ana, ben) = await lobby()
+    table, (ana, ben) = await lobby()
     await database_sync_to_async(moderation.player_warn)(by=None, person=Person(ben.key, "Ben"), warning="insults")
-    back = await connect(room.code, ben.key, "de")  # Ben had no table open: the warning waited
+    back = await connect(table.code, ben.key, "de")  # Ben had no table open: the warning waited
     assert "Verwarnung der Moderation" in "".join(await drain(back))
     await back.disconnect()
-    again = await connect(room.code, ben.key, "de")
+    again = await connect(table.code, ben.key, "de")
     assert "Verwarnung der Moderation" not in "".join(await drain(again))
-    other = await connect(room.code, ana.key)
+    other = await connect(table.code, ana.key)
     assert "A moderator warns you" not in "".join(await drain(other))
     for socket in (again, other):
         await socket.disconnect()
 
 
 async def test_a_reconnecting_screen_gets_the_chat_it_missed():
-    room, (ana, ben) = await lobby()
-    sender = await connect(room.code, ana.key)
+    table, (ana, ben) = await lobby()
+    sender = await connect(table.code, ana.key)
     await drain(sender)
     await chat(sender, text="while you were away")
     await drain(sender)
-    late = await connect(room.code, ben.key)
+    late = await connect(table.code, ben.key)
     opened = "".join(await drain(late))
     assert 'id="chat-table-list"' in opened and "while you were away" in opened
     await sender.disconnect()
@@ -188,11 +188,11 @@ async def test_a_reconnecting_screen_gets_the_chat_it_missed():
 async def test_the_host_turning_spectator_chat_off_reaches_the_spectators_at_once():
     from game import services
 
-    room, (ana, _ben) = await lobby()
-    watcher = await connect(room.code, "guest:zoe", nickname="Zoe")
+    table, (ana, _ben) = await lobby()
+    watcher = await connect(table.code, "guest:zoe", nickname="Zoe")
     await drain(watcher)
-    message = await database_sync_to_async(services.spectator_chat_set)(code=room.code, player=ana, on=False)
-    await database_sync_to_async(broadcast.send)(room.code, message)
+    message = await database_sync_to_async(services.spectator_chat_set)(code=table.code, player=ana, on=False)
+    await database_sync_to_async(broadcast.send)(table.code, message)
     swapped = await watcher.receive_from()
     assert 'id="chat-compose"' in swapped and "The host has turned the spectators' chat off." in swapped
     assert 'name="text"' not in swapped
@@ -205,21 +205,21 @@ async def test_a_spectator_who_sits_down_gets_the_players_composer():
     from game import services
     from game.identity import Player
 
-    room, _ = await lobby()
-    watcher = await connect(room.code, "guest:cleo", nickname="Cleo")
+    table, _ = await lobby()
+    watcher = await connect(table.code, "guest:cleo", nickname="Cleo")
     assert "Message to the spectators" in "".join(await drain(watcher))
     message = await database_sync_to_async(services.seat_take)(
-        code=room.code, player=Player("guest:cleo"), nickname="Cleo"
+        code=table.code, player=Player("guest:cleo"), nickname="Cleo"
     )
-    await database_sync_to_async(broadcast.send)(room.code, message)
+    await database_sync_to_async(broadcast.send)(table.code, message)
     redrawn = "".join(await drain(watcher))
     assert 'id="chat-compose"' in redrawn and "Message to the table" in redrawn
     await watcher.disconnect()
 
 
 async def test_a_refused_move_is_told_in_the_sockets_language():
-    room, _ = await database_sync_to_async(table)()
-    watcher = await connect(room.code, None, "de")
+    table, _ = await database_sync_to_async(open_table)()
+    watcher = await connect(table.code, None, "de")
     await drain(watcher)
     await watcher.send_to(text_data=json.dumps({"kind": "draw", "version": "1"}))
     assert "Du schaust an diesem Tisch nur zu" in await watcher.receive_from()

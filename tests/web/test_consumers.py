@@ -12,7 +12,7 @@ from django.contrib.sessions.backends.db import SessionStore
 from game.identity import NICKNAME_KEY, SESSION_KEY
 from sevn_site.asgi import application
 
-from .factories import game_of, state_of, table
+from .factories import game_of, open_table, state_of
 from .swaps import swapped_ids
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -48,22 +48,22 @@ async def drain(socket: WebsocketCommunicator) -> list[str]:
 
 @database_sync_to_async
 def started_table(deck=None, names=("Ana", "Ben")):
-    return table(names=names, deck=deck)
+    return open_table(names=names, deck=deck)
 
 
 @database_sync_to_async
-def current_state(room):
-    return state_of(room)
+def current_state(table):
+    return state_of(table)
 
 
 @database_sync_to_async
-def version_of(room):
-    return game_of(room).version
+def version_of(table):
+    return game_of(table).version
 
 
 async def test_two_players_and_a_spectator_each_get_their_own_view():
-    room, (ana, ben) = await started_table(deck=["5", "9", "4", "1", "2"])
-    sockets = [await connect(room.code, ana.key), await connect(room.code, ben.key), await connect(room.code, None)]
+    table, (ana, ben) = await started_table(deck=["5", "9", "4", "1", "2"])
+    sockets = [await connect(table.code, ana.key), await connect(table.code, ben.key), await connect(table.code, None)]
     first = [(await socket.receive_from()) for socket in sockets]
     # Ben (seat 1, left of the dealer) decides first
     assert 'data-key="d"' not in first[0] and "Waiting for Ben" in first[0]
@@ -74,8 +74,8 @@ async def test_two_players_and_a_spectator_each_get_their_own_view():
 
 
 async def test_a_move_reaches_every_viewer_at_once():
-    room, (ana, ben) = await started_table(deck=["5", "9", "4", "1", "2"])
-    sockets = [await connect(room.code, ana.key), await connect(room.code, ben.key), await connect(room.code, None)]
+    table, (ana, ben) = await started_table(deck=["5", "9", "4", "1", "2"])
+    sockets = [await connect(table.code, ana.key), await connect(table.code, ben.key), await connect(table.code, None)]
     for socket in sockets:
         await drain(socket)
     await sockets[1].send_to(text_data=json.dumps({"kind": "draw", "version": "1"}))
@@ -102,25 +102,25 @@ async def test_a_move_reaches_every_viewer_at_once():
     ],
 )
 async def test_bad_messages_get_an_error_only_for_the_sender_and_change_nothing(message, error):
-    room, (ana, ben) = await started_table(deck=["5", "9", "4", "1", "2"])
-    ana_socket, ben_socket = await connect(room.code, ana.key), await connect(room.code, ben.key)
+    table, (ana, ben) = await started_table(deck=["5", "9", "4", "1", "2"])
+    ana_socket, ben_socket = await connect(table.code, ana.key), await connect(table.code, ben.key)
     await drain(ana_socket)
     await drain(ben_socket)
-    before = await current_state(room)
+    before = await current_state(table)
     await ben_socket.send_to(text_data=message)
     reply = await ben_socket.receive_from()
     assert 'class="toast"' in reply and error in reply
     # Ana hears nothing of it (a presence mark from Ben's socket may still arrive on a slow machine)
     assert not [html for html in await drain(ana_socket) if "toast" in html or 'id="table"' in html]
-    assert await current_state(room) == before and await version_of(room) == 1
+    assert await current_state(table) == before and await version_of(table) == 1
     await ana_socket.disconnect()
     await ben_socket.disconnect()
 
 
 async def test_out_of_turn_and_spectator_moves_are_refused_to_the_sender_only():
-    room, (ana, ben) = await started_table(deck=["5", "9", "4", "1", "2"])
-    ana_socket, ben_socket = await connect(room.code, ana.key), await connect(room.code, ben.key)
-    watcher = await connect(room.code, "guest:watcher")
+    table, (ana, ben) = await started_table(deck=["5", "9", "4", "1", "2"])
+    ana_socket, ben_socket = await connect(table.code, ana.key), await connect(table.code, ben.key)
+    watcher = await connect(table.code, "guest:watcher")
     for socket in (ana_socket, ben_socket, watcher):
         await drain(socket)
     await ana_socket.send_to(text_data=json.dumps({"kind": "draw", "version": "1"}))
@@ -128,19 +128,19 @@ async def test_out_of_turn_and_spectator_moves_are_refused_to_the_sender_only():
     await watcher.send_to(text_data=json.dumps({"kind": "draw", "version": "1"}))
     assert "only seated players can play" in await watcher.receive_from()
     assert await ben_socket.receive_nothing(timeout=0.3)
-    assert await version_of(room) == 1
+    assert await version_of(table) == 1
     for socket in (ana_socket, ben_socket, watcher):
         await socket.disconnect()
 
 
 async def test_reconnect_gets_the_full_current_table():
-    room, (ana, ben) = await started_table(deck=["5", "9", "4", "1", "2"])
-    ben_socket = await connect(room.code, ben.key)
+    table, (ana, ben) = await started_table(deck=["5", "9", "4", "1", "2"])
+    ben_socket = await connect(table.code, ben.key)
     await drain(ben_socket)
     await ben_socket.send_to(text_data=json.dumps({"kind": "draw", "version": "1"}))
     await drain(ben_socket)
     await ben_socket.disconnect()
-    again = await connect(room.code, ben.key)
+    again = await connect(table.code, ben.key)
     snapshot = await again.receive_from()
     assert 'data-version="2"' in snapshot and "Ben draws 4." in snapshot and 'id="log"' in snapshot
     assert 'aria-label="4"' in snapshot
@@ -148,8 +148,8 @@ async def test_reconnect_gets_the_full_current_table():
 
 
 async def test_socket_without_origin_is_refused():
-    room, (ana, _ben) = await started_table()
-    socket = WebsocketCommunicator(application, f"/ws/t/{room.code}/")
+    table, (ana, _ben) = await started_table()
+    socket = WebsocketCommunicator(application, f"/ws/t/{table.code}/")
     connected, _ = await socket.connect()
     assert not connected
 
@@ -163,10 +163,10 @@ async def test_unknown_table_code_gets_a_clear_error():
 
 
 async def test_deck_order_seed_and_player_keys_never_reach_a_client():
-    room, (ana, ben) = await started_table()
-    state = await current_state(room)
-    game = await database_sync_to_async(game_of)(room)
-    socket = await connect(room.code, ben.key)
+    table, (ana, ben) = await started_table()
+    state = await current_state(table)
+    game = await database_sync_to_async(game_of)(table)
+    socket = await connect(table.code, ben.key)
     html = "".join(await drain(socket))
     await socket.send_to(text_data=json.dumps({"kind": "draw", "version": "1"}))
     html += "".join(await drain(socket))
@@ -180,11 +180,11 @@ async def test_deck_order_seed_and_player_keys_never_reach_a_client():
 async def test_closed_by_staff_reaches_every_viewer():
     from game import broadcast, services
 
-    room, (ana, _ben) = await started_table()
-    socket = await connect(room.code, ana.key)
+    table, (ana, _ben) = await started_table()
+    socket = await connect(table.code, ana.key)
     await drain(socket)
-    message = await database_sync_to_async(services.room_close)(code=room.code, reason="")
-    await broadcast.send_async(room.code, message)
+    message = await database_sync_to_async(services.table_close)(code=table.code, reason="")
+    await broadcast.send_async(table.code, message)
     assert "This table was closed by staff." in await socket.receive_from()
     await socket.disconnect()
 
@@ -215,15 +215,15 @@ async def test_an_update_overtaken_by_a_newer_one_brings_the_whole_log_again():
     the newer table and, for the older update's log lines, re-reads table and log."""
     from game import broadcast, services
 
-    room, (ana, ben) = await started_table(deck=["5", "9", "4", "1", "2", "3"])
-    socket = await connect(room.code, ana.key)
+    table, (ana, ben) = await started_table(deck=["5", "9", "4", "1", "2", "3"])
+    socket = await connect(table.code, ana.key)
     await drain(socket)
     act = database_sync_to_async(services.game_act)
-    older = await act(code=room.code, player=ben, action={"kind": "draw"}, version="1")
-    newer = await act(code=room.code, player=ana, action={"kind": "draw"}, version="2")
-    await broadcast.send_async(room.code, newer)
+    older = await act(code=table.code, player=ben, action={"kind": "draw"}, version="1")
+    newer = await act(code=table.code, player=ana, action={"kind": "draw"}, version="2")
+    await broadcast.send_async(table.code, newer)
     assert 'data-version="3"' in await socket.receive_from()
-    await broadcast.send_async(room.code, older)
+    await broadcast.send_async(table.code, older)
     again = await socket.receive_from()
     assert 'id="log"' in again and "Ben draws 4." in again and "Ana draws 1." in again
     assert again.index("Ben draws 4.") < again.index("Ana draws 1.") and 'data-version="3"' in again

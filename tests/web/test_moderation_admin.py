@@ -11,7 +11,7 @@ from game import services
 from game.identity import Player
 from game.models import ChatMessage, ModAction, Report, Sanction
 
-from .factories import game_of, table
+from .factories import game_of, open_table
 
 pytestmark = pytest.mark.django_db
 
@@ -37,11 +37,13 @@ def moderator() -> Client:
 @pytest.fixture
 def reported():
     """Ben insults Ana at a running table; Ana reports the line."""
-    room, (ana, ben) = table()
-    services.chat_post(code=room.code, player=ana, text="good luck all")
-    line = services.chat_post(code=room.code, player=ben, text="you are all idiots")["body"]["line"]
-    report = services.report_create(code=room.code, player=ana, reason="insults", comment="rude", message_id=line["id"])
-    return room, ana, ben, report
+    table, (ana, ben) = open_table()
+    services.chat_post(code=table.code, player=ana, text="good luck all")
+    line = services.chat_post(code=table.code, player=ben, text="you are all idiots")["body"]["line"]
+    report = services.report_create(
+        code=table.code, player=ana, reason="insults", comment="rude", message_id=line["id"]
+    )
+    return table, ana, ben, report
 
 
 def act(client: Client, report: Report, action: str, **fields):
@@ -56,8 +58,8 @@ def test_the_moderators_group_is_made_by_a_migration_with_its_permissions():
 
 
 def test_the_queue_lists_open_reports_first(superuser, reported):
-    room, ana, ben, report = reported
-    older = services.report_create(code=room.code, player=ben, reason="spam", seat_index=0)
+    table, ana, ben, report = reported
+    older = services.report_create(code=table.code, player=ben, reason="spam", seat_index=0)
     older.status = Report.Status.HANDLED
     older.save()
     html = superuser.get("/admin/game/report/").content.decode()
@@ -65,26 +67,26 @@ def test_the_queue_lists_open_reports_first(superuser, reported):
 
 
 def test_the_report_page_shows_evidence_other_reports_tables_and_the_actions(superuser, reported):
-    room, ana, ben, report = reported
-    other, _ = table(names=("Cleo", "Ben"), start=False)
+    table, ana, ben, report = reported
+    other, _ = open_table(names=("Cleo", "Ben"), start=False)
     services.report_create(code=other.code, player=Player("guest:cleo"), reason="nickname", seat_index=1)
     html = superuser.get(f"/admin/game/report/{report.id}/change/").content.decode()
     assert "good luck all" in html and "you are all idiots" in html and "moderation__reported" in html
     assert other.code in html and "Offensive nickname" in html  # the other report
-    assert f"/admin/game/room/{room.id}/change/" in html  # Ben's tables
+    assert f"/admin/game/table/{table.id}/change/" in html  # Ben's tables
     assert "author_key=guest%3Aben" in html  # his chat at every table
     for action in ("warn", "mute", "remove", "rename", "ban", "close", "handle"):
         assert f"/act/{action}/" in html
 
 
 def test_a_moderator_warns_mutes_and_removes_but_cannot_ban_nor_close(moderator, reported):
-    room, ana, ben, report = reported
+    table, ana, ben, report = reported
     html = moderator.get(f"/admin/game/report/{report.id}/change/").content.decode()
     assert "/act/warn/" in html and "/act/mute/" in html and "/act/remove/" in html
     assert "/act/ban/" not in html and "/act/close/" not in html
     assert act(moderator, report, "ban", duration="7d", reason="x").status_code == 403
     assert act(moderator, report, "close", reason="x").status_code == 403
-    assert not Sanction.objects.filter(kind="ban").exists() and room.seats.filter(player_key=ben.key).exists()
+    assert not Sanction.objects.filter(kind="ban").exists() and table.seats.filter(player_key=ben.key).exists()
     assert act(moderator, report, "warn", warning="insults").status_code == 302
     assert act(moderator, report, "mute", duration="1h", scope="everywhere", reason="insults").status_code == 302
     assert act(moderator, report, "remove", reason="insults").status_code == 302
@@ -100,25 +102,25 @@ def test_a_moderator_warns_mutes_and_removes_but_cannot_ban_nor_close(moderator,
         and "muted 1h everywhere" in report.resolution
     )
     with pytest.raises(services.ServiceError, match="You are muted in chat"):
-        services.chat_post(code=room.code, player=ben, text="hi")
+        services.chat_post(code=table.code, player=ben, text="hi")
 
 
 def test_a_moderator_cannot_see_a_running_games_secrets(moderator, superuser, reported):
-    room, *_ = reported
-    game = game_of(room)
+    table, *_ = reported
+    game = game_of(table)
     assert moderator.get(f"/admin/game/game/{game.id}/change/").status_code == 403
     assert moderator.get("/admin/game/event/").status_code == 403
-    html = moderator.get(f"/admin/game/room/{room.id}/change/").content.decode()
+    html = moderator.get(f"/admin/game/table/{table.id}/change/").content.decode()
     assert str(game.seed) not in html and game.state[:40] not in html
     assert superuser.get(f"/admin/game/game/{game.id}/change/").status_code == 200
 
 
 def test_a_superuser_bans_the_player_leaves_the_table_and_a_lift_lets_them_back(superuser, reported):
-    room, ana, ben, report = reported
+    table, ana, ben, report = reported
     assert act(superuser, report, "ban", duration="permanent", reason="abuse").status_code == 302
-    seat = room.seats.get(index=1)
+    seat = table.seats.get(index=1)
     assert seat.player_key == "" and seat.away
-    lobby, _ = table(names=("Cleo", "Dan"), start=False)
+    lobby, _ = open_table(names=("Cleo", "Dan"), start=False)
     with pytest.raises(services.ServiceError, match="You are banned from tables. Reason: abuse"):
         services.seat_take(code=lobby.code, player=ben, nickname="Ben")
     ban = Sanction.objects.get(kind="ban")
@@ -128,7 +130,7 @@ def test_a_superuser_bans_the_player_leaves_the_table_and_a_lift_lets_them_back(
 
 
 def test_a_moderator_cannot_lift_a_ban(moderator, reported):
-    _room, _ana, ben, _report = reported
+    _table, _ana, ben, _report = reported
     ban = Sanction.objects.create(kind="ban", player_key=ben.key, nickname="Ben", reason="x")
     moderator.post("/admin/game/sanction/", {"action": "lift", "_selected_action": [ban.id]})
     ban.refresh_from_db()
@@ -136,24 +138,24 @@ def test_a_moderator_cannot_lift_a_ban(moderator, reported):
 
 
 def test_rename_close_and_handled_from_the_report_page(superuser, reported):
-    room, ana, ben, report = reported
+    table, ana, ben, report = reported
     act(superuser, report, "rename", nickname="Player 2")
-    assert room.seats.get(index=1).nickname == "Player 2"
+    assert table.seats.get(index=1).nickname == "Player 2"
     act(superuser, report, "handle", note="renamed, nothing else")
     act(superuser, report, "close", reason="abuse")
-    room.refresh_from_db()
-    assert room.status == "closed"
+    table.refresh_from_db()
+    assert table.status == "closed"
     assert list(ModAction.objects.order_by("id").values_list("action", flat=True)) == ["rename", "handle", "close"]
 
 
 def test_the_existing_close_and_remove_actions_write_the_log(superuser):
-    room, _ = table(names=("Ana", "Ben", "Cleo"))
-    seat = room.seats.get(nickname="Cleo")
+    table, _ = open_table(names=("Ana", "Ben", "Cleo"))
+    seat = table.seats.get(nickname="Cleo")
     superuser.post("/admin/game/seat/", {"action": "remove_players", "_selected_action": [seat.id]})
-    superuser.post("/admin/game/room/", {"action": "close_rooms", "_selected_action": [room.id]})
-    assert list(ModAction.objects.order_by("id").values_list("action", "actor_name", "target_name", "room_code")) == [
-        ("remove", "root", "Cleo", room.code),
-        ("close", "root", "", room.code),
+    superuser.post("/admin/game/table/", {"action": "close_tables", "_selected_action": [table.id]})
+    assert list(ModAction.objects.order_by("id").values_list("action", "actor_name", "target_name", "table_code")) == [
+        ("remove", "root", "Cleo", table.code),
+        ("close", "root", "", table.code),
     ]
 
 
@@ -186,8 +188,8 @@ def test_a_user_who_is_not_staff_sees_nothing(reported):
 
 
 def test_staff_search_the_chat_and_read_one_persons_chat_across_tables(moderator, reported):
-    room, ana, ben, _report = reported
-    other, _ = table(names=("Ben", "Cleo"), start=False)
+    table, ana, ben, _report = reported
+    other, _ = open_table(names=("Ben", "Cleo"), start=False)
     services.chat_post(code=other.code, player=ben, text="hello from elsewhere")
     html = moderator.get("/admin/game/chatmessage/", {"q": "idiots"}).content.decode()
     assert "you are all idiots" in html and "good luck all" not in html

@@ -11,29 +11,29 @@ from game.broadcast import Passed
 from game.render import Screen, table_view
 from game.render.drawing import Drawings, Piece, draw, drawings
 
-from .factories import table
+from .factories import open_table
 from .swaps import swapped_ids
 
 pytestmark = pytest.mark.django_db
 
 
-def snapshot_of(room):
-    room.refresh_from_db()
-    return selectors.snapshot(room)
+def snapshot_of(table):
+    table.refresh_from_db()
+    return selectors.snapshot(table)
 
 
-def move(room, player, action):
-    version = selectors.current_game(room).version
-    return services.game_act(code=room.code, player=player, action=action, version=version)
+def move(table, player, action):
+    version = selectors.current_game(table).version
+    return services.game_act(code=table.code, player=player, action=action, version=version)
 
 
 def test_the_first_draw_is_the_whole_table_then_only_what_changed():
-    room, (ana, ben) = table(deck=["5", "9", "4", "1", "2", "3"])
+    table, (ana, ben) = open_table(deck=["5", "9", "4", "1", "2", "3"])
     screen = Screen(ana.key, "en")
-    first = screen.full(snapshot_of(room), [])
+    first = screen.full(snapshot_of(table), [])
     assert 'id="table"' in first and 'id="log"' in first
 
-    update = move(room, ben, {"kind": "draw"})  # Ben draws the 4
+    update = move(table, ben, {"kind": "draw"})  # Ben draws the 4
     html = screen.update(update["snapshot"], update["events"], Passed(update))
     assert 'id="table"' not in html
     swapped = swapped_ids(html)
@@ -49,12 +49,12 @@ def test_the_first_draw_is_the_whole_table_then_only_what_changed():
 def test_with_a_clock_running_a_move_redraws_the_turn_and_the_deck_not_the_bar():
     """The clock's time travels on #table-meta: the bar (table, round, target) stays as it is,
     the turn is new when the decider changes, and only the pile whose count moved is redrawn."""
-    room, (ana, ben) = table(deck=["5", "9", "4", "1", "2", "3"], turn_seconds=30)
+    table, (ana, ben) = open_table(deck=["5", "9", "4", "1", "2", "3"], turn_seconds=30)
     screen = Screen(ana.key, "en")
-    first = screen.full(snapshot_of(room), [])
+    first = screen.full(snapshot_of(table), [])
     assert 'class="countdown"' in first and "Ben decides" in first
     for player, now_deciding in ((ben, "Your turn"), (ana, "Ben decides")):
-        update = move(room, player, {"kind": "draw"})
+        update = move(table, player, {"kind": "draw"})
         html = screen.update(update["snapshot"], update["events"], Passed(update))
         swapped = swapped_ids(html)
         assert {"table-meta", "table-turn", "pile-deck"} <= set(swapped)
@@ -63,11 +63,11 @@ def test_with_a_clock_running_a_move_redraws_the_turn_and_the_deck_not_the_bar()
 
 
 def test_an_older_update_overtaken_by_a_newer_one_is_not_drawn():
-    room, (ana, ben) = table(deck=["5", "9", "4", "1", "2", "3"])
+    table, (ana, ben) = open_table(deck=["5", "9", "4", "1", "2", "3"])
     screen = Screen(None, "en")
-    screen.full(snapshot_of(room), [])
-    older = move(room, ben, {"kind": "draw"})
-    newer = move(room, ana, {"kind": "draw"})
+    screen.full(snapshot_of(table), [])
+    older = move(table, ben, {"kind": "draw"})
+    newer = move(table, ana, {"kind": "draw"})
     assert screen.update(newer["snapshot"], newer["events"], Passed(newer))
     # its table is already shown; its log lines need the whole log again (the socket re-reads it)
     assert screen.update(older["snapshot"], older["events"], Passed(older)) is None
@@ -75,17 +75,17 @@ def test_an_older_update_overtaken_by_a_newer_one_is_not_drawn():
 
 
 def test_a_new_arrangement_sends_the_whole_table_again():
-    room, (ana, ben) = table(deck=["5", "9", "4", "1", "2", "3"])
+    table, (ana, ben) = open_table(deck=["5", "9", "4", "1", "2", "3"])
     screen = Screen(ana.key, "en")
-    screen.full(snapshot_of(room), [])
-    message = services.room_close(code=room.code, reason="spam")
+    screen.full(snapshot_of(table), [])
+    message = services.table_close(code=table.code, reason="spam")
     html = screen.update(message["snapshot"], message["events"], Passed(message))
     assert 'id="table"' in html and "This table was closed by staff." in html
 
 
 def test_every_piece_is_one_element_with_its_id():
-    room, (ana, ben) = table(deck=["5", "9", "4", "1", "2", "3"])
-    pieces = table_view(snapshot_of(room), ben.key).pieces
+    table, (ana, ben) = open_table(deck=["5", "9", "4", "1", "2", "3"])
+    pieces = table_view(snapshot_of(table), ben.key).pieces
     assert {"table-meta", "table-bar", "seat-0", "seat-1", "controls"} <= set(pieces)
     for name, piece in pieces.items():
         html = draw(piece)
@@ -93,11 +93,11 @@ def test_every_piece_is_one_element_with_its_id():
 
 
 def test_spectators_share_one_working_out_and_see_the_same_update():
-    room, (ana, ben) = table(deck=["5", "9", "4", "1", "2", "3"])
+    table, (ana, ben) = open_table(deck=["5", "9", "4", "1", "2", "3"])
     watchers = [Screen(None, "en") for _ in range(3)]
     for screen in watchers:
-        screen.full(snapshot_of(room), [])
-    update = move(room, ben, {"kind": "draw"})
+        screen.full(snapshot_of(table), [])
+    update = move(table, ben, {"kind": "draw"})
     passed = Passed(update)
     drawn = [screen.update(update["snapshot"], update["events"], passed) for screen in watchers]
     clockless = {re.sub(r'data-now="\d+"', "", html) for html in drawn}
@@ -108,8 +108,8 @@ def test_spectators_share_one_working_out_and_see_the_same_update():
 
 
 def test_a_seat_is_drawn_once_for_everyone_and_marked_yours_by_where_it_sits():
-    room, (ana, ben) = table(deck=["5", "9", "4", "1", "2", "3"])
-    update = move(room, ben, {"kind": "draw"})
+    table, (ana, ben) = open_table(deck=["5", "9", "4", "1", "2", "3"])
+    update = move(table, ben, {"kind": "draw"})
     passed = Passed(update)
     bens = table_view(update["snapshot"], ben.key, passed=passed)
     anas = table_view(update["snapshot"], ana.key, passed=passed)
@@ -134,9 +134,9 @@ def test_the_one_memo_is_bounded_and_draws_each_look_once(monkeypatch):
 
 
 def test_a_seat_is_read_out_with_its_name_status_and_points_in_the_viewers_language():
-    room, (ana, ben) = table(names=('Ana "<b>"', "Ben"), deck=["5", "9", "4", "1", "2", "3"])
-    english = Screen(ben.key, "en").full(snapshot_of(room), [])
+    table, (ana, ben) = open_table(names=('Ana "<b>"', "Ben"), deck=["5", "9", "4", "1", "2", "3"])
+    english = Screen(ben.key, "en").full(snapshot_of(table), [])
     assert 'aria-label="Ana &quot;&lt;b&gt;&quot;: In round, 0 points"' in english
-    german = Screen(ben.key, "de").full(snapshot_of(room), [])
+    german = Screen(ben.key, "de").full(snapshot_of(table), [])
     assert 'aria-label="Ana &quot;&lt;b&gt;&quot;: Noch in der Runde, 0 Punkte"' in german
     assert "<b>" not in english.split('id="log"')[0]

@@ -19,14 +19,14 @@ from game.render import Screen, render_table
 from game.render.panels import access_keys, points
 from game.services.play import ABSENT_TURN, rematch_ask
 
-from .factories import act, game_of, table
+from .factories import act, game_of, open_table
 
 pytestmark = pytest.mark.django_db
 
 
-def snapshot_of(room):
-    room.refresh_from_db()
-    return selectors.snapshot(room)
+def snapshot_of(table):
+    table.refresh_from_db()
+    return selectors.snapshot(table)
 
 
 @pytest.mark.parametrize(
@@ -45,33 +45,33 @@ def test_points_are_counted_in_each_languages_plural_forms(language, one, few, m
 
 
 def test_a_seat_with_one_point_is_read_out_as_one_point_and_french_spaces_its_colon():
-    room, (ana, ben) = table(deck=["5", "9", "4", "1", "2", "3"])
-    game = game_of(room)
+    table, (ana, ben) = open_table(deck=["5", "9", "4", "1", "2", "3"])
+    game = game_of(table)
     state = from_json(game.state)
     state["seats"][0]["total"] = 1
     game.state = to_json(state)
     game.save(update_fields=["state"])
-    english = Screen(ben.key, "en").full(snapshot_of(room), [])
+    english = Screen(ben.key, "en").full(snapshot_of(table), [])
     assert 'aria-label="Ana: In round, 1 point"' in english and "1 points" not in english
-    french = Screen(ben.key, "fr").full(snapshot_of(room), [])
+    french = Screen(ben.key, "fr").full(snapshot_of(table), [])
     assert 'aria-label="Ana\u202f: ' in french and ', 1 point"' in french
 
 
 def test_the_decider_reads_your_turn_and_never_their_own_name_deciding():
     """Ben holds a Ballast to decide on: his screen says it is his decision; Ana's says Ben decides."""
-    room, (ana, ben) = table(deck=["5", "9", "-4", "1", "2", "3"])
-    act(room, ben, {"kind": "draw"})  # Ben draws the Ballast: his decision
-    bens, anas = Screen(ben.key, "en").full(snapshot_of(room), []), Screen(ana.key, "en").full(snapshot_of(room), [])
+    table, (ana, ben) = open_table(deck=["5", "9", "-4", "1", "2", "3"])
+    act(table, ben, {"kind": "draw"})  # Ben draws the Ballast: his decision
+    bens, anas = Screen(ben.key, "en").full(snapshot_of(table), []), Screen(ana.key, "en").full(snapshot_of(table), [])
     assert "Your turn" in bens and "Your decision" in bens and "Ben decides" not in bens
     assert "Ben decides" in anas and "Your turn" not in anas
 
 
 def test_freeze_targets_say_what_their_number_is():
-    room, (ana, ben) = table(deck=["5", "9", "freeze", "1", "2", "3"])
-    act(room, ben, {"kind": "draw"})
-    html = Screen(ben.key, "en").full(snapshot_of(room), [])
+    table, (ana, ben) = open_table(deck=["5", "9", "freeze", "1", "2", "3"])
+    act(table, ben, {"kind": "draw"})
+    html = Screen(ben.key, "en").full(snapshot_of(table), [])
     assert "row: 5 points" in html and "row: 9 points" in html and 'button__meta">+' not in html
-    polish = Screen(ben.key, "pl").full(snapshot_of(room), [])
+    polish = Screen(ben.key, "pl").full(snapshot_of(table), [])
     assert "rząd: 5 punktów" in polish and "rząd: 9 punktów" in polish
 
 
@@ -79,27 +79,27 @@ def test_keys_come_from_the_labels_of_the_viewers_language():
     assert access_keys(["Draw", "Pass"]) == ["d", "p"]
     assert access_keys(["Ziehen", "Passen"]) == ["z", "p"]
     assert access_keys(["Piocher", "Passer"]) == ["p", "a"]
-    room, (ana, ben) = table(deck=["5", "9", "4", "1", "2", "3"])
-    german = Screen(ben.key, "de").full(snapshot_of(room), [])
+    table, (ana, ben) = open_table(deck=["5", "9", "4", "1", "2", "3"])
+    german = Screen(ben.key, "de").full(snapshot_of(table), [])
     assert 'data-key="z"' in german and "<kbd>Z</kbd>" in german and "<kbd>D</kbd>" not in german
     assert '<span class="chip chip--dealer" title="Geber" aria-label="Geber">G</span>' in german
 
 
-def finished(room, ana, ben):
+def finished(table, ana, ben):
     """Ana and Ben pass their way through one round after two earlier ones; Ben wins."""
-    game = game_of(room)
+    game = game_of(table)
     state = from_json(game.state)
     state["history"] = [[10, 30], [20, 0]]
     state["seats"][0]["total"], state["seats"][1]["total"], state["target"] = 30, 30, 35
     game.state = to_json(state)
     game.save(update_fields=["state"])
-    act(room, ben, {"kind": "pass"})
-    return act(room, ana, {"kind": "pass"})
+    act(table, ben, {"kind": "pass"})
+    return act(table, ana, {"kind": "pass"})
 
 
 def test_the_scoreboard_lists_every_round_with_running_totals_and_a_chart():
-    room, (ana, ben) = table(deck=["5", "9", "4", "1", "2", "3"])
-    message = finished(room, ana, ben)
+    table, (ana, ben) = open_table(deck=["5", "9", "4", "1", "2", "3"])
+    message = finished(table, ana, ben)
     html = render_table(message["snapshot"], ana.key)
     board = html[html.index('id="scores"') : html.index("</section>", html.index('id="scores"'))]
     rows = re.findall(r'<tr><th scope="row">(\d+)</th>(.*?)</tr>', board)
@@ -111,59 +111,59 @@ def test_the_scoreboard_lists_every_round_with_running_totals_and_a_chart():
 
 
 def test_game_over_names_the_winner_and_the_host_hears_a_rematch_request():
-    room, (ana, ben) = table(deck=["5", "9", "4", "1", "2", "3"])
-    finished(room, ana, ben)
+    table, (ana, ben) = open_table(deck=["5", "9", "4", "1", "2", "3"])
+    finished(table, ana, ben)
     bens = Screen(ben.key, "en")
-    html = bens.full(snapshot_of(room), selectors.log_events(game_of(room)))
+    html = bens.full(snapshot_of(table), selectors.log_events(game_of(table)))
     assert "Ana wins!" in html and "Waiting for Ana to start a rematch." in html and 'data-action="ask-rematch"' in html
     anas = Screen(ana.key, "en")
-    anas.full(snapshot_of(room), [])
-    asked = rematch_ask(code=room.code, player=ben)
+    anas.full(snapshot_of(table), [])
+    asked = rematch_ask(code=table.code, player=ben)
     assert "Ben would like a rematch." in anas.update(asked["snapshot"], asked["events"])
     assert "You asked Ana for a rematch." in bens.update(asked["snapshot"], asked["events"])
     assert log.line(asked["events"][0], ["Ana", "Ben"]) == "Ben would like a rematch."
     with pytest.raises(ServiceError, match="already"):
-        rematch_ask(code=room.code, player=ben)
+        rematch_ask(code=table.code, player=ben)
     # a screen that connects later reads the request from the log
-    later = Screen(ana.key, "en").full(snapshot_of(room), selectors.log_events(game_of(room)))
+    later = Screen(ana.key, "en").full(snapshot_of(table), selectors.log_events(game_of(table)))
     assert "Ben would like a rematch." in later
 
 
 def test_a_lobby_action_is_answered_by_the_socket_alone():
     """The clicker's socket redraws the lobby like everyone's: the answer has no #table of its
     own (htmx would look for its target in a lobby the socket has replaced already)."""
-    room, (ana, ben) = table(start=False)
+    table, (ana, ben) = open_table(start=False)
     client = Client()
     session = client.session
     session["sevn_player"] = ana.key
     session.save()
-    response = client.post(f"/en/t/{room.code}/bot/", {"index": "2", "level": "easy"}, HTTP_HX_REQUEST="true")
-    assert response.status_code == 204 and room.seats.count() == 3
+    response = client.post(f"/en/t/{table.code}/bot/", {"index": "2", "level": "easy"}, HTTP_HX_REQUEST="true")
+    assert response.status_code == 204 and table.seats.count() == 3
 
 
 def test_presence_is_broadcast_when_a_socket_opens_and_when_the_last_one_closes():
-    room, (ana, ben) = table(deck=["5", "9", "4", "1", "2", "3"])
-    arrived = presence.arrived(code=room.code, player_key=ben.key, channel="ben-1")
+    table, (ana, ben) = open_table(deck=["5", "9", "4", "1", "2", "3"])
+    arrived = presence.arrived(code=table.code, player_key=ben.key, channel="ben-1")
     assert arrived["events"] == [{"type": "presence", "online": [1]}]
-    presence.arrived(code=room.code, player_key=ben.key, channel="ben-2")
+    presence.arrived(code=table.code, player_key=ben.key, channel="ben-2")
     assert presence.left(channel="ben-1") is None  # another of Ben's sockets is still open
     gone = presence.left(channel="ben-2")  # the socket broadcasts what this returns
     assert gone["events"] == [{"type": "presence", "online": []}]
     screen = Screen(ana.key, "en")
-    screen.full(snapshot_of(room), [])
+    screen.full(snapshot_of(table), [])
     html = screen.update(arrived["snapshot"], arrived["events"])
     assert '<div id="table-presence" hidden data-online="1" data-known></div>' == html
 
 
 def test_an_absent_players_next_decisions_wait_only_a_few_seconds():
-    room, (ana, ben) = table(deck=["5", "9", "freeze", "1", "2", "3", "4", "6"], turn_seconds=30)
-    presence.arrived(code=room.code, player_key=ben.key, channel="ben")
+    table, (ana, ben) = open_table(deck=["5", "9", "freeze", "1", "2", "3", "4", "6"], turn_seconds=30)
+    presence.arrived(code=table.code, player_key=ben.key, channel="ben")
     presence.left(channel="ben")
-    Seat.objects.filter(room=room, index=1).update(last_seen=timezone.now() - timedelta(seconds=20))
+    Seat.objects.filter(table=table, index=1).update(last_seen=timezone.now() - timedelta(seconds=20))
     timers.fire_due(check_absent=True)  # Ben's turn: due within seconds, not the 30 s clock
-    assert game_of(room).deadline - timezone.now() <= ABSENT_TURN
+    assert game_of(table).deadline - timezone.now() <= ABSENT_TURN
     messages = timers.fire_due(now=timezone.now() + ABSENT_TURN, check_absent=False)
     assert any(e["type"] == "timeout" for m in messages for e in m["events"])
-    state = from_json(game_of(room).state)
+    state = from_json(game_of(table).state)
     if state["pending"] and state["pending"]["seat"] == 1:  # a queued decision of his comes next
-        assert game_of(room).deadline - timezone.now() <= ABSENT_TURN
+        assert game_of(table).deadline - timezone.now() <= ABSENT_TURN

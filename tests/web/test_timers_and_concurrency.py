@@ -12,7 +12,7 @@ from game import services, timers
 from game.errors import ServiceError
 from game.models import Event
 
-from .factories import deciding, game_of, state_of, table
+from .factories import deciding, game_of, open_table, state_of
 
 
 def run_together(*calls) -> list:
@@ -39,36 +39,36 @@ def run_together(*calls) -> list:
 
 @pytest.mark.django_db(transaction=True)
 def test_two_simultaneous_moves_exactly_one_applies():
-    room, players = table(deck=["5", "9", "4", "1", "2", "3"])
-    player = deciding(room, players)
+    table, players = open_table(deck=["5", "9", "4", "1", "2", "3"])
+    player = deciding(table, players)
     results = run_together(
-        lambda: services.game_act(code=room.code, player=player, action={"kind": "draw"}, version=1),
-        lambda: services.game_act(code=room.code, player=player, action={"kind": "pass"}, version=1),
+        lambda: services.game_act(code=table.code, player=player, action={"kind": "draw"}, version=1),
+        lambda: services.game_act(code=table.code, player=player, action={"kind": "pass"}, version=1),
     )
     applied = [r for r in results if isinstance(r, dict)]
     refused = [r for r in results if isinstance(r, ServiceError)]
     assert len(applied) == 1 and len(refused) == 1 and refused[0].code == "stale"
-    assert game_of(room).version == 2
+    assert game_of(table).version == 2
     assert Event.objects.filter(kind="action").count() == 1
 
 
 @pytest.mark.django_db
 def test_turn_timer_fires_with_nobody_connected():
-    room, players = table(turn_seconds=15, deck=["5", "9", "4", "1"])
-    game = game_of(room)
+    table, players = open_table(turn_seconds=15, deck=["5", "9", "4", "1"])
+    game = game_of(table)
     assert game.deadline is not None
-    seat = state_of(room)["pending"]["seat"]
+    seat = state_of(table)["pending"]["seat"]
     assert timers.fire_due(now=game.deadline - timedelta(seconds=1)) == []
     messages = timers.fire_due(now=game.deadline + timedelta(milliseconds=10))
     assert len(messages) == 1
     assert messages[0]["events"][0]["type"] == "timeout"
-    assert state_of(room)["seats"][seat]["status"] == "passed"
+    assert state_of(table)["seats"][seat]["status"] == "passed"
 
 
 @pytest.mark.django_db
 def test_a_deadline_fires_once_even_when_checked_again():
-    room, _ = table(turn_seconds=15)
-    due = game_of(room).deadline + timedelta(milliseconds=10)
+    table, _ = open_table(turn_seconds=15)
+    due = game_of(table).deadline + timedelta(milliseconds=10)
     assert len(timers.fire_due(now=due)) == 1
     assert timers.fire_due(now=due) == []
     assert Event.objects.filter(kind="timeout").count() == 1
@@ -76,28 +76,28 @@ def test_a_deadline_fires_once_even_when_checked_again():
 
 @pytest.mark.django_db(transaction=True)
 def test_a_deadline_fires_exactly_once_across_processes():
-    """Several server processes poll the same database; the room lock lets only one apply."""
-    room, _ = table(turn_seconds=15)
-    game = game_of(room)
+    """Several server processes poll the same database; the table lock lets only one apply."""
+    table, _ = open_table(turn_seconds=15)
+    game = game_of(table)
     due = game.deadline + timedelta(milliseconds=10)
     results = run_together(*[lambda: services.game_expire(game_id=game.id, now=due)] * 4)
     assert sum(1 for r in results if r) == 1
     assert Event.objects.filter(kind="timeout").count() == 1
-    assert game_of(room).version == 2
+    assert game_of(table).version == 2
 
 
 @pytest.mark.django_db
-def test_no_timer_when_the_room_has_none():
-    room, _ = table(turn_seconds=0)
-    assert game_of(room).deadline is None
+def test_no_timer_when_the_table_has_none():
+    table, _ = open_table(turn_seconds=0)
+    assert game_of(table).deadline is None
 
 
 @pytest.mark.django_db
 def test_three_timeouts_in_a_row_hand_the_seat_to_a_bot_until_the_player_acts():
-    room, players = table(names=("Ana", "Ben"), turn_seconds=15)
+    table, players = open_table(names=("Ana", "Ben"), turn_seconds=15)
     away_seat = None
     for _ in range(12):
-        game = game_of(room)
+        game = game_of(table)
         if game.over or game.deadline is None:
             break
         messages = timers.fire_due(now=game.deadline + timedelta(milliseconds=1), check_absent=False)
@@ -105,5 +105,5 @@ def test_three_timeouts_in_a_row_hand_the_seat_to_a_bot_until_the_player_acts():
             away_seat = next(e["seat"] for m in messages for e in m["events"] if e["type"] == "away")
             break
     assert away_seat is not None
-    seat = room.seats.get(index=away_seat)
+    seat = table.seats.get(index=away_seat)
     assert seat.away and seat.timeouts_in_row == 3

@@ -14,18 +14,18 @@ from game.services import moderation
 from game.services.staff import Person
 
 from ..tables.sevens_tables import sevens_table
-from .factories import act, table
+from .factories import act, open_table
 
 pytestmark = pytest.mark.django_db
 
 
 def test_no_update_message_carries_a_player_key():
-    room, (ana, ben) = table(start=False)
+    table, (ana, ben) = open_table(start=False)
     messages = [
-        services.seat_take(code=room.code, player=type(ana)(key="guest:cleo"), nickname="Cleo"),
-        services.game_start(code=room.code, player=ana),
+        services.seat_take(code=table.code, player=type(ana)(key="guest:cleo"), nickname="Cleo"),
+        services.game_start(code=table.code, player=ana),
     ]
-    dealt, (dora, eli) = table(names=("Dora", "Eli"), deck=["5", "9", "4", "1", "2", "3"])
+    dealt, (dora, eli) = open_table(names=("Dora", "Eli"), deck=["5", "9", "4", "1", "2", "3"])
     messages.append(act(dealt, eli, {"kind": "draw"}))  # Eli, left of the dealer, decides first
     sevens, (mia, tom, zoe) = sevens_table(names=("Mia", "Tom", "Zoe"))
     messages.append(services.seat_remove_by_staff(seat_id=sevens.seats.get(index=2).id))
@@ -33,7 +33,7 @@ def test_no_update_message_carries_a_player_key():
     messages += [
         message
         for _code, message in moderation.player_warn(
-            by=None, person=Person(tom.key, "Tom"), warning="rules", room_code=sevens.code
+            by=None, person=Person(tom.key, "Tom"), warning="rules", table_code=sevens.code
         )
     ]
     keys = [ana.key, ben.key, "guest:cleo", dora.key, eli.key, mia.key, tom.key, zoe.key]
@@ -43,4 +43,4 @@ def test_no_update_message_carries_a_player_key():
         assert "guest:" not in text
     seats = messages[1]["snapshot"]["seats"]
     assert [seat["who"] for seat in seats] == [tag(ana.key), tag(ben.key), tag("guest:cleo")]
-    assert messages[1]["snapshot"]["room"]["host"] == tag(ana.key)
+    assert messages[1]["snapshot"]["table"]["host"] == tag(ana.key)

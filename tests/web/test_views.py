@@ -7,9 +7,9 @@ import re
 import pytest
 from django.test import Client
 
-from game.models import Room
+from game.models import Table
 
-from .factories import table
+from .factories import open_table
 
 pytestmark = pytest.mark.django_db
 
@@ -28,63 +28,63 @@ def test_create_a_table_and_land_in_its_lobby(client):
     response = client.post(
         "/en/tables/new/", {"nickname": "Ana", "seat_count": 4, "target": 250, "turn_seconds": 30, "show_odds": "on"}
     )
-    room = Room.objects.get()
-    assert response.status_code == 302 and response["Location"] == f"/en/t/{room.code}/"
+    table = Table.objects.get()
+    assert response.status_code == 302 and response["Location"] == f"/en/t/{table.code}/"
     html = client.get(response["Location"]).content.decode()
-    assert room.code in html and "Start the game" in html and f"/t/{room.code}/" in html
+    assert table.code in html and "Start the game" in html and f"/t/{table.code}/" in html
 
 
 def test_create_with_bad_settings_shows_the_form_again(client):
     response = client.post("/en/tables/new/", {"nickname": "", "seat_count": 4, "target": 5, "turn_seconds": 30})
-    assert response.status_code == 400 and Room.objects.count() == 0
+    assert response.status_code == 400 and Table.objects.count() == 0
 
 
 def test_every_form_needs_the_csrf_token():
     client = Client(enforce_csrf_checks=True)
     response = client.post("/en/tables/new/", {"nickname": "Ana", "seat_count": 4, "target": 250, "turn_seconds": 30})
-    assert response.status_code == 403 and Room.objects.count() == 0
+    assert response.status_code == 403 and Table.objects.count() == 0
 
 
 def test_a_friend_joins_with_the_token_of_the_lobby_page_they_opened():
-    room, _ = table(start=False)
+    table, _ = open_table(start=False)
     friend = Client(enforce_csrf_checks=True)
-    page = friend.get(f"/en/t/{room.code}/").content.decode()
+    page = friend.get(f"/en/t/{table.code}/").content.decode()
     token = re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', page).group(1)
-    response = friend.post(f"/en/t/{room.code}/join/", {"nickname": "Cleo", "csrfmiddlewaretoken": token})
-    assert response.status_code == 302 and room.seats.filter(nickname="Cleo").exists()
+    response = friend.post(f"/en/t/{table.code}/join/", {"nickname": "Cleo", "csrfmiddlewaretoken": token})
+    assert response.status_code == 302 and table.seats.filter(nickname="Cleo").exists()
 
 
 def test_invite_link_opens_the_table_in_the_visitors_language(client):
-    room, _ = table(start=False)
-    response = client.get(f"/t/{room.code.lower()}/", HTTP_ACCEPT_LANGUAGE="de")
-    assert response.status_code == 302 and response["Location"] == f"/de/t/{room.code}/"
+    table, _ = open_table(start=False)
+    response = client.get(f"/t/{table.code.lower()}/", HTTP_ACCEPT_LANGUAGE="de")
+    assert response.status_code == 302 and response["Location"] == f"/de/t/{table.code}/"
 
 
 def test_join_by_link_with_a_nickname(client):
-    room, _ = table(start=False)
-    response = client.post(f"/en/t/{room.code}/join/", {"nickname": "Cleo"})
+    table, _ = open_table(start=False)
+    response = client.post(f"/en/t/{table.code}/join/", {"nickname": "Cleo"})
     assert response.status_code == 302
-    assert room.seats.filter(nickname="Cleo").exists()
-    assert "Leave seat" in client.get(f"/en/t/{room.code}/").content.decode()
+    assert table.seats.filter(nickname="Cleo").exists()
+    assert "Leave seat" in client.get(f"/en/t/{table.code}/").content.decode()
 
 
 def test_taken_nickname_gets_a_clear_error(client):
-    room, _ = table(start=False)
-    response = client.post(f"/en/t/{room.code}/join/", {"nickname": "BEN"}, follow=True)
+    table, _ = open_table(start=False)
+    response = client.post(f"/en/t/{table.code}/join/", {"nickname": "BEN"}, follow=True)
     assert "That nickname is already taken at this table." in response.content.decode()
-    assert room.seats.count() == 2
+    assert table.seats.count() == 2
 
 
 def test_join_over_htmx_answers_with_the_error_for_this_user_only(client):
-    room, _ = table(names=("Ana", "Ben"), seats=2, start=False)
-    response = client.post(f"/en/t/{room.code}/join/", {"nickname": "Cleo"}, HTTP_HX_REQUEST="true")
+    table, _ = open_table(names=("Ana", "Ben"), seats=2, start=False)
+    response = client.post(f"/en/t/{table.code}/join/", {"nickname": "Cleo"}, HTTP_HX_REQUEST="true")
     assert response.status_code == 200 and "This table is full. You can watch the game." in response.content.decode()
 
 
 def test_nicknames_are_escaped_everywhere(client):
-    room, _ = table(start=False)
-    client.post(f"/en/t/{room.code}/join/", {"nickname": "<b>x</b>"})
-    html = client.get(f"/en/t/{room.code}/").content.decode()
+    table, _ = open_table(start=False)
+    client.post(f"/en/t/{table.code}/join/", {"nickname": "<b>x</b>"})
+    html = client.get(f"/en/t/{table.code}/").content.decode()
     assert "<b>x</b>" not in html and "&lt;b&gt;x&lt;/b&gt;" in html
 
 
@@ -95,32 +95,32 @@ def test_unknown_table_code_answers_404(client):
 
 
 def test_join_with_a_code_goes_to_the_table(client):
-    room, _ = table(start=False)
-    response = client.get("/en/tables/find/", {"code": f" {room.code.lower()} "})
-    assert response["Location"] == f"/en/t/{room.code}/"
+    table, _ = open_table(start=False)
+    response = client.get("/en/tables/find/", {"code": f" {table.code.lower()} "})
+    assert response["Location"] == f"/en/t/{table.code}/"
 
 
 def test_later_visitors_watch_without_controls(client):
-    room, _ = table()
-    html = client.get(f"/en/t/{room.code}/").content.decode()
+    table, _ = open_table()
+    html = client.get(f"/en/t/{table.code}/").content.decode()
     assert "You are watching this game." in html and 'data-key="d"' not in html and "Take a seat" not in html
 
 
 def test_host_starts_over_htmx_and_others_cannot(client):
-    room, (ana, ben) = table(start=False)
+    table, (ana, ben) = open_table(start=False)
     session = client.session
     session["sevn_player"] = ben.key
     session.save()
-    response = client.post(f"/en/t/{room.code}/start/", HTTP_HX_REQUEST="true")
+    response = client.post(f"/en/t/{table.code}/start/", HTTP_HX_REQUEST="true")
     assert "Only the host can do that." in response.content.decode()
-    room.refresh_from_db()
-    assert room.status == Room.Status.LOBBY
+    table.refresh_from_db()
+    assert table.status == Table.Status.LOBBY
 
 
 def test_home_lists_your_tables(client):
     client.post("/en/tables/new/", {"nickname": "Ana", "seat_count": 4, "target": 250, "turn_seconds": 30})
-    room = Room.objects.get()
-    assert room.code in client.get("/en/").content.decode()
+    table = Table.objects.get()
+    assert table.code in client.get("/en/").content.decode()
 
 
 def test_logged_in_users_play_under_their_username(client):
@@ -130,6 +130,6 @@ def test_logged_in_users_play_under_their_username(client):
     response = client.post("/en/accounts/login/", {"username": "carol", "password": "a-long-password-1"})
     assert response.status_code == 302
     assert "Signed in as carol" in client.get("/en/").content.decode()
-    room, _ = table(start=False)
-    client.post(f"/en/t/{room.code}/join/", {"nickname": "ignored"})
-    assert room.seats.filter(nickname="carol", user__username="carol").exists()
+    table, _ = open_table(start=False)
+    client.post(f"/en/t/{table.code}/join/", {"nickname": "ignored"})
+    assert table.seats.filter(nickname="carol", user__username="carol").exists()
