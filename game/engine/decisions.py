@@ -59,29 +59,32 @@ def _answers(state: GameState, pending: Pending) -> list[Action]:
 
 def refusal(state: GameState, pending: Pending, action: object) -> IllegalAction | None:
     """Why `action` does not answer the pending decision legally now; None when it does."""
-    if not isinstance(action, dict) or not isinstance(action.get("kind"), str):
+    if not isinstance(action, dict) or not isinstance(answer := action.get("kind"), str):
         return IllegalAction('An action must be an object with a "kind".', "malformed")
     kind = pending["kind"]
     answers = _ANSWERS[kind]
-    if action["kind"] not in answers:
+    if answer not in answers:
         return IllegalAction(_ASK[kind], "wrong_decision", pending=kind)
-    field = answers[action["kind"]]
-    well_formed = len(action) == 1 if field is None else len(action) == 2 and field in action
-    if not well_formed:
+    field = answers[answer]
+    if len(action) != (1 if field is None else 2) or (field is not None and field not in action):
         return IllegalAction("That action has missing or unknown fields.", "malformed")
-    if kind == "turn":
-        if action["kind"] == "draw" and not (state["deck"] or state["discard"]):  # a reshuffle refills it
+    if field is None:  # draw or pass
+        if answer == "draw" and not (state["deck"] or state["discard"]):  # a reshuffle refills it
             return IllegalAction("There is no card left to draw: pass.", "no_card")
-    elif kind == "ballast":
-        if type(action["keep"]) is not bool:
-            return IllegalAction('"keep" must be true or false.', "malformed")
-    elif kind == "crossroads":
-        if type(action["pick"]) is not int or action["pick"] not in (0, 1):
-            return IllegalAction('"pick" must be 0 or 1.', "malformed")
-    elif type(action["seat"]) is not int:
+        return None
+    return _value_refusal(pending, field, action[field])
+
+
+def _value_refusal(pending: Pending, field: str, value: object) -> IllegalAction | None:
+    """Why the value an answer carries is refused: the wrong type, or a seat not among the options."""
+    if field == "keep":
+        return None if type(value) is bool else IllegalAction('"keep" must be true or false.', "malformed")
+    if field == "pick":
+        return None if type(value) is int and value in (0, 1) else IllegalAction('"pick" must be 0 or 1.', "malformed")
+    if type(value) is not int:
         return IllegalAction('"seat" must be a seat number.', "malformed")
-    elif action["seat"] not in pending["options"]:
-        return IllegalAction(_ASK[kind], "bad_target", seat=action["seat"])
+    if value not in pending["options"]:
+        return IllegalAction(_ASK[pending["kind"]], "bad_target", seat=value)
     return None
 
 
