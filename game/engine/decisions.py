@@ -35,6 +35,9 @@ _ANSWERS: dict[str, dict[str, str | None]] = {
     "gift": {"gift": "seat"},
 }
 _CHOICES = {"keep": (True, False), "pick": (0, 1)}  # and "seat": every seat
+# The two answers to a turn, exactly: an action equal to one of them needs no shape checks.
+_DRAW = {"kind": "draw"}
+_PASS = {"kind": "pass"}
 
 
 def legal_actions(state: GameState) -> list[Action]:
@@ -59,20 +62,34 @@ def _answers(state: GameState, pending: Pending) -> list[Action]:
 
 def refusal(state: GameState, pending: Pending, action: object) -> IllegalAction | None:
     """Why `action` does not answer the pending decision legally now; None when it does."""
+    kind = pending["kind"]
+    if kind == "turn" and type(action) is dict and (action == _DRAW or action == _PASS):
+        answer = action["kind"]  # the decision asked most: a well-formed answer, known at a glance
+    else:
+        shape = _shape_refusal(kind, action)
+        if shape is not None:
+            return shape
+        assert isinstance(action, dict)  # _shape_refusal said so
+        answer = action["kind"]
+        field = _ANSWERS[kind][answer]
+        if field is not None:
+            return _value_refusal(pending, field, action[field])
+    if answer == "draw" and not (state["deck"] or state["discard"]):  # a reshuffle refills it
+        return IllegalAction("There is no card left to draw: pass.", "no_card")
+    return None
+
+
+def _shape_refusal(kind: str, action: object) -> IllegalAction | None:
+    """Why `action` is not an answer to a decision of this kind at all; None when it has the shape of one."""
     if not isinstance(action, dict) or not isinstance(answer := action.get("kind"), str):
         return IllegalAction('An action must be an object with a "kind".', "malformed")
-    kind = pending["kind"]
     answers = _ANSWERS[kind]
     if answer not in answers:
         return IllegalAction(_ASK[kind], "wrong_decision", pending=kind)
     field = answers[answer]
     if len(action) != (1 if field is None else 2) or (field is not None and field not in action):
         return IllegalAction("That action has missing or unknown fields.", "malformed")
-    if field is None:  # draw or pass
-        if answer == "draw" and not (state["deck"] or state["discard"]):  # a reshuffle refills it
-            return IllegalAction("There is no card left to draw: pass.", "no_card")
-        return None
-    return _value_refusal(pending, field, action[field])
+    return None
 
 
 def _value_refusal(pending: Pending, field: str, value: object) -> IllegalAction | None:
