@@ -131,7 +131,7 @@ def timeout(state: GameState) -> list[Event]:
     pending = state["pending"]
     if pending is None:
         raise IllegalAction("The game is over.", "game_over")
-    action = default_action(state)
+    action = default_choice(pending, pending["seat"], state["seats"])
     announced = {"type": "timeout", "seat": pending["seat"], "kind": pending["kind"], "action": action}
     return [announced] + apply(state, action)
 
@@ -156,11 +156,20 @@ def default_choice(pending: Mapping, seat: int, seats: Sequence[Mapping]) -> Act
     if kind == "freeze":
         return {"kind": "freeze", "seat": seat}
     if kind == "triple_draw":
-        after = clockwise(len(seats), seat + 1)[:-1]
-        other = next((s for s in after if seats[s]["status"] == IN), None)
-        return {"kind": "triple_draw", "seat": seat if other is None else other}
+        return {"kind": "triple_draw", "seat": _next_in_round(seat, seats)}
     if kind == "gift":
-        return {"kind": "gift", "seat": min(pending["options"], key=lambda s: (s - seat) % len(seats))}
+        options = pending["options"]
+        return {"kind": "gift", "seat": next(s for s in clockwise(len(seats), seat) if s in options)}
     row = seats[seat]["row"]
-    safe = [i for i, card in enumerate(pending["cards"]) if not would_duplicate(row, card)]
-    return {"kind": "crossroads", "pick": safe[0] if safe else 0}
+    for pick, card in enumerate(pending["cards"]):
+        if not would_duplicate(row, card):
+            return {"kind": "crossroads", "pick": pick}
+    return {"kind": "crossroads", "pick": 0}
+
+
+def _next_in_round(seat: int, seats: Sequence[Mapping]) -> int:
+    """The next seat in round clockwise other than `seat`; `seat` itself when it is alone."""
+    for other in clockwise(len(seats), seat + 1)[:-1]:
+        if seats[other]["status"] == IN:
+            return other
+    return seat
