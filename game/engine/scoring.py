@@ -124,5 +124,6 @@ def row_score(row: Sequence[str], sevn: bool = False) -> int:
     for code in row:
         total += _FACE[code]
     if sevn or not _STEP_CARDS.isdisjoint(row):
-        total += sum([points for _name, points in _later_points(row, total, sevn)])
-    return max(total, 0)
+        for _name, points in _later_points(row, total, sevn):
+            total += points
+    return total if total > 0 else 0
