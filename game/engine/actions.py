@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from . import resolve
 from .cards import CROSSROADS_CARDS
-from .state import FROZEN, Action, Event, Frame, GameState, Pending, take_card
-from .table import in_round, is_in
+from .state import FROZEN, IN, Action, Event, Frame, GameState, Pending, take_card
+from .table import in_round
 
 
 def _finish(state: GameState) -> None:
@@ -29,7 +29,7 @@ def run_drain(state: GameState, frame: Frame, events: list[Event]) -> None:
         state["stack"].pop()
         return
     card, owner = queue.pop(0)
-    if not is_in(state, owner):
+    if state["seats"][owner]["status"] != IN:
         state["discard"].append(card)
         events.append({"type": "queue_dropped", "seat": owner, "card": card})
         return
@@ -53,7 +53,7 @@ def run_triple_draw(state: GameState, frame: Frame, events: list[Event]) -> None
     if target is None:
         state["pending"] = {"kind": "triple_draw", "seat": frame["owner"], "options": in_round(state)}
         return
-    if frame["left"] == 0 or not is_in(state, target):
+    if frame["left"] == 0 or state["seats"][target]["status"] != IN:
         _finish(state)
         return
     frame["left"] -= 1
@@ -104,9 +104,10 @@ def decide_crossroads(state: GameState, pending: Pending, action: Action, events
 def run_storm(state: GameState, frame: Frame, events: list[Event]) -> None:
     """Every player in round takes one card, clockwise from the owner's left, owner last."""
     order = frame["order"]
+    seats = state["seats"]
     while order:
         seat = order.pop()
-        if is_in(state, seat):
+        if seats[seat]["status"] == IN:
             if not resolve.give(state, seat, "storm", events):
                 order.clear()
             return

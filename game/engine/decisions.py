@@ -35,6 +35,9 @@ _ANSWERS: dict[str, dict[str, str | None]] = {
     "gift": {"gift": "seat"},
 }
 _CHOICES = {"keep": (True, False), "pick": (0, 1)}  # and "seat": every seat
+# The two answers to a turn, exactly: an action equal to one of them needs no shape checks.
+_DRAW = {"kind": "draw"}
+_PASS = {"kind": "pass"}
 
 
 def legal_actions(state: GameState) -> list[Action]:
@@ -59,29 +62,46 @@ def _answers(state: GameState, pending: Pending) -> list[Action]:
 
 def refusal(state: GameState, pending: Pending, action: object) -> IllegalAction | None:
     """Why `action` does not answer the pending decision legally now; None when it does."""
-    if not isinstance(action, dict) or not isinstance(action.get("kind"), str):
-        return IllegalAction('An action must be an object with a "kind".', "malformed")
     kind = pending["kind"]
+    if kind == "turn" and type(action) is dict and (action == _DRAW or action == _PASS):
+        answer = action["kind"]  # the decision asked most: a well-formed answer, known at a glance
+    else:
+        shape = _shape_refusal(kind, action)
+        if shape is not None:
+            return shape
+        assert isinstance(action, dict)  # _shape_refusal said so
+        answer = action["kind"]
+        field = _ANSWERS[kind][answer]
+        if field is not None:
+            return _value_refusal(pending, field, action[field])
+    if answer == "draw" and not (state["deck"] or state["discard"]):  # a reshuffle refills it
+        return IllegalAction("There is no card left to draw: pass.", "no_card")
+    return None
+
+
+def _shape_refusal(kind: str, action: object) -> IllegalAction | None:
+    """Why `action` is not an answer to a decision of this kind at all; None when it has the shape of one."""
+    if not isinstance(action, dict) or not isinstance(answer := action.get("kind"), str):
+        return IllegalAction('An action must be an object with a "kind".', "malformed")
     answers = _ANSWERS[kind]
-    if action["kind"] not in answers:
+    if answer not in answers:
         return IllegalAction(_ASK[kind], "wrong_decision", pending=kind)
-    field = answers[action["kind"]]
-    well_formed = len(action) == 1 if field is None else len(action) == 2 and field in action
-    if not well_formed:
+    field = answers[answer]
+    if len(action) != (1 if field is None else 2) or (field is not None and field not in action):
         return IllegalAction("That action has missing or unknown fields.", "malformed")
-    if kind == "turn":
-        if action["kind"] == "draw" and not (state["deck"] or state["discard"]):  # a reshuffle refills it
-            return IllegalAction("There is no card left to draw: pass.", "no_card")
-    elif kind == "ballast":
-        if type(action["keep"]) is not bool:
-            return IllegalAction('"keep" must be true or false.', "malformed")
-    elif kind == "crossroads":
-        if type(action["pick"]) is not int or action["pick"] not in (0, 1):
-            return IllegalAction('"pick" must be 0 or 1.', "malformed")
-    elif type(action["seat"]) is not int:
+    return None
+
+
+def _value_refusal(pending: Pending, field: str, value: object) -> IllegalAction | None:
+    """Why the value an answer carries is refused: the wrong type, or a seat not among the options."""
+    if field == "keep":
+        return None if type(value) is bool else IllegalAction('"keep" must be true or false.', "malformed")
+    if field == "pick":
+        return None if type(value) is int and value in (0, 1) else IllegalAction('"pick" must be 0 or 1.', "malformed")
+    if type(value) is not int:
         return IllegalAction('"seat" must be a seat number.', "malformed")
-    elif action["seat"] not in pending["options"]:
-        return IllegalAction(_ASK[kind], "bad_target", seat=action["seat"])
+    if value not in pending["options"]:
+        return IllegalAction(_ASK[pending["kind"]], "bad_target", seat=value)
     return None
 
 
@@ -111,7 +131,7 @@ def timeout(state: GameState) -> list[Event]:
     pending = state["pending"]
     if pending is None:
         raise IllegalAction("The game is over.", "game_over")
-    action = default_action(state)
+    action = default_choice(pending, pending["seat"], state["seats"])
     announced = {"type": "timeout", "seat": pending["seat"], "kind": pending["kind"], "action": action}
     return [announced] + apply(state, action)
 
@@ -136,11 +156,20 @@ def default_choice(pending: Mapping, seat: int, seats: Sequence[Mapping]) -> Act
     if kind == "freeze":
         return {"kind": "freeze", "seat": seat}
     if kind == "triple_draw":
-        after = clockwise(len(seats), seat + 1)[:-1]
-        other = next((s for s in after if seats[s]["status"] == IN), None)
-        return {"kind": "triple_draw", "seat": seat if other is None else other}
+        return {"kind": "triple_draw", "seat": _next_in_round(seat, seats)}
     if kind == "gift":
-        return {"kind": "gift", "seat": min(pending["options"], key=lambda s: (s - seat) % len(seats))}
+        options = pending["options"]
+        return {"kind": "gift", "seat": next(s for s in clockwise(len(seats), seat) if s in options)}
     row = seats[seat]["row"]
-    safe = [i for i, card in enumerate(pending["cards"]) if not would_duplicate(row, card)]
-    return {"kind": "crossroads", "pick": safe[0] if safe else 0}
+    for pick, card in enumerate(pending["cards"]):
+        if not would_duplicate(row, card):
+            return {"kind": "crossroads", "pick": pick}
+    return {"kind": "crossroads", "pick": 0}
+
+
+def _next_in_round(seat: int, seats: Sequence[Mapping]) -> int:
+    """The next seat in round clockwise other than `seat`; `seat` itself when it is alone."""
+    for other in clockwise(len(seats), seat + 1)[:-1]:
+        if seats[other]["status"] == IN:
+            return other
+    return seat

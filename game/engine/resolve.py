@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from .cards import ACTION, BALLAST, KIND, NUMBER, SEVN_DISTINCT, TRIPLE_DRAW_CARDS, VALUE
 from .state import BUST, Action, Event, GameState, Pending, take_card
-from .table import clockwise_from, in_round
+from .table import clockwise, in_round
 
 SECOND_CHANCE = "second_chance"
 
@@ -62,8 +62,8 @@ def start_action(state: GameState, owner: int, card: str, events: list[Event], *
     state["active"] = card
     if card == "storm":
         events.append({"type": "storm", "seat": owner})
-        order = clockwise_from(state, owner + 1)
-        stack.append({"op": "storm", "owner": owner, "order": order[::-1]})
+        order = clockwise(len(state["seats"]), owner + 1)
+        stack.append({"op": "storm", "owner": owner, "order": list(order[::-1])})
     elif card == "triple_draw":
         stack.append({"op": "triple_draw", "owner": owner, "target": None, "left": TRIPLE_DRAW_CARDS})
     elif card == "crossroads":

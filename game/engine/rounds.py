@@ -5,19 +5,22 @@ from __future__ import annotations
 from . import resolve
 from .scoring import Step, score_steps
 from .state import BUST, IN, PASSED, Action, Event, Frame, GameState, Pending
-from .table import CLOCKWISE, clockwise_from
+from .table import CLOCKWISE
 
 
 def start_round(state: GameState, events: list[Event]) -> None:
     """Deal the next round: one card each from the dealer's left, then turns from there."""
-    state["round"] += 1
-    for seat in state["seats"]:
+    round_number = state["round"] + 1
+    dealer = state["dealer"]
+    seats = state["seats"]
+    state["round"] = round_number
+    for seat in seats:
         seat["status"] = IN
-    first = (state["dealer"] + 1) % len(state["seats"])
-    events.append({"type": "round_started", "round": state["round"], "dealer": state["dealer"]})
+    first = (dealer + 1) % len(seats)
+    events.append({"type": "round_started", "round": round_number, "dealer": dealer})
     state["stack"] += [
         {"op": "turns", "next": first},
-        {"op": "deal", "order": clockwise_from(state, first)[::-1]},
+        {"op": "deal", "order": list(CLOCKWISE[len(seats)][first][::-1])},
     ]
 
 
@@ -71,28 +74,36 @@ def end_round(state: GameState, sevn_seat: int | None, events: list[Event]) -> N
     (queued actions, the active action, revealed or pending cards) goes to the discard pile.
     """
     seats = state["seats"]
+    round_number = state["round"]
     steps: list[list[Step] | None] = []
-    scores, totals = [], []
+    scores, totals, rows, statuses = [], [], [], []
     for i, seat in enumerate(seats):
-        seat_steps = None if seat["status"] == BUST else score_steps(seat["row"], i == sevn_seat)
-        score = 0 if seat_steps is None else seat_steps[-1]["total"]
-        seat["total"] += score
+        row, status = seat["row"], seat["status"]
+        if status == BUST:
+            seat_steps, score = None, 0
+        else:
+            seat_steps = score_steps(row, i == sevn_seat)
+            score = seat_steps[-1]["total"]
+        total = seat["total"] + score
+        seat["total"] = total
         steps.append(seat_steps)
         scores.append(score)
-        totals.append(seat["total"])
+        totals.append(total)
+        rows.append(row)  # _clear_table gives every seat a new, empty row
+        statuses.append(status)
     state["history"].append(scores)
     state["last_round"] = {
-        "round": state["round"],
+        "round": round_number,
         "scores": scores,
         "steps": steps,
         "sevn": sevn_seat,
-        "rows": [seat["row"] for seat in seats],  # _clear_table gives every seat a new, empty row
-        "statuses": [seat["status"] for seat in seats],
+        "rows": rows,
+        "statuses": statuses,
     }
     events.append(
         {
             "type": "round_scored",
-            "round": state["round"],
+            "round": round_number,
             "scores": scores,
             "steps": steps,
             "totals": totals,
@@ -118,12 +129,12 @@ def _clear_table(state: GameState) -> None:
     for seat in state["seats"]:
         discard += seat["row"]
         seat["row"] = []
+    queue, active, pending = state["queue"], state["active"], state["pending"]
     discard += state["revealed"]
-    if state["queue"]:
-        discard += [card for card, _owner in state["queue"]]
-    if state["active"] is not None:
-        discard.append(state["active"])
-    pending = state["pending"]
+    if queue:
+        discard += [card for card, _owner in queue]
+    if active is not None:
+        discard.append(active)
     if pending is not None and "card" in pending:
         discard.append(pending["card"])
     state["revealed"] = []

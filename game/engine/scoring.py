@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TypedDict
 
-from .cards import BONUSES, DECK, MODIFIERS, PLUS, SEVN_POINTS, VALUE
+from .cards import BONUSES, DECK, MODIFIERS, NUMBERS, PLUS, SEVN_POINTS, VALUE
 
 FEATHERWEIGHT_POINTS = 15
 FEATHERWEIGHT_MIN_CARDS = 4
@@ -23,17 +23,16 @@ class Step(TypedDict):
     total: int
 
 
-def longest_run(values: Sequence[int]) -> int:
-    """Length of the longest run of consecutive values (0 for none)."""
-    present = set(values)
-    best = 0
-    for start in present:
-        if start - 1 not in present:  # a run starts here: find where it ends
-            end = start + 1
-            while end in present:
-                end += 1
-            best = max(best, end - start)
-    return best
+def longest_run(numbers: int) -> int:
+    """Length of the longest run of consecutive values in a set of values held as bits.
+
+    Each pass drops the lowest value of every run, so the passes needed are the longest run.
+    """
+    length = 0
+    while numbers:
+        numbers &= numbers >> 1
+        length += 1
+    return length
 
 
 # What each card adds to the sum (numbers and Ballast their value) and to the plus step (plus
@@ -43,20 +42,43 @@ _PLUS_FACE = {code: PLUS.get(code, 0) for code in DECK}
 # The cards that add a step after the sum: the modifiers and the bonus cards.
 _STEP_CARDS = frozenset(MODIFIERS + BONUSES)
 _BONUS_CARDS = frozenset(BONUSES)
+# What the bonuses look at: scoring cards too heavy for Featherweight, numbers heavy enough
+# for Heavyweight, and each number as the bit of its value (Ballast never forms a run).
+_ABOVE_FEATHERWEIGHT = frozenset(code for code, value in VALUE.items() if value > FEATHERWEIGHT_MAX_VALUE)
+_HEAVY_NUMBERS = frozenset(code for code in NUMBERS if VALUE[code] >= HEAVYWEIGHT_MIN_VALUE)
+_NUMBER_BIT = {code: 1 << VALUE[code] if code in NUMBERS else 0 for code in DECK}
+
+
+def _featherweight(row: Sequence[str]) -> bool:
+    """At least FEATHERWEIGHT_MIN_CARDS scoring cards, none above FEATHERWEIGHT_MAX_VALUE."""
+    if not _ABOVE_FEATHERWEIGHT.isdisjoint(row):
+        return False
+    scoring = 0
+    for code in row:
+        if code in VALUE:
+            scoring += 1
+    return scoring >= FEATHERWEIGHT_MIN_CARDS
 
 
 def _bonus_points(row: Sequence[str]) -> list[tuple[str, int]]:
-    """Each bonus card held with what it earns (0 when its condition is not met)."""
+    """Each bonus card held with what it earns (0 when its condition is not met).
+
+    Plain loops over the row: cheaper than comprehensions for rows of a few cards.
+    """
     bonuses = []
     if "featherweight" in row:
-        scoring = [VALUE[code] for code in row if code in VALUE]
-        light = len(scoring) >= FEATHERWEIGHT_MIN_CARDS and max(scoring) <= FEATHERWEIGHT_MAX_VALUE
-        bonuses.append(("featherweight", FEATHERWEIGHT_POINTS if light else 0))
+        bonuses.append(("featherweight", FEATHERWEIGHT_POINTS if _featherweight(row) else 0))
     if "heavyweight" in row:
-        heavy = sum(1 for code in row if code.isdigit() and VALUE[code] >= HEAVYWEIGHT_MIN_VALUE)
+        heavy = 0
+        for code in row:
+            if code in _HEAVY_NUMBERS:
+                heavy += 1
         bonuses.append(("heavyweight", HEAVYWEIGHT_POINTS if heavy >= HEAVYWEIGHT_MIN_CARDS else 0))
     if "ladder" in row:
-        run = longest_run([VALUE[code] for code in row if code.isdigit()])  # Ballast never forms a run
+        numbers = 0
+        for code in row:
+            numbers |= _NUMBER_BIT[code]
+        run = longest_run(numbers)
         bonuses.append(("ladder", run * LADDER_POINTS_PER_CARD if run >= LADDER_MIN_RUN else 0))
     return bonuses
 
@@ -102,5 +124,6 @@ def row_score(row: Sequence[str], sevn: bool = False) -> int:
     for code in row:
         total += _FACE[code]
     if sevn or not _STEP_CARDS.isdisjoint(row):
-        total += sum([points for _name, points in _later_points(row, total, sevn)])
-    return max(total, 0)
+        for _name, points in _later_points(row, total, sevn):
+            total += points
+    return total if total > 0 else 0
