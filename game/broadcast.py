@@ -26,14 +26,15 @@ LOCAL = "local"  # the alias of the process-local layer every table socket uses
 
 class Passed:
     """A message's body within the process, passed by reference to each socket (copying it, as
-    the in-memory layer does, is free). For a table update, `view` is what the renderer works
-    out from it once for every screen of the process (render.screen)."""
+    the in-memory layer does, is free). For a table update, `view` and `log` are what the
+    renderer works out from it once for every screen of the process (render.screen)."""
 
-    __slots__ = ("body", "view")
+    __slots__ = ("body", "view", "log")
 
     def __init__(self, body: dict) -> None:
         self.body = body
         self.view: object = None
+        self.log: object = None
 
     def __deepcopy__(self, memo: dict) -> Passed:
         return self

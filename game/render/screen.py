@@ -3,6 +3,7 @@ socket, only what changed since it last drew (Screen)."""
 
 from __future__ import annotations
 
+import json
 from contextlib import nullcontext
 from types import ModuleType
 
@@ -10,13 +11,13 @@ from django.template.loader import render_to_string
 from django.utils.safestring import mark_safe
 from django.utils.translation import get_language, override
 
-from .. import kinds
+from .. import kinds, log
 from ..broadcast import Passed
 from ..identity import tag
 from ..selectors import fingerprint
 from . import pieces, sevens
 from .drawing import Piece, draw, drawn, shows
-from .panels import log_entries, viewer_seat
+from .panels import log_entries, seat_names, viewer_seat
 
 GAMES: dict[str, ModuleType] = {"sevn": pieces, "sevens": sevens}  # each game's table view
 TABLES = {"sevn": "table/_table.html", "sevens": "sevens/_table.html"}
@@ -130,15 +131,17 @@ def _log_line_context(line: tuple[str, str]) -> dict:
     return {"entry": {"kind": line[0], "text": line[1]}}
 
 
-def log_update(snapshot: dict, events: list[dict]) -> str:
-    """New log lines appended to the log, and the latest read out by screen readers."""
-    entries = log_entries(snapshot, events)
-    if not entries:
-        return ""
-    return render_to_string(
-        "table/_log_append.html",
-        {"lines": log_lines(entries), "announce": " ".join(entry["text"] for entry in entries[-4:])},
-    )
+def log_piece(snapshot: dict, events: list[dict]) -> Piece:
+    """An update's new log lines, appended to the log, and the latest read out by screen readers:
+    drawn once per language for every screen (its data: the events as JSON, and the names)."""
+    kind = snapshot["table"].get("kind", "sevn")
+    return Piece("table/_log_append.html", (kind, tuple(seat_names(snapshot)), json.dumps(events)), _log_context)
+
+
+def _log_context(data: tuple[str, tuple[str, ...], str]) -> dict:
+    kind, names, events = data
+    entries = log.lines(json.loads(events), list(names), kind)
+    return {"lines": log_lines(entries), "announce": " ".join(entry["text"] for entry in entries[-4:])}
 
 
 class Screen:
@@ -233,7 +236,7 @@ class Screen:
                 self._remember(game)
                 html = "".join(self._changed(seen.pieces))
             if events and game is not None:
-                html += log_update(snapshot, events)
+                html += draw(self._log(snapshot, events, passed))
             return html
 
     def _overtaken(self, snapshot: dict) -> bool:
@@ -247,6 +250,15 @@ class Screen:
 
     def _view(self, snapshot: dict, events: list[dict], passed: Passed | None = None) -> pieces.TableView | None:
         return table_view(snapshot, self.viewer_key, events, self._asked(snapshot), self.online, passed)
+
+    @staticmethod
+    def _log(snapshot: dict, events: list[dict], passed: Passed | None) -> Piece:
+        """The update's log lines (worked out once per update when it came through the layer)."""
+        if passed is None:
+            return log_piece(snapshot, events)
+        if passed.log is None:
+            passed.log = log_piece(snapshot, events)
+        return passed.log
 
     def _changed(self, table_pieces: dict[str, Piece]):
         """The pieces whose data this screen does not show yet, drawn (htmx's socket extension

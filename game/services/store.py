@@ -47,7 +47,7 @@ GAME_FIELDS = (
     "winner",
     "finished",
 )
-SEAT_FIELDS = ("id", "table_id", "index", "player_key", "nickname", "bot_level", "away", "timeouts_in_row")
+SEAT_FIELDS = ("id", "table_id", "index", "player_key", "nickname", "bot_level", "away", "timeouts_in_row", "last_seen")
 SAVED_FIELDS = ("version", "state", "deadline", "over", "winner", "finished", "event_count")
 EVENT_FIELDS = ("game", "seq", "version", "kind", "data", "created")
 EVENTS_PER_STATEMENT = 500  # well under SQLite's limit of bound parameters per statement
