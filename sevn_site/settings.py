@@ -169,7 +169,7 @@ else:
     CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
 # Table sockets meet on this process-local layer; game.broadcast relays across processes.
-CHANNEL_LAYERS["local"] = {"BACKEND": "channels.layers.InMemoryChannelLayer"}
+CHANNEL_LAYERS["local"] = {"BACKEND": "game.channel_layer.LocalChannelLayer"}
 
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},

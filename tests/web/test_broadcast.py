@@ -6,6 +6,7 @@ from __future__ import annotations
 import copy
 
 import pytest
+from channels.layers import InMemoryChannelLayer
 
 from game import broadcast, services
 
@@ -26,3 +27,23 @@ def test_an_update_unpacks_the_same_by_reference_and_as_json():
     assert "payload" in wire and isinstance(wire["payload"], str)
     copied = copy.deepcopy(local)
     assert copied["passed"] is local["passed"] and broadcast.unpack(copied) is broadcast.unpack(local)
+
+
+async def test_the_local_layer_sweeps_for_expired_messages_once_a_second(monkeypatch):
+    """The process-local layer delivers as Channels' in-memory one does, but its sweep of every
+    channel and group runs at most once a second, not on every message of every socket."""
+    from game.channel_layer import LocalChannelLayer
+
+    layer = LocalChannelLayer(expiry=60)
+    sweeps = []
+    monkeypatch.setattr(InMemoryChannelLayer, "_clean_expired", lambda self: sweeps.append(self))
+    await layer.group_add("table.T", "a")
+    await layer.group_add("table.T", "b")
+    for n in range(5):
+        await layer.group_send("table.T", {"type": "table.update", "n": n})
+        assert (await layer.receive("a"))["n"] == n and (await layer.receive("b"))["n"] == n
+    assert len(sweeps) == 1
+    monkeypatch.setattr(LocalChannelLayer, "SWEEP_SECONDS", 0.0)
+    await layer.group_send("table.T", {"type": "table.update"})
+    await layer.receive("a")
+    assert len(sweeps) == 3  # the send and the receive each swept
