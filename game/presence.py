@@ -13,7 +13,7 @@ import logging
 from datetime import timedelta
 
 from django.db import transaction
-from django.db.models import Q
+from django.db.models import Exists, OuterRef, Q
 from django.utils import timezone
 
 from . import selectors, services
@@ -25,7 +25,9 @@ from .services.store import locked_table_and_game
 logger = logging.getLogger(__name__)
 
 AWAY_AFTER = timedelta(seconds=60)
-HEARTBEAT = timedelta(seconds=20)
+# Each process says every HEARTBEAT which of its sockets live, and their people's seats were
+# last seen then: shorter than GRACE, so a move never asks whether its next decider is here.
+HEARTBEAT = timedelta(seconds=10)
 STALE_AFTER = HEARTBEAT * 3
 
 
@@ -99,9 +101,15 @@ def left(*, channel: str) -> dict | None:
 
 
 def heartbeat(*, channels: list[str]) -> None:
-    """This process's sockets are alive: one statement for all of them."""
+    """This process's sockets are alive, and their seated people were seen now: a statement each
+    for all of them."""
     if channels:
-        Presence.objects.filter(channel__in=channels).update(seen=timezone.now())
+        now = timezone.now()
+        Presence.objects.filter(channel__in=channels).update(seen=now)
+        here = Presence.objects.filter(
+            channel__in=channels, table_id=OuterRef("table_id"), player_key=OuterRef("player_key")
+        )
+        Seat.objects.filter(Exists(here)).update(last_seen=now)
 
 
 def mark_absent(now=None) -> list[dict]:

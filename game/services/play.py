@@ -198,7 +198,8 @@ def _deadline(table: Table, seats: list[Seat], state: dict, now):
 
 def _gone(table: Table, seat: Seat, now) -> bool:
     """Whether a person's sockets at the table all closed GRACE ago or more (a seat that never
-    had one is not gone: it has not arrived yet)."""
+    had one is not gone: it has not arrived yet). Someone with a socket open was seen at the last
+    heartbeat (presence.HEARTBEAT, shorter than GRACE): only a quiet seat is looked up."""
     if seat.last_seen is None or seat.last_seen > now - GRACE:
         return False
     return not Presence.objects.filter(table_id=table.id, player_key=seat.player_key).exists()

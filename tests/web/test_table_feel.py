@@ -167,3 +167,21 @@ def test_an_absent_players_next_decisions_wait_only_a_few_seconds():
     state = from_json(game_of(table).state)
     if state["pending"] and state["pending"]["seat"] == 1:  # a queued decision of his comes next
         assert game_of(table).deadline - timezone.now() <= ABSENT_TURN
+
+
+def test_a_move_does_not_ask_whether_its_next_decider_is_here_while_their_socket_lives():
+    """The heartbeat marks the seats of people with a socket open as seen (more often than an
+    absence counts): the move that hands Ana the turn reads no presence, and her clock is the
+    table's, as it is for anyone here."""
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    table, (ana, ben) = open_table(deck=["5", "9", "4", "1", "2", "3"], turn_seconds=30)
+    presence.arrived(code=table.code, player_key=ana.key, channel="ana")  # a minute ago
+    Seat.objects.filter(table=table).update(last_seen=timezone.now() - timedelta(minutes=1))
+    presence.heartbeat(channels=["ana"])
+    assert presence.HEARTBEAT < timedelta(seconds=15)  # shorter than an absence (services.play.GRACE)
+    with CaptureQueriesContext(connection) as queries:
+        act(table, ben, {"kind": "draw"})  # Ben draws; Ana decides next
+    assert not [query["sql"] for query in queries if "game_presence" in query["sql"]]
+    assert game_of(table).deadline - timezone.now() > timedelta(seconds=20)
