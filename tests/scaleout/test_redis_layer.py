@@ -1,0 +1,85 @@
+"""The Redis channel layer between processes (game.channel_layer) on a real Redis: a group send
+reaches every process that follows the group once, in order, and costs three commands a message
+(the group's members, the delivery script, the receiver's blocking pop); a full channel is
+skipped, not waited for; a process whose membership expired gets nothing and is dropped at the
+next join."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+
+import pytest
+import redis
+
+from game.channel_layer import ServiceRedisChannelLayer
+
+REDIS = os.environ.get("SEVN_TEST_REDIS", "redis://127.0.0.1:6379/8")
+# What the delivery script runs inside Redis, and what INFO's own connection costs: not round trips.
+NOT_ROUND_TRIPS = {"zadd", "zcard", "zremrangebyscore", "expire", "hello", "select", "info", "client"}
+
+
+@pytest.fixture
+def processes():
+    """Two processes' layers (each its own client prefix), on an empty database."""
+    redis.Redis.from_url(REDIS).flushdb()
+    yield ServiceRedisChannelLayer(hosts=[REDIS], capacity=3), ServiceRedisChannelLayer(hosts=[REDIS], capacity=3)
+    redis.Redis.from_url(REDIS).flushdb()
+
+
+def commands() -> dict[str, int]:
+    stats = redis.Redis.from_url(REDIS).info("commandstats")
+    return {name.removeprefix("cmdstat_"): entry["calls"] for name, entry in stats.items()}
+
+
+def test_a_group_send_reaches_every_process_once_in_order_in_three_round_trips(processes):
+    first, second = processes
+
+    async def scenario():
+        one, two = await first.new_channel("tables."), await second.new_channel("tables.")
+        await first.group_add("table.ABC", one)
+        await second.group_add("table.ABC", two)
+        await first.group_send("table.ABC", {"type": "table.update", "n": -1})  # connections made
+        assert (await first.receive(one))["n"] == (await second.receive(two))["n"] == -1
+        before = commands()
+        for n in range(3):
+            await first.group_send("table.ABC", {"type": "table.update", "n": n})
+        got = [[(await layer.receive(channel))["n"] for _ in range(3)] for layer, channel in processes_and(one, two)]
+        after = commands()
+        for layer in processes:
+            await layer.close_pools()
+        spent = {name: calls - before.get(name, 0) for name, calls in after.items() if calls > before.get(name, 0)}
+        return got, {name: calls for name, calls in spent.items() if name not in NOT_ROUND_TRIPS}
+
+    def processes_and(one, two):
+        return ((first, one), (second, two))
+
+    got, round_trips = asyncio.run(scenario())
+    assert got == [[0, 1, 2], [0, 1, 2]]
+    assert round_trips == {"zrangebyscore": 3, "evalsha": 3, "bzpopmin": 6}
+
+
+def test_a_full_channel_is_skipped_and_an_expired_member_gets_nothing(processes):
+    first, second = processes
+
+    async def scenario():
+        full, late = await first.new_channel("tables."), await second.new_channel("tables.")
+        await first.group_add("table.ABC", full)
+        for n in range(5):  # capacity 3: the last two find it full and are dropped for it
+            await first.group_send("table.ABC", {"type": "table.update", "n": n})
+        kept = [(await first.receive(full))["n"] for _ in range(3)]
+        key = first._group_key("table.ABC")
+        await second.group_add("table.ABC", late)
+        await first.connection(0).zadd(key, {late: 1})  # joined long ago and never renewed since
+        await first.group_send("table.ABC", {"type": "table.update", "n": 9})
+        waiting = await first.connection(0).zcard(second.prefix + second.non_local_name(late))
+        await first.group_add("table.ABC", full)  # any join drops the expired members
+        members = await first.connection(0).zrange(key, 0, -1)
+        assert (await first.receive(full))["n"] == 9
+        for layer in processes:
+            await layer.close_pools()
+        return kept, waiting, members, full
+
+    kept, waiting, members, full = asyncio.run(scenario())
+    assert kept == [0, 1, 2]
+    assert waiting == 0 and members == [full.encode()]
