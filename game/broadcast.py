@@ -1,10 +1,12 @@
 """Telling every viewer of a table to redraw.
 
 Table sockets live on a process-local layer (the "local" alias: Channels' in-memory layer), so
-within one process an update travels by reference to each socket of its table. Across processes
-(Redis) an update travels once per process, not once per socket: each process follows, with one
-channel of its own, the tables it has sockets for, and relays what arrives to its local group.
-A table with 200 watchers on two servers costs Redis two deliveries, not two hundred.
+within one process an update travels by reference to each socket of its table, at once. Across
+processes (Redis) an update travels once per process, not once per socket: each process follows,
+with one channel of its own, the tables it has sockets for, and relays what arrives to its local
+group. A table with 200 watchers on two servers costs Redis one delivery (to the other server),
+not two hundred; a table whose sockets are all in the process that made the move (the proxy
+routes a table's sockets to one process) costs Redis only the look-up of who follows it.
 
 What Redis loses (a restart, a failed send) the screens learn from the database (game.watch).
 """
@@ -84,12 +86,14 @@ def _shared_layer():
 
 
 async def send_async(code: str, update: dict) -> None:
-    """An update to every screen of the table, in every process."""
+    """An update to every screen of the table: this process's at once, by reference; every
+    other process that follows the table through the shared layer (once per process; none when
+    the table's sockets are all here, as the proxy arranges)."""
+    await get_channel_layer(LOCAL).group_send(group_name(code), pack(code, update, local=True))
     shared = _shared_layer()
-    if shared is None:
-        await get_channel_layer(LOCAL).group_send(group_name(code), pack(code, update, local=True))
-    else:
-        await shared.group_send(group_name(code), pack(code, update))
+    if shared is not None:
+        message = {**pack(code, update), "sender": relay.channel}
+        await shared.group_send(group_name(code), message, exclude=relay.channel)
 
 
 def send(code: str, update: dict) -> None:
@@ -142,6 +146,8 @@ class Relay:
         local = get_channel_layer(LOCAL)
         while True:
             message = await shared.receive(self.channel)  # waits out an unreachable Redis itself
+            if message.get("sender") == self.channel:  # this process's screens had it at once
+                continue
             try:
                 await local.group_send(group_name(message["code"]), from_wire(message))
             except Exception:  # one bad message must not stop every table's updates

@@ -106,13 +106,16 @@ class ServiceRedisChannelLayer(RedisChannelLayer):
             return BlockingConnectionPool.from_url(address, **options)
         return BlockingConnectionPool(**options)
 
-    async def group_send(self, group: str, message: dict) -> None:
+    async def group_send(self, group: str, message: dict, exclude: str | None = None) -> None:
+        """To every member of the group but `exclude` (the sending process's own follower, whose
+        screens had the message already: game.broadcast)."""
         key = self._group_key(group)
         connection = self.connection(self.consistent_hash(group))
         members = await connection.zrangebyscore(key, int(time.time()) - self.group_expiry, "+inf")
-        by_connection, messages, capacities = self._map_channel_keys_to_connection(
-            [member.decode() for member in members], message
-        )
+        channels = [name for name in (member.decode() for member in members) if name != exclude]
+        if not channels:
+            return
+        by_connection, messages, capacities = self._map_channel_keys_to_connection(channels, message)
         for index, keys in by_connection.items():
             client = self.connection(index)
             args = [messages[key] for key in keys] + [capacities[key] for key in keys] + [time.time(), self.expiry]

@@ -177,6 +177,35 @@ def test_a_move_on_one_server_reaches_a_player_on_the_other(cluster):
         assert seen == version + 1
 
 
+def messages_until_quiet(sock, quiet: float = 1.5) -> list[str]:
+    got = []
+    while True:
+        try:
+            got.append(sock.recv(timeout=quiet))
+        except TimeoutError:
+            return got
+
+
+def test_a_move_reaches_each_screen_once_on_its_server_and_the_other(cluster):
+    """The server that made the move hands it to its own screens at once and to the other server
+    through Redis; nobody gets it twice (its log line would show twice)."""
+    code, ana, ben = started_table(cluster)
+    watcher = Browser(cluster["servers"][0])
+    watcher.get(f"/en/t/{code}/")
+    with ana.socket(code) as ana_socket, ben.socket(code) as ben_socket, watcher.socket(code) as watching:
+        version, ana_html = newest_version(ana_socket)
+        _, ben_html = newest_version(ben_socket)
+        newest_version(watching)
+        deciding, html = (ana_socket, ana_html) if "controls--active" in ana_html else (ben_socket, ben_html)
+        form = dict(re.findall(r'name="(\w+)" value="([^"]*)"', re.search(r"<form ws-send.*?</form>", html, re.S)[0]))
+        deciding.send(json.dumps({**form, "version": str(version)}))
+        for sock in (ana_socket, ben_socket, watching):
+            got = messages_until_quiet(sock)
+            updates = [message for message in got if f'data-version="{version + 1}"' in message]
+            assert len(updates) == 1, got
+            assert sum(message.count("log__line") for message in got) == updates[0].count("log__line") >= 1
+
+
 def test_a_deadline_both_servers_see_fires_exactly_once(cluster):
     code, ana, ben = started_table(cluster, timer="15")
     with ana.socket(code) as ana_socket, ben.socket(code) as ben_socket:
