@@ -129,16 +129,23 @@ class Sampler(threading.Thread):
             time.sleep(0.5)
 
 
-async def play(tables: list[Table], seconds: float, flood=None, measure=None, warm_up: float = 5.0) -> float:
-    """Every socket connects and gets its table first (a crowd arriving is the fault tests'
-    matter); then the people play for `seconds`, measured from then on (`measure(start)`
-    marks the start and returns a function that closes the measurement)."""
+async def play(tables: list[Table], seconds: float, flood=None, measure=None, warm_up: float = 60.0) -> float:
+    """Every socket connects, gets its table and sees everyone at it (a crowd arriving is the
+    fault tests' matter: here it has settled, at most `warm_up` seconds); then the people play
+    for `seconds`, measured from then on (`measure()` marks the start and returns a function that
+    closes the measurement)."""
     seats = [seat for table in tables for seat in table.seats]
     for seat in seats:
         seat.plays = False
     until = time.monotonic() + warm_up + seconds
     running = [asyncio.ensure_future(seat.run(until)) for seat in seats]
-    await asyncio.sleep(warm_up)
+    settled = time.monotonic() + warm_up
+    while time.monotonic() < settled and not all(seat.screen.online == PEOPLE for seat in seats):
+        await asyncio.sleep(0.2)
+    await asyncio.sleep(1.0)  # the last presence broadcasts drawn
+    until = time.monotonic() + seconds
+    for seat in seats:
+        seat.until = until
     done = measure() if measure is not None else None
     started = time.monotonic()
     for seat in seats:
@@ -230,14 +237,13 @@ def main() -> None:
 
     env = {"DB_POOL_SIZE": str(args.pool), "SEVN_BOT_DELAY_MS": "0", "LOG_LEVEL": "WARNING"}
     with Stack(env=env) as stack:
-        made = prepare(stack, args.tables + args.flood_tables + 1)
         port = stack.nginx.port
-        few = made[args.tables : args.tables + args.flood_tables]
+        few = prepare(stack, args.flood_tables + 1)
+        flood_code, flood_sessions = few.pop()  # the flooder's own table
         quiet = [Table(port, code, sessions, 1000 + n, args.think) for n, (code, sessions) in enumerate(few)]
         asyncio.run(play(quiet, args.flood_seconds))
         flooded = [Table(port, code, sessions, 2000 + n, args.think) for n, (code, sessions) in enumerate(few)]
-        code, sessions = made[-1]
-        flood = flooder(port, code, sessions[0], address_of(60000))
+        flood = flooder(port, flood_code, flood_sessions[0], address_of(60000))
         asyncio.run(play(flooded, args.flood_seconds, flood))
         quiet_p95 = percentile([v for t in quiet for v in t.latencies], 95)
         flood_p95 = percentile([v for t in flooded for v in t.latencies], 95)
@@ -250,10 +256,13 @@ def main() -> None:
         # their people have left: close those tables, or their clocks would run during the load
         from game import services
 
-        for code, _sessions in made[args.tables :]:
+        for code, _sessions in [*few, (flood_code, flood_sessions)]:
             services.table_close(code=code, reason="benchmark")
 
-        tables = [Table(port, code, sessions, n, args.think) for n, (code, sessions) in enumerate(made[: args.tables])]
+        # The load's tables are dealt now, as their people sit down: a table started a minute before
+        # anyone connects has them all away (bots playing for them), as it would for real people.
+        made = prepare(stack, args.tables, first=args.flood_tables + 1)
+        tables = [Table(port, code, sessions, n, args.think) for n, (code, sessions) in enumerate(made)]
         sampler = Sampler(stack)
         sampler.start()
         marks: dict = {}

@@ -19,6 +19,7 @@ from http.cookies import SimpleCookie
 
 META = re.compile(r'id="table-meta"[^>]*data-game="(\d+)" data-version="(\d+)"')
 FORM = re.compile(r"<form ws-send[^>]*>(.*?)</form>", re.S)
+ONLINE = re.compile(r'id="table-presence" hidden data-online="([^"]*)"')
 HIDDEN = re.compile(r'<input type="hidden" name="(\w+)" value="([^"]*)">')
 CSRF_INPUT = re.compile(r'name="csrfmiddlewaretoken" value="([^"]+)"')
 
@@ -113,6 +114,7 @@ class Screen:
         self.active = False
         self.over = False
         self.toasts: list[str] = []
+        self.online = 0  # seats with a socket open, as #table-presence last said
 
     def read(self, html: str) -> bool:
         """Take in a message; True if it showed a newer table."""
@@ -131,6 +133,8 @@ class Screen:
             self.forms = [form for form in forms if "kind" in form]
         if 'class="standings"' in html:
             self.over = True
+        if (online := ONLINE.search(html)) is not None:
+            self.online = len(online.group(1).split())
         return newer
 
     def choose(self, rng: random.Random) -> dict | None:
@@ -147,6 +151,7 @@ class Seat:
 
     def __init__(self, browser: Browser, code: str, think: float = 0.0, seed: int = 0, plays: bool = True) -> None:
         self.browser, self.code, self.think, self.plays = browser, code, think, plays
+        self.until = 0.0  # when to stop playing (run() sets it; a bench may move it)
         self.rng = random.Random(seed)
         self.screen = Screen()
         self.socket = None
@@ -174,16 +179,18 @@ class Seat:
         )
 
     async def run(self, until: float) -> None:
-        """Play until the time is up, reconnecting with a short back-off whenever the socket drops."""
+        """Play until the time is up (`self.until`, which may be moved meanwhile), reconnecting
+        with a short back-off whenever the socket drops."""
         from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidStatus
 
+        self.until = until
         wait = 0.1
-        while time.monotonic() < until:
+        while time.monotonic() < self.until:
             try:
                 if self.socket is None:
                     await self.connect()
                     wait = 0.1
-                await self._read(until)
+                await self._read()
             except ConnectionClosed as closed:
                 self.closed_codes.append(closed.rcvd.code if closed.rcvd else 1006)
                 self.socket = None
@@ -196,21 +203,22 @@ class Seat:
             await self.socket.close()
             self.socket = None
 
-    async def _read(self, until: float) -> None:
+    async def _read(self) -> None:
         fresh = True  # a socket (re)opened: the whole table, with the decision it shows
         while True:
-            left = until - time.monotonic()
+            left = self.until - time.monotonic()
             if left <= 0:
                 return
             try:
-                html = await asyncio.wait_for(self.socket.recv(), timeout=left)
+                html = await asyncio.wait_for(self.socket.recv(), timeout=min(left, 1.0))
             except TimeoutError:
-                return
+                continue
             now = time.perf_counter()
             newer = self.screen.read(html)
             if newer and self.on_version is not None:
                 self.on_version(self, self.screen.version, now)
             if not self.plays:
+                fresh = False  # nothing was sent on this socket: its next messages need no second answer
                 continue
             if newer or fresh:
                 if fresh:  # a move sent before the socket dropped may never have arrived: answer again
