@@ -23,7 +23,7 @@ ACTION_POINTS = {"freeze": 4.0, "triple_draw": 3.0}  # rough worth of using one 
 TWO_CARD = ("crossroads", "storm")
 
 
-class Table:
+class Picture:
     """The deciding seat's picture: the draw pool and what one more card does to a row."""
 
     def __init__(self, view: dict) -> None:
@@ -166,65 +166,67 @@ def choose(view: dict, legal: list[dict], rng: random.Random) -> dict:
     `rng` is not needed: the sampled futures use fixed seeds, so a position always gets the
     same answer (and a replayed game the same moves).
     """
-    return DECIDE[view["pending"]["kind"]](Table(view), legal)
+    return DECIDE[view["pending"]["kind"]](Picture(view), legal)
 
 
-def _turn(table: Table, legal: list[dict]) -> dict:
+def _turn(picture: Picture, legal: list[dict]) -> dict:
     if {"kind": "draw"} not in legal:
         return {"kind": "pass"}
-    view, me, row = table.view, table.seat, table.row
+    view, me, row = picture.view, picture.seat, picture.row
     now = score(row)
-    threat = max(s["total"] + s["round_score"] for i, s in enumerate(table.seats) if i != me)
-    if threat >= view["target"] and table.seats[me]["total"] + now < threat:
+    threat = max(s["total"] + s["round_score"] for i, s in enumerate(picture.seats) if i != me)
+    if threat >= view["target"] and picture.seats[me]["total"] + now < threat:
         return {"kind": "draw"}  # passing loses to a seat already past the target
-    drawn = (sum(p * table.chance(v) for p, v in table.outcomes(row)), table.expected_draw(row) + RISK_TASTE)
-    stopped = (table.chance(now), float(now))
+    drawn = (sum(p * picture.chance(v) for p, v in picture.outcomes(row)), picture.expected_draw(row) + RISK_TASTE)
+    stopped = (picture.chance(now), float(now))
     return {"kind": "draw"} if better(drawn, stopped) else {"kind": "pass"}
 
 
-def _ballast(table: Table, legal: list[dict]) -> dict:
-    row, card = table.row, table.view["pending"]["card"]
+def _ballast(picture: Picture, legal: list[dict]) -> dict:
+    row, card = picture.row, picture.view["pending"]["card"]
     kept = row + [card]
     if distinct(kept) == SEVN_DISTINCT:
         sevn = score(kept, sevn=True)
-        keep = (table.chance(sevn), float(sevn))
+        keep = (picture.chance(sevn), float(sevn))
     else:
-        keep = (table.chance_played_on(kept), table.value(kept))
-    discard = (table.chance_played_on(row), table.value(row))
+        keep = (picture.chance_played_on(kept), picture.value(kept))
+    discard = (picture.chance_played_on(row), picture.value(row))
     return {"kind": "ballast", "keep": better(keep, discard)}
 
 
-def _crossroads(table: Table, legal: list[dict]) -> dict:
-    first, second = [(table.chance_after(card), table.value_after(card)) for card in table.view["pending"]["cards"]]
+def _crossroads(picture: Picture, legal: list[dict]) -> dict:
+    first, second = [
+        (picture.chance_after(card), picture.value_after(card)) for card in picture.view["pending"]["cards"]
+    ]
     return {"kind": "crossroads", "pick": 1 if better(second, first) else 0}
 
 
-def _targeted(kind: str, change: Callable[[Table, int], float]) -> Callable[[Table, list[dict]], dict]:
+def _targeted(kind: str, change: Callable[[Picture, int], float]) -> Callable[[Picture, list[dict]], dict]:
     """A decision that names a seat: the one that leaves the best chance to win."""
 
-    def decide(table: Table, legal: list[dict]) -> dict:
-        return {"kind": kind, "seat": max(table.view["pending"]["options"], key=lambda s: change(table, s))}
+    def decide(picture: Picture, legal: list[dict]) -> dict:
+        return {"kind": kind, "seat": max(picture.view["pending"]["options"], key=lambda s: change(picture, s))}
 
     return decide
 
 
-def _frozen(table: Table, seat: int) -> float:
+def _frozen(picture: Picture, seat: int) -> float:
     """Freeze: that seat stops now (best on a small row with many good cards to come)."""
-    return table.futures.win_chance(table.seat, seat, frozen=True)
+    return picture.futures.win_chance(picture.seat, seat, frozen=True)
 
 
-def _three_cards(table: Table, seat: int) -> float:
+def _three_cards(picture: Picture, seat: int) -> float:
     """Triple Draw: three forced cards hurt a big, risky row most; they rarely help a small one."""
-    return table.futures.win_chance(table.seat, seat, forced=3)
+    return picture.futures.win_chance(picture.seat, seat, forced=3)
 
 
-def _gifted(table: Table, seat: int) -> float:
+def _gifted(picture: Picture, seat: int) -> float:
     """Second Chance: give it where it helps our rivals least."""
-    row = table.seats[seat]["row"] + [SECOND_CHANCE]
-    return table.futures.win_chance(table.seat, seat, row=row)
+    row = picture.seats[seat]["row"] + [SECOND_CHANCE]
+    return picture.futures.win_chance(picture.seat, seat, row=row)
 
 
-DECIDE: dict[str, Callable[[Table, list[dict]], dict]] = {
+DECIDE: dict[str, Callable[[Picture, list[dict]], dict]] = {
     "turn": _turn,
     "ballast": _ballast,
     "crossroads": _crossroads,
