@@ -10,6 +10,7 @@ import asyncio
 import json
 import logging
 import time
+from typing import NamedTuple
 
 from channels.consumer import get_handler_name
 from channels.db import database_sync_to_async
@@ -76,7 +77,16 @@ def decode(text: str) -> dict:
     return data
 
 
-def parse_move(text: str) -> tuple[dict, int]:
+class Move(NamedTuple):
+    """A move as a screen sends it: the engine action and the table it was made on (the version,
+    and the game's number, which pages send too: a rematch starts the versions anew)."""
+
+    action: dict
+    version: int
+    game: int | None = None
+
+
+def parse_move(text: str) -> Move:
     """A move from a submitted form: {"kind", "version", one field} into an engine action and
     the table version it was made on (required: a move without it could be applied twice).
 
@@ -87,8 +97,8 @@ def parse_move(text: str) -> tuple[dict, int]:
     return move_of(decode(text))
 
 
-def move_of(data: dict) -> tuple[dict, int]:
-    """The engine action and version of a decoded message (see parse_move)."""
+def move_of(data: dict) -> Move:
+    """The engine action and the table version (and game) of a decoded message (see parse_move)."""
     kind = data["kind"]
     action: dict = {"kind": kind}
     try:
@@ -106,11 +116,12 @@ def move_of(data: dict) -> tuple[dict, int]:
         raise ServiceError("malformed", NOT_UNDERSTOOD) from None
     try:
         version = _small_int(data.get("version"))
+        game = None if data.get("game") is None else _small_int(data["game"])
     except ValueError:
         raise ServiceError(
             "no_version", _("That move did not say which table it was made on: reload the page.")
         ) from None
-    return action, version
+    return Move(action, version, game)
 
 
 class QuickDispatch:
@@ -241,10 +252,10 @@ class TableConsumer(QuickDispatch, ChatSocket, AsyncWebsocketConsumer):
                 return
             if self.player is None:
                 raise ServiceError("spectator", _("You are watching this table: only seated players can play."))
-            action, version = move_of(data)
-            self._precheck(version)
+            move = move_of(data)
+            self._precheck(move)
             message = await database_sync_to_async(services.game_act)(
-                code=self.code, player=self.player, action=action, version=version
+                code=self.code, player=self.player, action=move.action, version=move.version, game=move.game
             )
         except ServiceError as error:
             await self._refuse(error)
@@ -255,15 +266,16 @@ class TableConsumer(QuickDispatch, ChatSocket, AsyncWebsocketConsumer):
             return
         await self._broadcast(message)
 
-    def _precheck(self, version: int) -> None:
+    def _precheck(self, move: Move) -> None:
         """Refuse without the database what this screen already knows to be wrong: a move on a
-        version older than the one shown, or when the table shown waits for someone else."""
-        shown = self.screen.version
+        version older than the one shown (or on another game), or when the table shown waits for
+        someone else."""
+        shown, version = self.screen.version, move.version
         if shown is None:
             return
         if not self.screen.seated(self.viewer_key):
             raise ServiceError("spectator", _("You are watching this table: only seated players can play."))
-        if version < shown[1]:
+        if version < shown[1] or (move.game is not None and move.game != self.screen.game_number):
             raise ServiceError("stale", _("The table changed before your move arrived. Here it is again."))
         if version == shown[1] and not self.screen.decides(self.viewer_key):
             raise ServiceError("not_your_turn", ENGINE_MESSAGES["not_your_turn"])

@@ -6,9 +6,12 @@ from django.db import migrations, models
 
 
 def rename_permissions(apps, schema_editor, old="room", new="table"):
-    """The model's own permissions (view_room, ...) keep their groups (Moderators) under the new name."""
+    """The model's own permissions (view_room, ...) keep their groups (Moderators) under the new
+    name. Django renames the content type next to RenameModel, so it says "table" whichever way
+    this runs; other models' permissions (Report's close_table) are not the model's own."""
     Permission = apps.get_model("auth", "Permission")
-    for permission in Permission.objects.filter(content_type__app_label="game", codename__endswith=f"_{old}"):
+    own = Permission.objects.filter(content_type__app_label="game", content_type__model="table")
+    for permission in own.filter(codename__endswith=f"_{old}"):
         permission.codename = permission.codename[: -len(old)] + new
         permission.name = permission.name.replace(old, new)
         permission.save(update_fields=["codename", "name"])

@@ -41,36 +41,29 @@ def line_html(line: dict, language: str, viewer_token: str | None) -> str:
 
 def appended(line: dict, language: str, viewer_token: str | None) -> str:
     """A new line, added at the end of its channel's list."""
-    return f'<ol hx-swap-oob="beforeend:#chat-{line["channel"]}-list">{line_html(line, language, viewer_token)}</ol>'
+    return render_to_string(
+        "table/_chat_list.html", {"channel": line["channel"], "lines": line_html(line, language, viewer_token)}
+    )
 
 
 def lists(lines: dict[str, list[dict]], language: str, viewer_token: str | None, oob: bool = False) -> dict:
     """Each channel's lines, as the list's content (or, `oob`, as whole lists swapped in)."""
-    drawn = {
+    drawn_lines = {
         channel: mark_safe("".join(line_html(line, language, viewer_token) for line in lines.get(channel, ())))
         for channel in CHANNELS
     }  # each line escaped as it was drawn
     if not oob:
-        return drawn
+        return drawn_lines
     return {
-        channel: f'<ol id="chat-{channel}-list" class="chat__list" hx-swap-oob="innerHTML">{html}</ol>'
-        for channel, html in drawn.items()
+        channel: render_to_string("table/_chat_list.html", {"channel": channel, "lines": html, "whole": True})
+        for channel, html in drawn_lines.items()
     }
 
 
-_seated: list = [None, (), frozenset()]  # the last snapshot's people and keys (one update, every socket)
-
-
 def _people(snapshot: dict) -> tuple[tuple, frozenset]:
-    """Who sits (index, nickname, tag), worked out once per update for every socket of the
-    process, and the same tuple as before while nobody sits down, leaves or is renamed (so
-    that each socket's comparison is one identity check)."""
-    if _seated[0] is not snapshot:
-        people = tuple((seat["index"], seat["nickname"], seat["who"]) for seat in snapshot["seats"] if seat["who"])
-        if people != _seated[1]:
-            _seated[1], _seated[2] = people, frozenset(key for _index, _name, key in people)
-        _seated[0] = snapshot
-    return _seated[1], _seated[2]
+    """Who sits (index, nickname, tag), and their tags."""
+    people = tuple((seat["index"], seat["nickname"], seat["who"]) for seat in snapshot["seats"] if seat["who"])
+    return people, frozenset(who for _index, _name, who in people)
 
 
 def frame(snapshot: dict, viewer_key: str | None) -> tuple:

@@ -9,6 +9,8 @@ once: a table update usually changes one seat and the turn, and four screens or 
 
 from __future__ import annotations
 
+import os
+import threading
 from collections import OrderedDict
 from collections.abc import Callable, Hashable
 from typing import Any, NamedTuple
@@ -32,27 +34,29 @@ class Piece(NamedTuple):
 
 
 class Drawings:
-    """The one memo of drawn HTML, keyed on (language, partial, data, one-off marks) and
-    bounded: least recently used drawings go first. `bench/table_latency.py` is where it pays
-    (about half the CPU of a move at four screens a table)."""
+    """The one memo of drawn HTML, keyed on (language, partial, context, data, one-off marks)
+    and bounded: least recently used drawings go first. `bench/table_latency.py` shows what it
+    pays (run it with SEVN_DRAWINGS_KEPT=0 to draw everything every time)."""
 
-    SIZE = 8192  # about 6 MB of HTML: fifty busy tables' seats, log lines and cards fit
+    SIZE = int(os.environ.get("SEVN_DRAWINGS_KEPT", 8192))  # about 6 MB of HTML; 0: nothing kept
 
     def __init__(self) -> None:
         self._drawn: OrderedDict[tuple, SafeString] = OrderedDict()
+        self._lock = threading.Lock()  # pages draw in Django's thread, sockets on the event loop
 
     def get(self, key: tuple, produce: Callable[[], str]) -> SafeString:
-        html = self._drawn.get(key)
-        if html is None:
-            html = self._drawn[key] = mark_safe(produce())
-            if len(self._drawn) > self.SIZE:
-                self._drawn.popitem(last=False)
-        else:
-            self._drawn.move_to_end(key)
+        with self._lock:
+            html = self._drawn.get(key)
+            if html is not None:
+                self._drawn.move_to_end(key)
+                return html
+        html = mark_safe(produce())  # drawn outside the lock: two threads may both draw it, once
+        if self.SIZE:
+            with self._lock:
+                self._drawn[key] = html
+                if len(self._drawn) > self.SIZE:
+                    self._drawn.popitem(last=False)
         return html
-
-    def clear(self) -> None:
-        self._drawn.clear()
 
 
 drawings = Drawings()

@@ -163,6 +163,12 @@ class Screen:
         self.asked: dict[int, set[int]] = {}  # game id -> seats that asked for a rematch
 
     @property
+    def game_number(self) -> int | None:
+        """The number at the table of the game this screen shows."""
+        game = self.snapshot and self.snapshot["game"]
+        return game["number"] if game else None
+
+    @property
     def fingerprint(self) -> tuple | None:
         """Which state of the table this screen shows (compared with the database's by game.watch)."""
         return fingerprint(self.snapshot)

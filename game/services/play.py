@@ -70,9 +70,11 @@ def game_start(*, code: str, player: Player) -> dict:
 
 
 @transaction.atomic
-def game_act(*, code: str, player: Player, action: object, version: int) -> dict:
-    """A seated player's move, checked against whose decision it is and the table version it was
-    made on: of two identical moves sent on that version, exactly one is applied."""
+def game_act(*, code: str, player: Player, action: object, version: int, game: int | None = None) -> dict:
+    """A seated player's move, checked against whose decision it is and the table version (and
+    game number, when the screen sent it) it was made on: of two identical moves sent on that
+    version, exactly one is applied, and a move made before a rematch never lands in the new game."""
+    number = game
     table, game = store.locked_table_and_game(str(code))
     if table is None:
         raise ServiceError("unknown_table", _("There is no table with that code."))
@@ -86,7 +88,7 @@ def game_act(*, code: str, player: Player, action: object, version: int) -> dict
     mine = next((seat for seat in seats if seat.player_key and seat.player_key == player.key), None)
     if mine is None:
         raise ServiceError("spectator", _("You are watching this table: only seated players can play."))
-    if str(version) != str(game.version):
+    if str(version) != str(game.version) or (number is not None and number != game.number):
         raise ServiceError(
             "stale", _("The table changed before your move arrived. Here it is again."), version=game.version
         )

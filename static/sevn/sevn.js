@@ -33,20 +33,23 @@
     }
   });
 
-  // A move carries the table version its screen shows (#table-meta, swapped in with every
-  // change): the version it was made on. The server refuses a move on an older table, so of
-  // two identical moves only one applies.
+  // A move carries the table its screen shows (#table-meta, swapped in with every change):
+  // the version it was made on, and the game's number. The server refuses a move on an older
+  // table, so of two identical moves only one applies, and none lands in a rematch.
   document.addEventListener("htmx:wsConfigSend", function (event) {
     var meta = document.getElementById("table-meta");
     if (!meta || !event.target.closest || !event.target.closest("#table")) return;
     event.detail.parameters.version = meta.dataset.version;
+    event.detail.parameters.game = meta.dataset.game;
   });
 
-  // One click per decision: disable the bar until the server's redraw arrives.
+  // One click per decision: disable the bar until the table moves on or the move is refused.
   document.addEventListener("htmx:wsBeforeSend", function (event) {
     var controls = document.getElementById("controls");
+    var meta = document.getElementById("table-meta");
     if (controls && controls.contains(event.target)) {
       focusWasInControls = true;
+      controls.dataset.sentOn = meta ? meta.dataset.version : "";
       controls.querySelectorAll("button:not([disabled])").forEach(function (b) {
         b.disabled = true;
         b.setAttribute("data-sending", "");
@@ -233,17 +236,25 @@
     }
   }
 
-  function afterRedraw() {
-    // A message that did not redraw the table (an error for this player) gives the
-    // choices back; a redraw brings new controls anyway.
+  var shownVersion = null;  // the table version last drawn (#table-meta)
+  function afterRedraw(event) {
+    // The choices come back once the table has moved on (a decision like the last one keeps its
+    // controls, so they are not sent again) or when this player's move was refused; a chat
+    // line or a presence mark arriving meanwhile leaves them disabled.
+    var meta = document.getElementById("table-meta");
+    var version = meta ? meta.dataset.version : null;
+    var message = event && event.detail && event.detail.message;
+    var refused = typeof message === "string" && message.indexOf('class="toast"') >= 0;
     var sending = document.querySelector("#controls.is-sending");
-    if (sending) {
+    if (sending && (refused || version !== sending.dataset.sentOn)) {
       sending.classList.remove("is-sending");
       sending.querySelectorAll("button[data-sending]").forEach(function (b) {
         b.disabled = false;
         b.removeAttribute("data-sending");
       });
     }
+    var moved = version !== shownVersion;
+    shownVersion = version;
     var was = myTurn;
     startCountdown();
     showSummary(false);
@@ -252,7 +263,7 @@
     showGameOver();
     markTurn();
     focusableCards();
-    restoreFocus(myTurn && !was);
+    restoreFocus(myTurn && (!was || moved));  // a new decision, even one like the last
     var log = document.getElementById("log-list");
     if (log) log.scrollTop = log.scrollHeight;
   }

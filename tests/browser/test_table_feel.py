@@ -8,8 +8,10 @@ import re
 import pytest
 from playwright.sync_api import expect
 
+from game.models import Table
 from rules.content.load import LANGUAGES
 
+from ..web.factories import act, game_of
 from . import scenes
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -233,3 +235,23 @@ def test_cards_take_the_keyboard_focus_and_show_their_rule(browser, live_url):
     assert page.evaluate(FOCUSED_CARD) == {"code": "11", "seat": "3", "row": "row row--values", "role": "button"}
     for opened in (context, ben_context):
         opened.close()
+
+
+def test_a_decision_like_the_last_one_is_answered_again_once_per_click(browser, live_url):
+    """Ben has passed: Ana draws again and again, each decision like the last, so her controls
+    are not sent again. Each click still makes exactly one move, and the bar comes back for the
+    next one once the table has moved on (not when some other message arrives meanwhile)."""
+    table, (ana, ben) = scenes.two_players()
+    Table.objects.filter(id=table.id).update(show_odds=False)  # the same controls, draw after draw
+    act(table, ben, {"kind": "pass"})
+    context, page = open_table(browser, live_url, table, ana, "en", "desktop")
+    draw = page.locator('#controls [data-action="draw"]')
+    for _turn in range(3):
+        version = int(page.locator("#table-meta").get_attribute("data-version"))
+        expect(draw).to_be_enabled()
+        draw.click()
+        expect(page.locator("#table-meta")).to_have_attribute("data-version", str(version + 1))
+    expect(draw).to_be_enabled()
+    assert game_of(table).version == version + 1
+    assert page.locator("#log-list li", has_text="Ana draws").count() == 3
+    context.close()

@@ -72,7 +72,7 @@ def test_a_move_must_say_which_version_it_was_made_on(version):
     ],
 )
 def test_forms_as_htmx_sends_them_are_understood(message, action, version):
-    assert parse_move(json.dumps(message)) == (action, version)
+    assert parse_move(json.dumps(message))[:2] == (action, version)
 
 
 def test_too_large_is_refused_before_parsing():
@@ -104,7 +104,7 @@ fields = st.fixed_dictionaries(
 def test_any_message_is_an_action_and_a_version_or_a_clear_refusal(message):
     text = json.dumps(message, allow_nan=True)
     try:
-        action, version = parse_move(text)
+        action, version, _game = parse_move(text)
     except ServiceError as error:
         assert error.code in ("malformed", "too_big", "no_version")
         return
@@ -125,3 +125,10 @@ def test_any_text_is_parsed_or_refused(text):
         parse_move(text)
     except ServiceError:
         pass
+
+
+def test_the_game_a_move_was_made_on_comes_with_it():
+    assert parse_move(json.dumps({"kind": "pass", "version": "4", "game": "2"})) == ({"kind": "pass"}, 4, 2)
+    assert parse_move(json.dumps({"kind": "pass", "version": 4})).game is None
+    with pytest.raises(ServiceError):
+        parse_move(json.dumps({"kind": "pass", "version": 4, "game": 1.5}))

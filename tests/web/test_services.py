@@ -234,3 +234,15 @@ def test_rematch_starts_a_new_game_with_the_same_seats():
     refused("not_host", services.game_start, code=table.code, player=players[1])
     services.game_start(code=table.code, player=players[0])
     assert table.games.count() == 2 and game_of(table).number == 2 and game_of(table).players == ["Ana", "Ben"]
+
+
+def test_a_move_made_on_another_game_is_refused_even_when_its_version_matches():
+    """After a rematch the versions start anew: a screen still showing the old game sends its
+    number with the move, and nothing lands in the new game."""
+    table, (ana, ben) = open_table(deck=["5", "9", "4", "1", "2", "3"])
+    version = game_of(table).version
+    with pytest.raises(ServiceError) as refused:
+        services.game_act(code=table.code, player=ben, action={"kind": "draw"}, version=version, game=2)
+    assert refused.value.code == "stale" and game_of(table).version == version
+    applied = services.game_act(code=table.code, player=ben, action={"kind": "draw"}, version=version, game=1)
+    assert applied["snapshot"]["game"]["version"] == version + 1

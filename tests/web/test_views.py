@@ -7,7 +7,9 @@ import re
 import pytest
 from django.test import Client
 
+from game import selectors
 from game.models import Table
+from game.render import render_table
 
 from .factories import open_table
 
@@ -133,3 +135,12 @@ def test_logged_in_users_play_under_their_username(client):
     table, _ = open_table(start=False)
     client.post(f"/en/t/{table.code}/join/", {"nickname": "ignored"})
     assert table.seats.filter(nickname="carol", user__username="carol").exists()
+
+
+def test_the_lobby_names_its_host_for_everyone():
+    table, (ana, ben) = open_table(start=False)
+    for viewer in (ana.key, ben.key, None):
+        html = render_table(selectors.snapshot(table), viewer)
+        host_place = re.findall(r'<li class="lobby-seat.*?</li>', html, re.S)[0]  # Ana's place, the first
+        assert "Ana" in host_place and "badge--host" in host_place
+        assert html.count("badge--host") == 1
