@@ -28,14 +28,14 @@ LOCAL = "local"  # the alias of the process-local layer every table socket uses
 
 class Passed:
     """A message's body within the process, passed by reference to each socket (copying it, as
-    the in-memory layer does, is free). For a table update, `view` and `log` are what the
+    the in-memory layer does, is free). For a table update, `shared` and `log` are what the
     renderer works out from it once for every screen of the process (render.screen)."""
 
-    __slots__ = ("body", "view", "log")
+    __slots__ = ("body", "shared", "log")
 
     def __init__(self, body: dict) -> None:
         self.body = body
-        self.view: object = None
+        self.shared: object = None
         self.log: object = None
 
     def __deepcopy__(self, memo: dict) -> Passed:

@@ -1,4 +1,4 @@
-"""What the server keeps: tables (tables), their seats, games with the engine state and a
+"""What the server keeps: tables, their seats, games with the engine state and a
 version number, and the append-only event log of every game."""
 
 from __future__ import annotations

@@ -4,10 +4,8 @@ the centre, the round summary, the standings, the scores, the log in words."""
 
 from __future__ import annotations
 
-import time
 from typing import NamedTuple
 
-from django.utils.html import format_html, format_html_join
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext, pgettext
 
@@ -155,8 +153,8 @@ def seat_context(facts: SeatFacts, once: tuple[tuple[str, ...], bool] | None = N
     update only. Its head and status line are pieces of their own (they change less often)."""
     fresh, shake = once if once is not None else ((), False)
     seat = seat_panel(facts, set(fresh), shake)
-    head = (facts.index, facts.nickname, facts.bot_level, facts.away, facts.is_dealer, facts.total)
-    status = (facts.status, seat["distinct"], facts.round_score)
+    head = SeatHead(facts.index, facts.nickname, facts.bot_level, facts.away, facts.is_dealer, facts.total)
+    status = SeatStatus(facts.status, seat["distinct"], facts.round_score)
     return {
         "seat": seat,
         "head": Piece("table/_seat_head.html", head, seat_head_context),
@@ -164,80 +162,86 @@ def seat_context(facts: SeatFacts, once: tuple[tuple[str, ...], bool] | None = N
     }
 
 
-def seat_head_context(head: tuple[int, str, str, bool, bool, int]) -> dict:
-    index, nickname, bot_level, away, is_dealer, total = head
-    seat = {"index": index, "nickname": nickname, "bot_level": bot_level, "away": away, "is_dealer": is_dealer}
-    return {"seat": {**seat, "total": total, "dealer_mark": dealer_mark()}}
+class SeatHead(NamedTuple):
+    """A seat's name, badges and total: the same all round."""
+
+    index: int
+    nickname: str
+    bot_level: str
+    away: bool
+    is_dealer: bool
+    total: int
 
 
-def seat_status_context(status: tuple[str, int | None, int]) -> dict:
-    name, distinct, round_score = status
-    seat = {"status": name, "status_label": STATUS_LABELS[name](), "distinct": distinct, "round_score": round_score}
-    return {"seat": seat, "sevn_goal": SEVN_DISTINCT}
+def seat_head_context(head: SeatHead) -> dict:
+    return {"seat": {**head._asdict(), "dealer_mark": dealer_mark()}}
 
 
-class Meta(NamedTuple):
-    """#table-meta: what the page's script and style read (the version a move is made on, whose
-    turn it is, the clock), sent with every change."""
+class SeatStatus(NamedTuple):
+    """A seat's status line: in, passed, frozen or bust, its distinct values and round score."""
 
-    game: int  # the game's number at the table
-    version: int
-    turn: int | None
-    deadline_ms: int | None
-    timer: int  # the table's seconds per decision
-    show_summary: bool  # a round was scored by this update: the summary opens
+    status: str
+    distinct: int | None
+    round_score: int
 
 
-def meta_piece(meta: Meta) -> Piece:
-    """#table-meta, with the server's clock as the update is worked out (the page's countdown
-    corrects its own by it): drawn, not compared."""
-    return Piece("table/_meta.html", meta, meta_context, int(time.time() * 1000))
+def seat_status_context(status: SeatStatus) -> dict:
+    label = STATUS_LABELS[status.status]()
+    return {"seat": {**status._asdict(), "status_label": label}, "sevn_goal": SEVN_DISTINCT}
 
 
-def meta_context(meta: Meta, now_ms: int) -> dict:
-    return {"meta": meta, "now_ms": now_ms}
+class Bar(NamedTuple):
+    """The table's code, round and target, and whether a round was scored (its buttons)."""
+
+    code: str
+    round: int
+    target: int
+    summary: bool
 
 
-def bar_context(bar: tuple[str, int, int, bool]) -> dict:
-    code, round_number, target, summary = bar
-    return {"table": {"code": code}, "view": {"round": round_number, "target": target}, "summary": summary}
+def bar_context(bar: Bar) -> dict:
+    return {"bar": bar}
 
 
-def pile_context(pile: tuple[str, int]) -> dict:
-    return {"kind": pile[0], "count": pile[1]}
+class Pile(NamedTuple):
+    kind: str  # deck or discard
+    count: int
 
 
-def turn_context(turn: tuple[str | None, bool, bool]) -> dict:
-    """Who decides, with a clock if the table has one (its time comes from #table-meta)."""
-    current_name, yours, clock = turn
-    return {"current_name": current_name, "over": current_name is None, "yours": yours, "clock": clock}
+def pile_context(pile: Pile) -> dict:
+    return {"pile": pile}
 
 
-def presence_context(online: tuple[int, ...] | None) -> dict:
-    return {"online": " ".join(str(int(seat)) for seat in online or ()), "known": online is not None}
+class Center(NamedTuple):
+    """The cards in play in the middle; a card held for a decision says whose it is ("you" on the
+    decider's own screen)."""
+
+    revealed: tuple[str, ...]  # Crossroads' two cards
+    active: str | None  # the action card resolving
+    queue: tuple[tuple[str, str], ...]  # (card, its owner's name), oldest first
+    held: str | None  # the card a decision is about
+    holder: str | None  # whose decision that is
+    yours: bool
 
 
-def center_data(view: dict, names: tuple[str, ...], yours: bool) -> tuple:
-    """The cards in play in the middle; a card held for a decision says whose it is ("you"
-    on the decider's own screen)."""
+def center_data(view: dict, names: tuple[str, ...], yours: bool) -> Center:
     pending = view["pending"]
     held = pending["card"] if pending and "card" in pending else None
-    current_name = names[view["current"]] if held and view["current"] is not None else None
+    holder = names[view["current"]] if held and view["current"] is not None else None
     queue = tuple(zip(view["queue"], (names[seat] for seat in view["queue_seats"]), strict=True))
-    return (tuple(view["revealed"]), view["active"], queue, held, current_name, yours and bool(held))
+    return Center(tuple(view["revealed"]), view["active"], queue, held, holder, yours and bool(held))
 
 
-def center_context(center: tuple) -> dict:
-    revealed, active, queue, held, current_name, yours = center
+def center_context(center: Center) -> dict:
     return {
-        "current_name": current_name,
-        "yours": yours,
-        "revealed": [face(code) for code in revealed],
-        "held": face(held) if held else None,
-        "active": face(active) if active else None,
+        "current_name": center.holder,
+        "yours": center.yours,
+        "revealed": [face(code) for code in center.revealed],
+        "held": face(center.held) if center.held else None,
+        "active": face(center.active) if center.active else None,
         "queue": [
             {"face": face(code), "owner": owner, "size": "sm" if face(code)["short"] else "chip"}
-            for code, owner in queue
+            for code, owner in center.queue
         ],
     }
 
@@ -259,9 +263,21 @@ class Decision(NamedTuple):
     kind: str  # the pending decision: turn, freeze, triple_draw, gift, ballast, crossroads
     can_draw: bool = False
     bust_chance: int | None = None  # percent, when the table shows the odds
-    options: tuple[tuple[int, str, int, bool], ...] = ()  # targets: (seat, name, row score, is you)
+    options: tuple[Target, ...] = ()  # whom a Freeze, a Triple Draw or a Second Chance may go to
     card: str | None = None  # the Ballast to keep or discard
-    picks: tuple[tuple[str, bool], ...] = ()  # Crossroads: (card, would bust)
+    picks: tuple[Pick, ...] = ()  # Crossroads' two cards
+
+
+class Target(NamedTuple):
+    seat: int
+    name: str
+    row_score: int
+    is_you: bool
+
+
+class Pick(NamedTuple):
+    card: str
+    busts: bool  # taking it would bust the decider
 
 
 def decision(snapshot: dict, me: int | None, names: tuple[str, ...]) -> Decision | None:
@@ -277,68 +293,52 @@ def decision(snapshot: dict, me: int | None, names: tuple[str, ...]) -> Decision
         return Decision(kind, can_draw=view["deck_count"] + view["discard_count"] > 0, bust_chance=odds)
     if kind in ("freeze", "triple_draw", "gift"):
         options = tuple(
-            (seat, names[seat], view["seats"][seat]["round_score"], seat == me) for seat in pending["options"]
+            Target(seat, names[seat], view["seats"][seat]["round_score"], seat == me) for seat in pending["options"]
         )
         return Decision(kind, options=options)
     if kind == "ballast":
         return Decision(kind, card=pending["card"])
     busts = crossroads_busts(view, me)
-    return Decision(kind, picks=tuple(zip(pending["cards"], busts, strict=True)))
+    return Decision(kind, picks=tuple(Pick(card, bust) for card, bust in zip(pending["cards"], busts, strict=True)))
 
 
-def decision_context(pending: Decision) -> dict:
-    """The decision' context: labels, keys and cards in the viewer's language."""
-    decision: dict = {"kind": pending.kind, "can_draw": pending.can_draw, "bust_chance": pending.bust_chance}
-    if pending.kind == "turn":
-        decision["draw_label"], decision["pass_label"] = _("Draw"), _("Pass")
-        decision["draw_key"], decision["pass_key"] = access_keys([decision["draw_label"], decision["pass_label"]])
-    elif pending.kind == "triple_draw":
-        decision["prompt"] = ngettext(
+def decision_context(decision: Decision) -> dict:
+    """The controls' context: labels, keys and cards in the viewer's language."""
+    controls: dict = {"kind": decision.kind, "can_draw": decision.can_draw, "bust_chance": decision.bust_chance}
+    if decision.kind == "turn":
+        controls["draw_label"], controls["pass_label"] = _("Draw"), _("Pass")
+        controls["draw_key"], controls["pass_key"] = access_keys([controls["draw_label"], controls["pass_label"]])
+    elif decision.kind == "triple_draw":
+        controls["prompt"] = ngettext(
             "Triple Draw: choose who takes up to %(n)s card.",
             "Triple Draw: choose who takes up to %(n)s cards.",
             TRIPLE_DRAW_CARDS,
         ) % {"n": TRIPLE_DRAW_CARDS}
-    decision["options"] = [
+    controls["options"] = [
         {
-            "seat": seat,
-            "name": name,
-            "is_you": is_you,
-            "row": ngettext("row: %(n)s point", "row: %(n)s points", score) % {"n": score},
+            "seat": target.seat,
+            "name": target.name,
+            "is_you": target.is_you,
+            "row": ngettext("row: %(n)s point", "row: %(n)s points", target.row_score) % {"n": target.row_score},
         }
-        for seat, name, score, is_you in pending.options
+        for target in decision.options
     ]
-    decision["card"] = face(pending.card) if pending.card else None
-    decision["picks"] = [
-        {"pick": i, "face": face(code), "busts": busts} for i, (code, busts) in enumerate(pending.picks)
+    controls["card"] = face(decision.card) if decision.card else None
+    controls["picks"] = [
+        {"pick": i, "face": face(pick.card), "busts": pick.busts} for i, pick in enumerate(decision.picks)
     ]
-    return {"decision": decision}
-
-
-class Rematch(NamedTuple):
-    """Game over, for a seated viewer or the host: the host starts a rematch (and sees who
-    asked for one); anyone else seated may ask for one."""
-
-    code: str
-    host_name: str
-    me: int | None
-    is_host: bool
-    asked_names: tuple[str, ...]
-    you_asked: bool
-
-
-def rematch_context(rematch: Rematch) -> dict:
-    return {"decision": None, "over": True, "table": {"code": rematch.code}, **rematch._asdict()}
+    return {"decision": controls}
 
 
 class Waiting(NamedTuple):
-    """Someone else decides (or the game is over, for a spectator)."""
+    """Someone else decides: a seated viewer waits for them, a spectator watches."""
 
     seated: bool
     current_name: str | None
 
 
 def waiting_context(waiting: Waiting) -> dict:
-    return {"decision": None, "over": False, "me": 0 if waiting.seated else None, "current_name": waiting.current_name}
+    return {"decision": None, "over": False, **waiting._asdict()}
 
 
 class Summary(NamedTuple):
@@ -409,9 +409,17 @@ def seat_names(snapshot: dict) -> list[str]:
     return names
 
 
-def standings_context(standings: tuple[tuple[str, ...], tuple[int, ...], int | None]) -> dict:
-    """Game over: the winner, the final standings (equal totals share a place)."""
-    names, totals, winner = standings
+class Standings(NamedTuple):
+    """Game over: everyone's total and the winner (None: the top totals share it)."""
+
+    names: tuple[str, ...]
+    totals: tuple[int, ...]
+    winner: int | None
+
+
+def standings_context(standings: Standings) -> dict:
+    """The winner and the final standings, highest first (equal totals share a place)."""
+    names, totals, winner = standings.names, standings.totals, standings.winner
     top = max(totals)
     rows = [
         {
@@ -462,8 +470,9 @@ def scores_context(scores: Scores) -> dict:
     return {"board": board, "over": scores.over}
 
 
-def score_chart(history: tuple[tuple[int, ...], ...], names: tuple[str, ...], target: int) -> str:
-    """The running totals as an SVG line chart, drawn on the server (no script needed)."""
+def score_chart(history: tuple[tuple[int, ...], ...], names: tuple[str, ...], target: int) -> dict:
+    """The running totals as an SVG line chart (table/_chart.html), drawn on the server: no
+    script needed. Coordinates are worked out here; the partial writes them."""
     totals = [[0] * len(names)]
     for scores in history:
         totals.append([total + score for total, score in zip(totals[-1], scores, strict=True)])
@@ -475,36 +484,26 @@ def score_chart(history: tuple[tuple[int, ...], ...], names: tuple[str, ...], ta
         return f"{CHART_PAD + width * i / steps:.1f},{CHART_PAD + height * (1 - value / top):.1f}"
 
     target_y = CHART_PAD + height * (1 - target / top)
-    lines = format_html_join(
-        "",
-        '<polyline fill="none" stroke="{}" stroke-width="2.5" points="{}"><title>{}</title></polyline>',
-        (
-            (
-                CHART_COLOURS[seat % len(CHART_COLOURS)],
-                " ".join(point(i, row[seat]) for i, row in enumerate(totals)),
-                f"{name}: {points(totals[-1][seat])}",
-            )
+    return {
+        "width": CHART_W,
+        "height": CHART_H,
+        "pad": CHART_PAD,
+        "bottom": CHART_PAD + height,
+        "right": CHART_PAD + width,
+        "target_y": f"{target_y:.1f}",
+        "target_text_y": f"{target_y - 4:.1f}",
+        "zero_text_y": CHART_H - 8,
+        "target": target,
+        "lines": [
+            {
+                "colour": CHART_COLOURS[seat % len(CHART_COLOURS)],
+                "points": " ".join(point(i, row[seat]) for i, row in enumerate(totals)),
+                "name": name,
+                "total": points(totals[-1][seat]),
+            }
             for seat, name in enumerate(names)
-        ),
-    )
-    return format_html(
-        '<svg class="chart" viewBox="0 0 {w} {h}" role="img" aria-label="{label}">'
-        '<line class="chart__axis" x1="{p}" y1="{bottom}" x2="{right}" y2="{bottom}"/>'
-        '<line class="chart__target" x1="{p}" y1="{ty}" x2="{right}" y2="{ty}"/>'
-        '<text class="chart__text" x="{p}" y="{ty_text}">{target_label}</text>'
-        '<text class="chart__text" x="{p}" y="{h_text}">0</text>{lines}</svg>',
-        w=CHART_W,
-        h=CHART_H,
-        p=CHART_PAD,
-        bottom=CHART_PAD + height,
-        right=CHART_PAD + width,
-        ty=f"{target_y:.1f}",
-        ty_text=f"{target_y - 4:.1f}",
-        h_text=CHART_H - 8,
-        lines=lines,
-        label=_("Running totals after each round"),
-        target_label=_("Target: %(target)s") % {"target": target},
-    )
+        ],
+    }
 
 
 def log_entries(snapshot: dict, events: list[dict]) -> list[dict]:

@@ -15,11 +15,12 @@ from .. import kinds, log
 from ..broadcast import Passed
 from ..identity import tag
 from ..selectors import fingerprint
-from . import pieces, sevens
+from . import common, sevens, sevn
+from .common import TableView
 from .drawing import Piece, draw, drawn, shows
 from .panels import log_entries, seat_names, viewer_seat
 
-GAMES: dict[str, ModuleType] = {"sevn": pieces, "sevens": sevens}  # each game's table view
+GAMES: dict[str, ModuleType] = {"sevn": sevn, "sevens": sevens}  # each game's table view
 TABLES = {"sevn": "table/_table.html", "sevens": "sevens/_table.html"}
 
 
@@ -44,7 +45,7 @@ def table_view(
     asked: frozenset = frozenset(),
     online: tuple[int, ...] | None = None,
     passed: Passed | None = None,
-) -> pieces.TableView | None:
+) -> TableView | None:
     """One viewer's table as pieces, or None for a lobby or a closed table. What every viewer
     shares is worked out once per update (`passed`: the update as this process's sockets
     received it)."""
@@ -54,10 +55,10 @@ def table_view(
     if passed is None:
         shared = game.shared_pieces(snapshot, list(events))
     else:
-        if passed.view is None:
-            passed.view = game.shared_pieces(snapshot, list(events))
-        shared = passed.view
-    return game.table_view(snapshot, shared, viewer_key, asked, online)
+        if passed.shared is None:
+            passed.shared = game.shared_pieces(snapshot, list(events))
+        shared = passed.shared
+    return game.viewer_table(snapshot, shared, viewer_key, asked, online)
 
 
 def table_context(
@@ -66,7 +67,7 @@ def table_context(
     events: list[dict] = (),
     asked: frozenset = frozenset(),
     online: tuple[int, ...] | None = None,
-    seen: pieces.TableView | None = None,
+    seen: TableView | None = None,
 ) -> dict:
     """Everything the table template needs for one viewer, its pieces drawn."""
     table, seats = snapshot["table"], snapshot["seats"]
@@ -100,7 +101,7 @@ def table_context(
     return context
 
 
-def _drawn_places(seen: pieces.TableView) -> dict:
+def _drawn_places(seen: TableView) -> dict:
     """The drawn pieces by their place in the table's template (the seats joined in order)."""
     html = {name: draw(piece) for name, piece in seen.pieces.items()}
     me = seen.frame.me
@@ -254,7 +255,7 @@ class Screen:
             and game["version"] < self.version[1]
         )
 
-    def _view(self, snapshot: dict, events: list[dict], passed: Passed | None = None) -> pieces.TableView | None:
+    def _view(self, snapshot: dict, events: list[dict], passed: Passed | None = None) -> TableView | None:
         return table_view(snapshot, self.viewer_key, events, self._asked(snapshot), self.online, passed)
 
     @staticmethod
@@ -279,9 +280,9 @@ class Screen:
         """An older update that only says whose sockets are open: the marks, nothing else."""
         if self.frame is None or "table-presence" not in self.shown:
             return ""
-        return "".join(self._changed({"table-presence": pieces.presence(self.online)}))
+        return "".join(self._changed({"table-presence": common.presence(self.online)}))
 
-    def _whole(self, snapshot: dict, seen: pieces.TableView | None) -> str:
+    def _whole(self, snapshot: dict, seen: TableView | None) -> str:
         self.snapshot = snapshot
         context = table_context(snapshot, self.viewer_key, seen=seen)
         self.frame = seen.frame if seen is not None else None

@@ -5,7 +5,7 @@ The snapshot of a Sevens game carries a spectator's view and each seat's own
 viewer may see, and every piece's data comes from it and nothing else of the game. So another
 seat's hand cannot be drawn by mistake: it is in no piece.
 
-The shape is SEVN's (render.pieces): the pieces every viewer shares are worked out once per
+The shape is SEVN's (render.sevn): the pieces every viewer shares are worked out once per
 update (`shared_pieces`: the bar, the layout, the seats, the last round, the standings), each
 viewer adds their own (the turn, their hand or what they wait for, their seat marked "you").
 """
@@ -20,10 +20,10 @@ from django.utils.translation import gettext
 from ..identity import tag
 from ..sevens.engine.cards import RANKS, SEVEN, SUITS, SYMBOL
 from ..sevens.faces import face, rank_label, short_name, suit_name
-from . import panels
+from . import common
+from .common import TableView
 from .drawing import Piece
 from .panels import seat_names, viewer_seat
-from .pieces import TableView, presence
 
 
 def viewer_view(game: dict, me: int | None) -> dict:
@@ -75,7 +75,7 @@ class Frame(NamedTuple):
     """The arrangement around a Sevens table's pieces: when it changes, the whole table is sent."""
 
     status: str
-    game: int
+    game_id: int
     me: int | None
     seats: int
     over: bool
@@ -115,7 +115,7 @@ def shared_pieces(snapshot: dict, events: list[dict]) -> Shared:
     names = tuple(seat_names(snapshot))
     turn = view["current"] if view["current"] is not None and not view["over"] else None
     deadline_ms = int(game["deadline"] * 1000) if game["deadline"] else None
-    meta = panels.Meta(game["number"], game["version"], turn, deadline_ms, table["turn_seconds"], False)
+    meta = common.Meta(game["number"], game["version"], turn, deadline_ms, table["turn_seconds"], False)
     by_index = {seat["index"]: seat for seat in snapshot["seats"]}
     winners = set(view["winners"])
     seats = {}
@@ -134,8 +134,8 @@ def shared_pieces(snapshot: dict, events: list[dict]) -> Shared:
         )
     layout = tuple(None if view["layout"][suit] is None else tuple(view["layout"][suit]) for suit in SUITS)
     pieces = {
-        "table-meta": panels.meta_piece(meta),
-        "table-bar": Piece("sevens/_bar.html", (table["code"], view["round"], view["rounds"]), bar_context),
+        "table-meta": common.meta_piece(meta),
+        "table-bar": Piece("sevens/_bar.html", Bar(table["code"], view["round"], view["rounds"]), bar_context),
     }
     if view["over"]:
         pieces["standings"] = Piece("sevens/_standings.html", _standings(view, names), standings_context)
@@ -146,47 +146,63 @@ def shared_pieces(snapshot: dict, events: list[dict]) -> Shared:
     return Shared(names, pieces, seats)
 
 
-def bar_context(bar: tuple[str, int, int]) -> dict:
-    return {"code": bar[0], "round": bar[1], "rounds": bar[2]}
+class Bar(NamedTuple):
+    code: str
+    round: int
+    rounds: int
 
 
-def turn_context(turn: tuple[str | None, bool, bool]) -> dict:
-    current_name, yours, clock = turn
-    return {"current_name": current_name, "yours": yours, "clock": clock}
+def bar_context(bar: Bar) -> dict:
+    return {"bar": bar}
 
 
-def _last_round(view: dict, names: tuple[str, ...]) -> tuple:
-    """The round just finished: everyone's penalty and the cards they were left with."""
+class LastRound(NamedTuple):
+    """The round just finished: everyone's penalty and the cards they were left with (public
+    once the round is over)."""
+
+    round: int
+    over: bool  # the game too: the list stays open
+    names: tuple[str, ...]
+    penalties: tuple[int, ...]
+    hands: tuple[tuple[str, ...], ...]
+
+
+def _last_round(view: dict, names: tuple[str, ...]) -> LastRound:
     last = view["last_round"]
     number = view["round"] - (0 if view["over"] else 1)
     hands = tuple(tuple(hand) for hand in last["hands"])
-    return (number, view["over"], names, tuple(last["penalties"]), hands)
+    return LastRound(number, view["over"], names, tuple(last["penalties"]), hands)
 
 
-def last_round_context(last: tuple) -> dict:
-    number, over, names, penalties, hands = last
+def last_round_context(last: LastRound) -> dict:
     seats = [
-        {"name": names[i], "penalty": penalty, "cards": [face(code) for code in hands[i]]}
-        for i, penalty in enumerate(penalties)
+        {"name": last.names[i], "penalty": penalty, "cards": [face(code) for code in last.hands[i]]}
+        for i, penalty in enumerate(last.penalties)
     ]
-    return {"last_round": {"round": number, "seats": seats}, "over": over}
+    return {"last_round": {"round": last.round, "seats": seats}, "over": last.over}
 
 
-def _standings(view: dict, names: tuple[str, ...]) -> tuple:
-    """Final totals, lowest first (the lowest total wins; ties share the win)."""
+class Standing(NamedTuple):
+    place: int
+    name: str
+    total: int
+    winner: bool
+
+
+def _standings(view: dict, names: tuple[str, ...]) -> tuple[Standing, ...]:
+    """Final totals, lowest first (the lowest total wins; ties share the win and the place)."""
     order = sorted(range(len(view["seats"])), key=lambda i: (view["seats"][i]["total"], i))
     standings, place, last_total = [], 0, None
     for rank, i in enumerate(order, start=1):
         total = view["seats"][i]["total"]
         if total != last_total:
             place, last_total = rank, total
-        standings.append((place, names[i], total, i in view["winners"]))
+        standings.append(Standing(place, names[i], total, i in view["winners"]))
     return tuple(standings)
 
 
-def standings_context(standings: tuple) -> dict:
-    keys = ("place", "name", "total", "winner")
-    return {"standings": [dict(zip(keys, row, strict=True)) for row in standings]}
+def standings_context(standings: tuple[Standing, ...]) -> dict:
+    return {"standings": standings}
 
 
 class Hand(NamedTuple):
@@ -209,7 +225,7 @@ def hand_context(hand: Hand) -> dict:
     }
 
 
-def table_view(
+def viewer_table(
     snapshot: dict,
     shared: Shared,
     viewer_key: str | None,
@@ -225,23 +241,27 @@ def table_view(
     view = viewer_view(game, me)
     yours = me is not None and view["current"] == me and not view["over"]
     current_name = names[view["current"]] if view["current"] is not None and not view["over"] else None
-    common = shared.pieces
-    pieces = {"table-meta": common["table-meta"], "table-presence": presence(online), "table-bar": common["table-bar"]}
-    pieces["table-turn"] = Piece("sevens/_turn.html", (current_name, yours, bool(game["deadline"])), turn_context)
-    pieces.update({name: common[name] for name in ("standings", "last-round") if name in common})
-    pieces.update({f"seat-{index}": common[f"seat-{index}"] for index in range(len(names))})
+    everyone = shared.pieces
+    pieces = {
+        "table-meta": everyone["table-meta"],
+        "table-presence": common.presence(online),
+        "table-bar": everyone["table-bar"],
+        "table-turn": Piece(
+            "sevens/_turn.html", common.Turn(current_name, yours, bool(game["deadline"])), common.turn_context
+        ),
+    }
+    pieces.update({name: everyone[name] for name in ("standings", "last-round") if name in everyone})
+    pieces.update({f"seat-{index}": everyone[f"seat-{index}"] for index in range(len(names))})
     if me is not None:
         pieces[f"seat-{me}"] = Piece("sevens/_seat.html", shared.seats[me]._replace(is_you=True), seat_context)
-    pieces["sevens-layout"] = common["sevens-layout"]
+    pieces["sevens-layout"] = everyone["sevens-layout"]
     if view["over"]:
         is_host = bool(viewer_key) and tag(viewer_key) == table["host"]
-        host_seat = next((s["index"] for s in snapshot["seats"] if s["who"] == table["host"]), None)
-        asked_names = tuple(names[i] for i in sorted(asked) if i < len(names) and i != host_seat)
-        rematch = panels.Rematch(table["code"], table["host_name"], me, is_host, asked_names, me in asked)
-        pieces["controls"] = Piece("sevens/_hand.html", rematch, panels.rematch_context)
+        rematch = common.rematch(snapshot, names, me, is_host, asked)
+        pieces["controls"] = Piece("sevens/_hand.html", rematch, common.rematch_context)
     else:
         playable = set(view["playable"]) if yours else set()
         cards = tuple((code, code in playable) for code in view["hand"] or ())
         pieces["controls"] = Piece("sevens/_hand.html", Hand(me, yours, current_name, cards), hand_context)
-    frame = Frame(table["status"], game["id"], me, len(names), view["over"], "last-round" in common)
+    frame = Frame(table["status"], game["id"], me, len(names), view["over"], "last-round" in everyone)
     return TableView(frame, pieces)

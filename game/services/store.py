@@ -18,7 +18,7 @@ from ..models import Event, Game, Seat, Table
 
 # What a move reads and writes (the tables' other time stamps stay deferred).
 # (in the models' field order: Model.from_db takes a partial row in that order)
-ROOM_FIELDS = (
+TABLE_FIELDS = (
     "id",
     "code",
     "host_key",
@@ -65,15 +65,15 @@ def _columns(model, names, alias: str = "") -> str:
 @cache
 def _sql(vendor: str) -> dict[str, str]:
     # the table row is locked (SQLite has no FOR UPDATE: its BEGIN IMMEDIATE locks the database)
-    lock = " FOR UPDATE OF r" if connection.features.has_select_for_update else ""
+    lock = " FOR UPDATE OF t" if connection.features.has_select_for_update else ""
     table, game, seat, event = (_q(model._meta.db_table) for model in (Table, Game, Seat, Event))
     # The table is locked first and its game read by a statement of its own: on PostgreSQL a
     # statement that waited for the lock still sees the rows of the moment it began, so a game
     # read in the same statement could be one move old.
-    locked_table = f"SELECT {_columns(Table, ROOM_FIELDS, 'r')} FROM {table} r "
+    locked_table = f"SELECT {_columns(Table, TABLE_FIELDS, 't')} FROM {table} t "
     return {
-        "table": f"{locked_table}WHERE r.{_q('code')} = %s{lock}",
-        "table_by_id": f"{locked_table}WHERE r.{_q('id')} = %s{lock}",
+        "table": f"{locked_table}WHERE t.{_q('code')} = %s{lock}",
+        "table_by_id": f"{locked_table}WHERE t.{_q('id')} = %s{lock}",
         "game": f"SELECT {_columns(Game, GAME_FIELDS)} FROM {game} WHERE {_q('table_id')} = %s "
         f"ORDER BY {_q('number')} DESC LIMIT 1",
         "seats": f"SELECT {_columns(Seat, SEAT_FIELDS)} FROM {seat} WHERE {_q('table_id')} = %s ORDER BY {_q('index')}",
@@ -107,10 +107,10 @@ def _converted(model, names):
     return converters
 
 
-for _model, _names in ((Table, ROOM_FIELDS), (Game, GAME_FIELDS), (Seat, SEAT_FIELDS)):
+for _model, _names in ((Table, TABLE_FIELDS), (Game, GAME_FIELDS), (Seat, SEAT_FIELDS)):
     _order = [field.attname for field in _model._meta.concrete_fields if field.attname in _names]
     assert _order == list(_names), f"{_model.__name__}: list the fields in the model's order: {_order}"
-_ROOM, _GAME, _SEAT = (_converted(Table, ROOM_FIELDS), _converted(Game, GAME_FIELDS), _converted(Seat, SEAT_FIELDS))
+_TABLE, _GAME, _SEAT = (_converted(Table, TABLE_FIELDS), _converted(Game, GAME_FIELDS), _converted(Seat, SEAT_FIELDS))
 
 
 def _instance(model, names, converters, row):
@@ -133,7 +133,7 @@ def locked_table_and_game(code: str | None = None, *, table_id: int | None = Non
         row = cursor.fetchone()
         if row is None:
             return None, None
-        table = _instance(Table, ROOM_FIELDS, _ROOM, row)
+        table = _instance(Table, TABLE_FIELDS, _TABLE, row)
         cursor.execute(statements["game"], [table.id])  # after the lock: the game as it is now
         row = cursor.fetchone()
     if row is None:  # no game yet

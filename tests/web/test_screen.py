@@ -10,6 +10,7 @@ from game import selectors, services
 from game.broadcast import Passed
 from game.render import Screen, table_view
 from game.render.drawing import Drawings, Piece, draw, drawings
+from game.render.panels import Pile
 
 from .factories import open_table
 from .swaps import swapped_ids
@@ -102,7 +103,7 @@ def test_spectators_share_one_working_out_and_see_the_same_update():
     drawn = [screen.update(update["snapshot"], update["events"], passed) for screen in watchers]
     clockless = {re.sub(r'data-now="\d+"', "", html) for html in drawn}
     assert len(clockless) == 1 and "seat-1" in swapped_ids(drawn[0])
-    shared = passed.view  # what every viewer shares was worked out once, by the first screen
+    shared = passed.shared  # what every viewer shares was worked out once, by the first screen
     assert shared is not None
     assert table_view(update["snapshot"], ana.key, passed=passed).pieces["seat-1"] is shared.pieces["seat-1"]
 
@@ -124,12 +125,12 @@ def test_the_one_memo_is_bounded_and_draws_each_look_once(monkeypatch):
     monkeypatch.setattr(drawings, "_drawn", type(drawings._drawn)())
     calls = []
 
-    def context(data):
-        calls.append(data[1])
-        return {"kind": "deck", "count": data[1]}
+    def context(pile):
+        calls.append(pile.count)
+        return {"pile": pile}
 
     for count in (1, 2, 1, 3, 4, 5, 6):
-        draw(Piece("table/_pile.html", ("deck", count), context))
+        draw(Piece("table/_pile.html", Pile("deck", count), context))
     assert len(drawings._drawn) == 4 and calls == [1, 2, 3, 4, 5, 6]  # the second 1 was drawn already
 
 

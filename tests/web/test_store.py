@@ -33,7 +33,7 @@ def test_a_table_its_game_and_seats_read_as_the_orm_reads_them():
         by_id = store.locked_table_and_game(table_id=table.id)
     assert (by_id[0].code, by_id[1].id) == (locked.code, current.id)
     orm_table, orm_game = Table.objects.get(id=table.id), Game.objects.get(id=game.id)
-    for name in store.ROOM_FIELDS:
+    for name in store.TABLE_FIELDS:
         assert getattr(locked, name) == getattr(orm_table, name), name
     for name in store.GAME_FIELDS:
         assert getattr(current, name) == getattr(orm_game, name), name

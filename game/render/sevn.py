@@ -1,4 +1,5 @@
 """A SEVN table as one viewer sees it: its arrangement (the frame) and its pieces, plain data.
+(render.sevens is the same for Sevens; render.common holds what both tables have.)
 
 What every viewer shares is worked out once per update (`shared_pieces`): each seat, the bar,
 the piles, the standings, the scores and the round summary. Each viewer then adds only what is
@@ -12,7 +13,8 @@ from __future__ import annotations
 from typing import NamedTuple
 
 from ..identity import tag
-from . import panels
+from . import common, panels
+from .common import TableView
 from .drawing import Piece
 from .panels import SeatFacts, seat_facts, seat_names, viewer_seat
 
@@ -21,7 +23,7 @@ class Frame(NamedTuple):
     """The arrangement around the pieces: when it changes, a screen gets the whole table again."""
 
     status: str
-    game: int
+    game_id: int
     me: int | None
     order: tuple[int, ...]  # the other seats, clockwise after the viewer's
     paused: bool  # only bots and absent people are left: the game waits
@@ -39,11 +41,6 @@ class Shared(NamedTuple):
     current_name: str | None
 
 
-class TableView(NamedTuple):
-    frame: Frame
-    pieces: dict[str, Piece]  # element id -> piece, in page order
-
-
 def shared_pieces(snapshot: dict, events: list[dict]) -> Shared:
     game, table = snapshot["game"], snapshot["table"]
     view = game["view"]
@@ -54,14 +51,14 @@ def shared_pieces(snapshot: dict, events: list[dict]) -> Shared:
     show_summary = not game["over"] and any(e["type"] == "round_scored" for e in events)
     turn = view["current"] if not game["over"] and view["current"] is not None else None
     pieces = {
-        "table-meta": panels.meta_piece(
-            panels.Meta(game["number"], game["version"], turn, deadline_ms, table["turn_seconds"], show_summary)
+        "table-meta": common.meta_piece(
+            common.Meta(game["number"], game["version"], turn, deadline_ms, table["turn_seconds"], show_summary)
         ),
         "table-bar": Piece(
-            "table/_bar.html", (table["code"], view["round"], view["target"], summary), panels.bar_context
+            "table/_bar.html", panels.Bar(table["code"], view["round"], view["target"], summary), panels.bar_context
         ),
-        "pile-deck": Piece("table/_pile.html", ("deck", view["deck_count"]), panels.pile_context),
-        "pile-discard": Piece("table/_pile.html", ("discard", view["discard_count"]), panels.pile_context),
+        "pile-deck": Piece("table/_pile.html", panels.Pile("deck", view["deck_count"]), panels.pile_context),
+        "pile-discard": Piece("table/_pile.html", panels.Pile("discard", view["discard_count"]), panels.pile_context),
     }
     fresh = panels.fresh_cards(events, view["round"])
     shaking = {e["seat"] for e in events if e["type"] == "bust"}
@@ -69,7 +66,8 @@ def shared_pieces(snapshot: dict, events: list[dict]) -> Shared:
         pieces[f"seat-{index}"] = _seat(seat_facts(snapshot, index), fresh.get(index), index in shaking)
     if game["over"]:
         totals = tuple(seat["total"] for seat in view["seats"])
-        pieces["standings"] = Piece("table/_standings.html", (names, totals, view["winner"]), panels.standings_context)
+        standings = panels.Standings(names, totals, view["winner"])
+        pieces["standings"] = Piece("table/_standings.html", standings, panels.standings_context)
     if view["history"]:
         history = tuple(tuple(scores) for scores in view["history"])
         totals = tuple(seat["total"] for seat in view["seats"])
@@ -90,7 +88,7 @@ def _seat(facts: SeatFacts, fresh: set[str] | None, shake: bool) -> Piece:
     return Piece("table/_seat.html", facts, panels.seat_context, once)
 
 
-def table_view(
+def viewer_table(
     snapshot: dict,
     shared: Shared,
     viewer_key: str | None,
@@ -109,22 +107,19 @@ def table_view(
     decision = panels.decision(snapshot, me, shared.names)
     start = 0 if me is None else me + 1
     order = tuple((start + i) % n for i in range(n) if (start + i) % n != me)
-    common = shared.pieces
-    pieces = {"table-meta": common["table-meta"], "table-bar": common["table-bar"]}
-    pieces["table-presence"] = presence(online)
-    pieces["table-turn"] = Piece(
-        "table/_turn.html",
-        (None if game["over"] else shared.current_name, decision is not None, bool(game["deadline"])),
-        panels.turn_context,
-    )
-    pieces.update({name: common[name] for name in ("standings", "scores", "summary") if name in common})
-    pieces.update({f"seat-{index}": common[f"seat-{index}"] for index in order})
-    pieces["pile-deck"], pieces["pile-discard"] = common["pile-deck"], common["pile-discard"]
+    everyone = shared.pieces
+    pieces = {"table-meta": everyone["table-meta"], "table-bar": everyone["table-bar"]}
+    pieces["table-presence"] = common.presence(online)
+    turn = common.Turn(None if game["over"] else shared.current_name, decision is not None, bool(game["deadline"]))
+    pieces["table-turn"] = Piece("table/_turn.html", turn, common.turn_context)
+    pieces.update({name: everyone[name] for name in ("standings", "scores", "summary") if name in everyone})
+    pieces.update({f"seat-{index}": everyone[f"seat-{index}"] for index in order})
+    pieces["pile-deck"], pieces["pile-discard"] = everyone["pile-deck"], everyone["pile-discard"]
     pieces["table-center"] = Piece(
         "table/_center.html", panels.center_data(view, shared.names, decision is not None), panels.center_context
     )
     if me is not None:
-        pieces[f"seat-{me}"] = common[f"seat-{me}"]
+        pieces[f"seat-{me}"] = everyone[f"seat-{me}"]
     pieces["controls"] = _controls(snapshot, shared, me, is_host, decision, asked)
     frame = Frame(table["status"], game["id"], me, order, shared.paused, game["over"], shared.summary)
     return TableView(frame, pieces)
@@ -133,22 +128,10 @@ def table_view(
 def _controls(
     snapshot: dict, shared: Shared, me: int | None, is_host: bool, decision: panels.Decision | None, asked: frozenset
 ) -> Piece:
-    """The decider's choices; at game over the rematch (the host starts one and sees who asked,
-    anyone else seated asks); otherwise who we wait for."""
-    table, game = snapshot["table"], snapshot["game"]
+    """The decider's choices; at game over the rematch; otherwise who we wait for."""
     if decision is not None:
         return Piece("table/_controls.html", decision, panels.decision_context)
-    if game["over"]:
-        asked_names = tuple(shared.names[seat] for seat in sorted(asked) if seat != me and seat < len(shared.names))
-        return Piece(
-            "table/_controls.html",
-            panels.Rematch(table["code"], table["host_name"], me, is_host, asked_names if is_host else (), me in asked),
-            panels.rematch_context,
-        )
+    if snapshot["game"]["over"]:
+        rematch = common.rematch(snapshot, shared.names, me, is_host, asked)
+        return Piece("table/_controls.html", rematch, common.rematch_context)
     return Piece("table/_controls.html", panels.Waiting(me is not None, shared.current_name), panels.waiting_context)
-
-
-def presence(online: tuple[int, ...] | None) -> Piece:
-    """Which seats have a socket open (as the last presence change said), read by the style:
-    a seat is not redrawn when its person comes and goes. None: not known yet."""
-    return Piece("table/_presence.html", online, panels.presence_context)
