@@ -183,9 +183,11 @@ class Table:
         if answered in self.sent_at and min(self.seen) >= version:
             self.latencies.append((time.perf_counter() - self.sent_at.pop(answered)) * 1000)
 
-    async def play(self, base: str, origin: str, until: float) -> None:
+    async def open(self, base: str, origin: str) -> list:
         self.origin = origin
-        sockets = [await connect(f"{base}/ws/t/{self.code}/?lang=en", origin, s) for s in self.sessions]
+        return [await connect(f"{base}/ws/t/{self.code}/?lang=en", origin, s) for s in self.sessions]
+
+    async def play(self, sockets: list, until: float) -> None:
         await asyncio.gather(*(self._player(i, sock, until) for i, sock in enumerate(sockets)))
 
     def rematch(self) -> None:
@@ -243,12 +245,16 @@ def cpu_seconds(pid: int) -> float:
 
 async def play_tables(base: str, origin: str, tables: list[Table], seconds: float, server_pid: int) -> None:
     """The tables' players play for this long (their sockets open, then close again); each
-    table's played time and the server's CPU time are added up."""
+    table's played time and the server's CPU time are added up. The server's CPU is counted
+    from the moment every socket is open and has been greeted: opening 200 sockets at once is
+    not the work of a move (service_load.py counts the same way)."""
     for table in tables:
         table.seen = [(0, 0)] * SEATS  # the sockets open afresh: each first shows the whole table
+    sockets = await asyncio.gather(*(table.open(base, origin) for table in tables))
+    await asyncio.sleep(0.5)  # the greetings (whole table, who is online) go out
     started, cpu_before = time.perf_counter(), cpu_seconds(server_pid)
     until = started + seconds
-    await asyncio.gather(*(table.play(base, origin, until) for table in tables))
+    await asyncio.gather(*(table.play(socks, until) for table, socks in zip(tables, sockets, strict=True)))
     elapsed, cpu = time.perf_counter() - started, cpu_seconds(server_pid) - cpu_before
     for table in tables:
         # the move sent as time ran out may go unanswered on a closed socket: one per table at most
