@@ -5,7 +5,7 @@ from __future__ import annotations
 from . import resolve
 from .scoring import Step, score_steps
 from .state import BUST, IN, PASSED, Action, Event, Frame, GameState, Pending
-from .table import CLOCKWISE
+from .table import CLOCKWISE, first_in_round
 
 
 def start_round(state: GameState, events: list[Event]) -> None:
@@ -44,21 +44,25 @@ def run_deal(state: GameState, frame: Frame, events: list[Event]) -> None:
 def run_turns(state: GameState, frame: Frame, events: list[Event]) -> None:
     """Ask the next player in round to draw or pass; with nobody left in round, score."""
     seats = state["seats"]
-    for seat in CLOCKWISE[len(seats)][frame["next"]]:
-        if seats[seat]["status"] == IN:
-            state["pending"] = {"kind": "turn", "seat": seat}
+    seat = frame["next"]
+    if seats[seat]["status"] != IN:  # most often the seat after the last one to decide is asked
+        found = first_in_round(seats, seat)
+        if found is None:
+            end_round(state, None, events)
             return
-    end_round(state, None, events)
+        seat = found
+    state["pending"] = {"kind": "turn", "seat": seat}
 
 
 def decide_turn(state: GameState, pending: Pending, action: Action, events: list[Event]) -> None:
     """Draw or pass; either way the next turn goes to the seat after this one."""
     seat = pending["seat"]
-    state["stack"][-1]["next"] = (seat + 1) % len(state["seats"])
+    seats = state["seats"]
+    state["stack"][-1]["next"] = (seat + 1) % len(seats)
     if action["kind"] == "draw":
         resolve.give(state, seat, "turn", events)
     else:
-        state["seats"][seat]["status"] = PASSED
+        seats[seat]["status"] = PASSED
         events.append({"type": "passed", "seat": seat})
 
 
