@@ -14,8 +14,12 @@ from .table import clockwise, in_round
 SECOND_CHANCE = "second_chance"
 
 
-def give(state: GameState, seat: int, via: str, events: list[Event]) -> bool:
-    """The seat takes the top card and resolves it; False when no card is left anywhere."""
+def give(state: GameState, seat: int, row: list[str], via: str, events: list[Event]) -> bool:
+    """The seat takes the top card and resolves it; False when no card is left anywhere.
+
+    `row` is the seat's row: every caller holds it already, and looking it up again through the
+    state would cost a dict-subclass subscript on every card.
+    """
     deck = state["deck"]
     card = deck.pop() if deck else take_card(state, events)
     if card is None:
@@ -24,14 +28,13 @@ def give(state: GameState, seat: int, via: str, events: list[Event]) -> bool:
         events.append({"type": "dealt", "seat": seat, "card": card})
     else:
         events.append({"type": "drawn", "seat": seat, "card": card, "via": via})
-    resolve(state, seat, card, events)
+    resolve(state, seat, row, card, events)
     return True
 
 
-def resolve(state: GameState, seat: int, card: str, events: list[Event]) -> None:
-    """Resolve a card the seat has just taken. On SEVN the round's end is the next frame."""
+def resolve(state: GameState, seat: int, row: list[str], card: str, events: list[Event]) -> None:
+    """Resolve a card the seat has just taken into its `row`. On SEVN the round's end is the next frame."""
     kind = KIND[card]
-    row = state["seats"][seat]["row"]
     if kind == NUMBER:
         if card in row:
             _duplicate(state, seat, card, events)

@@ -35,7 +35,7 @@ def run_deal(state: GameState, frame: Frame, events: list[Event]) -> None:
     while order:
         seat = order.pop()
         if seats[seat]["status"] == IN:
-            resolve.give(state, seat, "deal", events)
+            resolve.give(state, seat, seats[seat]["row"], "deal", events)
             if state["pending"] is not None or stack[-1] is not frame:
                 return
     stack.pop()
@@ -60,7 +60,7 @@ def decide_turn(state: GameState, pending: Pending, action: Action, events: list
     seats = state["seats"]
     state["stack"][-1]["next"] = (seat + 1) % len(seats)
     if action["kind"] == "draw":
-        resolve.give(state, seat, "turn", events)
+        resolve.give(state, seat, seats[seat]["row"], "turn", events)
     else:
         seats[seat]["status"] = PASSED
         events.append({"type": "passed", "seat": seat})
