@@ -41,7 +41,7 @@ def run_freeze(state: GameState, frame: Frame, events: list[Event]) -> None:
     state["pending"] = {"kind": "freeze", "seat": frame["owner"], "options": in_round(state)}
 
 
-def decide_freeze(state: GameState, pending: Pending, action: Action, events: list[Event]) -> None:
+def decide_freeze(state: GameState, frame: Frame, pending: Pending, action: Action, events: list[Event]) -> None:
     target = action["seat"]
     state["seats"][target]["status"] = FROZEN
     events.append({"type": "freeze", "seat": pending["seat"], "target": target})
@@ -62,9 +62,9 @@ def run_triple_draw(state: GameState, frame: Frame, events: list[Event]) -> None
         frame["left"] = 0
 
 
-def decide_triple_draw(state: GameState, pending: Pending, action: Action, events: list[Event]) -> None:
+def decide_triple_draw(state: GameState, frame: Frame, pending: Pending, action: Action, events: list[Event]) -> None:
     target = action["seat"]
-    state["stack"][-1]["target"] = target
+    frame["target"] = target
     events.append({"type": "triple_draw", "seat": pending["seat"], "target": target})
 
 
@@ -90,13 +90,13 @@ def run_crossroads(state: GameState, frame: Frame, events: list[Event]) -> None:
         resolve.resolve(state, owner, state["seats"][owner]["row"], cards[0], events)
 
 
-def decide_crossroads(state: GameState, pending: Pending, action: Action, events: list[Event]) -> None:
+def decide_crossroads(state: GameState, frame: Frame, pending: Pending, action: Action, events: list[Event]) -> None:
     pick = action["pick"]
     cards = state["revealed"]
     state["revealed"] = []
     chosen, other = cards[pick], cards[1 - pick]
     state["discard"].append(other)
-    state["stack"][-1]["picked"] = True
+    frame["picked"] = True
     owner = pending["seat"]
     events.append({"type": "crossroads_picked", "seat": owner, "card": chosen, "discarded": other})
     resolve.resolve(state, owner, state["seats"][owner]["row"], chosen, events)

@@ -119,10 +119,8 @@ def apply(state: GameState, action: Action, *, actor: int | None = None) -> list
     refused = refusal(state, pending, action)
     if refused is not None:
         raise refused
-    state["pending"] = None
     events: list[Event] = []
-    flow.DECIDE[pending["kind"]](state, pending, action, events)
-    flow.run(state, events)
+    flow.decide(state, pending, action, events)
     return events
 
 
@@ -132,8 +130,9 @@ def timeout(state: GameState) -> list[Event]:
     if pending is None:
         raise IllegalAction("The game is over.", "game_over")
     action = default_choice(pending, pending["seat"], state["seats"])
-    announced = {"type": "timeout", "seat": pending["seat"], "kind": pending["kind"], "action": action}
-    return [announced] + apply(state, action)
+    events: list[Event] = [{"type": "timeout", "seat": pending["seat"], "kind": pending["kind"], "action": action}]
+    flow.decide(state, pending, action, events)  # the default is legal by construction: no refusal to ask
+    return events
 
 
 def default_action(state: GameState) -> Action:

@@ -8,7 +8,7 @@ What takes longer than one card is pushed as a frame for flow.py to run: an acti
 from __future__ import annotations
 
 from .cards import ACTION, BALLAST, KIND, NUMBER, SEVN_DISTINCT, TRIPLE_DRAW_CARDS, VALUE
-from .state import BUST, Action, Event, GameState, Pending, take_card
+from .state import BUST, Action, Event, Frame, GameState, Pending, take_card
 from .table import clockwise, in_round
 
 SECOND_CHANCE = "second_chance"
@@ -114,7 +114,7 @@ def _second_chance(state: GameState, seat: int, events: list[Event]) -> None:
         events.append({"type": "second_chance_discarded", "seat": seat})
 
 
-def decide_ballast(state: GameState, pending: Pending, action: Action, events: list[Event]) -> None:
+def decide_ballast(state: GameState, frame: Frame, pending: Pending, action: Action, events: list[Event]) -> None:
     seat, card, keep = pending["seat"], pending["card"], action["keep"]
     events.append({"type": "ballast", "seat": seat, "card": card, "keep": keep})
     if keep:
@@ -123,7 +123,7 @@ def decide_ballast(state: GameState, pending: Pending, action: Action, events: l
         state["discard"].append(card)
 
 
-def decide_gift(state: GameState, pending: Pending, action: Action, events: list[Event]) -> None:
+def decide_gift(state: GameState, frame: Frame, pending: Pending, action: Action, events: list[Event]) -> None:
     target = action["seat"]
     state["seats"][target]["row"].append(pending["card"])
     events.append({"type": "gift", "seat": pending["seat"], "target": target})

@@ -54,11 +54,11 @@ def run_turns(state: GameState, frame: Frame, events: list[Event]) -> None:
     state["pending"] = {"kind": "turn", "seat": seat}
 
 
-def decide_turn(state: GameState, pending: Pending, action: Action, events: list[Event]) -> None:
+def decide_turn(state: GameState, frame: Frame, pending: Pending, action: Action, events: list[Event]) -> None:
     """Draw or pass; either way the next turn goes to the seat after this one."""
     seat = pending["seat"]
     seats = state["seats"]
-    state["stack"][-1]["next"] = (seat + 1) % len(seats)
+    frame["next"] = (seat + 1) % len(seats)
     if action["kind"] == "draw":
         resolve.give(state, seat, seats[seat]["row"], "turn", events)
     else:
