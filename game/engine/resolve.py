@@ -35,14 +35,17 @@ def give(state: GameState, seat: int, row: list[str], via: str, events: list[Eve
 def resolve(state: GameState, seat: int, row: list[str], card: str, events: list[Event]) -> None:
     """Resolve a card the seat has just taken into its `row`. On SEVN the round's end is the next frame."""
     kind = KIND[card]
-    if kind == NUMBER:
+    if kind == NUMBER:  # the card taken most: joining the row is written out here, not called
         if card in row:
             _duplicate(state, seat, card, events)
         else:
-            join_row(state, seat, row, card, events)
+            row.append(card)
+            events.append({"type": "joined", "seat": seat, "card": card})
+            if len(row) >= SEVN_DISTINCT:  # a shorter row cannot be SEVN
+                _sevn(state, seat, row, events)
     elif kind == BALLAST:
         state["pending"] = {"kind": "ballast", "seat": seat, "card": card}
-    elif kind != ACTION:
+    elif kind != ACTION:  # a modifier or a bonus card
         row.append(card)
         events.append({"type": "joined", "seat": seat, "card": card})
     elif card == SECOND_CHANCE:
@@ -75,10 +78,8 @@ def start_action(state: GameState, owner: int, card: str, events: list[Event], *
         stack.append({"op": "freeze", "owner": owner})
 
 
-def join_row(state: GameState, seat: int, row: list[str], card: str, events: list[Event]) -> None:
-    """A scoring card joins the seat's row; seven distinct values is SEVN, and the round ends next."""
-    row.append(card)
-    events.append({"type": "joined", "seat": seat, "card": card})
+def _sevn(state: GameState, seat: int, row: list[str], events: list[Event]) -> None:
+    """Seven distinct values in the row, just completed by a scoring card, is SEVN: the round ends next."""
     if len(row) >= SEVN_DISTINCT and sum(1 for code in row if code in VALUE) == SEVN_DISTINCT:
         events.append({"type": "sevn", "seat": seat})
         state["stack"].append({"op": "round_end", "sevn": seat})
@@ -118,7 +119,10 @@ def decide_ballast(state: GameState, frame: Frame, pending: Pending, action: Act
     seat, card, keep = pending["seat"], pending["card"], action["keep"]
     events.append({"type": "ballast", "seat": seat, "card": card, "keep": keep})
     if keep:
-        join_row(state, seat, state["seats"][seat]["row"], card, events)
+        row = state["seats"][seat]["row"]
+        row.append(card)
+        events.append({"type": "joined", "seat": seat, "card": card})
+        _sevn(state, seat, row, events)
     else:
         state["discard"].append(card)
 
