@@ -105,11 +105,13 @@ def _value_refusal(pending: Pending, field: str, value: object) -> IllegalAction
     return None
 
 
-def apply(state: GameState, action: Action, *, actor: int | None = None) -> list[Event]:
+def apply(state: GameState, action: Action, actor: int | None = None) -> list[Event]:
     """Apply one action in place and return the events it caused, in order.
 
     `actor`, when given, is the seat sending the action: any other seat than the one that must
     decide is refused. Anything refused raises IllegalAction and leaves the state unchanged.
+    (`actor` is not keyword-only: CPython 3.11 sets up calls to such functions the slow way,
+    and this one is called on every action.)
     """
     pending = state["pending"]
     if pending is None:
