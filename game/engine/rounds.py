@@ -5,7 +5,7 @@ from __future__ import annotations
 from . import resolve
 from .scoring import Step, score_steps
 from .state import BUST, IN, PASSED, Action, Event, Frame, GameState, Pending
-from .table import CLOCKWISE, first_in_round
+from .table import CLOCKWISE
 
 
 def start_round(state: GameState, events: list[Event]) -> None:
@@ -46,11 +46,12 @@ def run_turns(state: GameState, frame: Frame, events: list[Event]) -> None:
     seats = state["seats"]
     seat = frame["next"]
     if seats[seat]["status"] != IN:  # most often the seat after the last one to decide is asked
-        found = first_in_round(seats, seat)
-        if found is None:
+        for seat in CLOCKWISE[len(seats)][frame["next"]]:
+            if seats[seat]["status"] == IN:
+                break
+        else:
             end_round(state, None, events)
             return
-        seat = found
     state["pending"] = {"kind": "turn", "seat": seat}
 
 

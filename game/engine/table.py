@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from .state import IN, MAX_SEATS, MIN_SEATS, GameState, Seat
+from .state import IN, MAX_SEATS, MIN_SEATS, GameState
 
 # Every seat once, clockwise: CLOCKWISE[seats][first] starts with `first`.
 CLOCKWISE = {
@@ -18,11 +18,3 @@ def clockwise(seats: int, first: int) -> tuple[int, ...]:
 
 def in_round(state: GameState) -> list[int]:
     return [seat for seat, s in enumerate(state["seats"]) if s["status"] == IN]
-
-
-def first_in_round(seats: list[Seat], first: int) -> int | None:
-    """The first seat still in round clockwise from `first` (itself included); None when nobody is."""
-    for seat in CLOCKWISE[len(seats)][first]:
-        if seats[seat]["status"] == IN:
-            return seat
-    return None
