@@ -41,7 +41,7 @@ def run_freeze(state: GameState, frame: Frame, events: list[Event]) -> None:
     state["pending"] = {"kind": "freeze", "seat": frame["owner"], "options": in_round(state)}
 
 
-def decide_freeze(state: GameState, pending: Pending, action: Action, events: list[Event]) -> None:
+def decide_freeze(state: GameState, frame: Frame, pending: Pending, action: Action, events: list[Event]) -> None:
     target = action["seat"]
     state["seats"][target]["status"] = FROZEN
     events.append({"type": "freeze", "seat": pending["seat"], "target": target})
@@ -53,17 +53,18 @@ def run_triple_draw(state: GameState, frame: Frame, events: list[Event]) -> None
     if target is None:
         state["pending"] = {"kind": "triple_draw", "seat": frame["owner"], "options": in_round(state)}
         return
-    if frame["left"] == 0 or state["seats"][target]["status"] != IN:
+    player = state["seats"][target]
+    if frame["left"] == 0 or player["status"] != IN:
         _finish(state)
         return
     frame["left"] -= 1
-    if not resolve.give(state, target, "triple_draw", events):
+    if not resolve.give(state, target, player["row"], "triple_draw", events):
         frame["left"] = 0
 
 
-def decide_triple_draw(state: GameState, pending: Pending, action: Action, events: list[Event]) -> None:
+def decide_triple_draw(state: GameState, frame: Frame, pending: Pending, action: Action, events: list[Event]) -> None:
     target = action["seat"]
-    state["stack"][-1]["target"] = target
+    frame["target"] = target
     events.append({"type": "triple_draw", "seat": pending["seat"], "target": target})
 
 
@@ -86,19 +87,19 @@ def run_crossroads(state: GameState, frame: Frame, events: list[Event]) -> None:
     frame["picked"] = True  # one card (or none) to be had: no choice
     if cards:
         events.append({"type": "crossroads_picked", "seat": owner, "card": cards[0], "discarded": None})
-        resolve.resolve(state, owner, cards[0], events)
+        resolve.resolve(state, owner, state["seats"][owner]["row"], cards[0], events)
 
 
-def decide_crossroads(state: GameState, pending: Pending, action: Action, events: list[Event]) -> None:
+def decide_crossroads(state: GameState, frame: Frame, pending: Pending, action: Action, events: list[Event]) -> None:
     pick = action["pick"]
     cards = state["revealed"]
     state["revealed"] = []
     chosen, other = cards[pick], cards[1 - pick]
     state["discard"].append(other)
-    state["stack"][-1]["picked"] = True
+    frame["picked"] = True
     owner = pending["seat"]
     events.append({"type": "crossroads_picked", "seat": owner, "card": chosen, "discarded": other})
-    resolve.resolve(state, owner, chosen, events)
+    resolve.resolve(state, owner, state["seats"][owner]["row"], chosen, events)
 
 
 def run_storm(state: GameState, frame: Frame, events: list[Event]) -> None:
@@ -108,7 +109,7 @@ def run_storm(state: GameState, frame: Frame, events: list[Event]) -> None:
     while order:
         seat = order.pop()
         if seats[seat]["status"] == IN:
-            if not resolve.give(state, seat, "storm", events):
+            if not resolve.give(state, seat, seats[seat]["row"], "storm", events):
                 order.clear()
             return
     _finish(state)

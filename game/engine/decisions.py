@@ -105,11 +105,13 @@ def _value_refusal(pending: Pending, field: str, value: object) -> IllegalAction
     return None
 
 
-def apply(state: GameState, action: Action, *, actor: int | None = None) -> list[Event]:
+def apply(state: GameState, action: Action, actor: int | None = None) -> list[Event]:
     """Apply one action in place and return the events it caused, in order.
 
     `actor`, when given, is the seat sending the action: any other seat than the one that must
     decide is refused. Anything refused raises IllegalAction and leaves the state unchanged.
+    (`actor` is not keyword-only: CPython 3.11 sets up calls to such functions the slow way,
+    and this one is called on every action.)
     """
     pending = state["pending"]
     if pending is None:
@@ -119,10 +121,8 @@ def apply(state: GameState, action: Action, *, actor: int | None = None) -> list
     refused = refusal(state, pending, action)
     if refused is not None:
         raise refused
-    state["pending"] = None
     events: list[Event] = []
-    flow.DECIDE[pending["kind"]](state, pending, action, events)
-    flow.run(state, events)
+    flow.decide(state, pending, action, events)
     return events
 
 
@@ -132,8 +132,9 @@ def timeout(state: GameState) -> list[Event]:
     if pending is None:
         raise IllegalAction("The game is over.", "game_over")
     action = default_choice(pending, pending["seat"], state["seats"])
-    announced = {"type": "timeout", "seat": pending["seat"], "kind": pending["kind"], "action": action}
-    return [announced] + apply(state, action)
+    events: list[Event] = [{"type": "timeout", "seat": pending["seat"], "kind": pending["kind"], "action": action}]
+    flow.decide(state, pending, action, events)  # the default is legal by construction: no refusal to ask
+    return events
 
 
 def default_action(state: GameState) -> Action:

@@ -22,7 +22,7 @@ RUN: dict[str, Callable[[GameState, Frame, list[Event]], None]] = {
     "storm": actions.run_storm,
 }
 
-DECIDE: dict[str, Callable[[GameState, Pending, Action, list[Event]], None]] = {
+DECIDE: dict[str, Callable[[GameState, Frame, Pending, Action, list[Event]], None]] = {
     "turn": rounds.decide_turn,
     "ballast": resolve.decide_ballast,
     "gift": resolve.decide_gift,
@@ -30,6 +30,21 @@ DECIDE: dict[str, Callable[[GameState, Pending, Action, list[Event]], None]] = {
     "triple_draw": actions.decide_triple_draw,
     "crossroads": actions.decide_crossroads,
 }
+
+
+def decide(state: GameState, pending: Pending, action: Action, events: list[Event]) -> None:
+    """Take a legal answer to the pending decision, then run play on as `run` does.
+
+    The decision's handler gets the frame on top of the stack, the play under way when the
+    decision came up (most handlers update it). `run`'s loop is written out here, not called:
+    this runs on every action, and the state's subscripts and calls are most of its cost.
+    """
+    state["pending"] = None
+    stack = state["stack"]  # always this list: frames are pushed, popped and cleared, never replaced
+    DECIDE[pending["kind"]](state, stack[-1], pending, action, events)
+    while state["pending"] is None and stack:
+        frame = stack[-1]
+        RUN[frame["op"]](state, frame, events)
 
 
 def run(state: GameState, events: list[Event]) -> None:

@@ -8,14 +8,18 @@ What takes longer than one card is pushed as a frame for flow.py to run: an acti
 from __future__ import annotations
 
 from .cards import ACTION, BALLAST, KIND, NUMBER, SEVN_DISTINCT, TRIPLE_DRAW_CARDS, VALUE
-from .state import BUST, Action, Event, GameState, Pending, take_card
+from .state import BUST, Action, Event, Frame, GameState, Pending, take_card
 from .table import clockwise, in_round
 
 SECOND_CHANCE = "second_chance"
 
 
-def give(state: GameState, seat: int, via: str, events: list[Event]) -> bool:
-    """The seat takes the top card and resolves it; False when no card is left anywhere."""
+def give(state: GameState, seat: int, row: list[str], via: str, events: list[Event]) -> bool:
+    """The seat takes the top card and resolves it; False when no card is left anywhere.
+
+    `row` is the seat's row: every caller holds it already, and looking it up again through the
+    state would cost a dict-subclass subscript on every card.
+    """
     deck = state["deck"]
     card = deck.pop() if deck else take_card(state, events)
     if card is None:
@@ -24,22 +28,24 @@ def give(state: GameState, seat: int, via: str, events: list[Event]) -> bool:
         events.append({"type": "dealt", "seat": seat, "card": card})
     else:
         events.append({"type": "drawn", "seat": seat, "card": card, "via": via})
-    resolve(state, seat, card, events)
+    resolve(state, seat, row, card, events)
     return True
 
 
-def resolve(state: GameState, seat: int, card: str, events: list[Event]) -> None:
-    """Resolve a card the seat has just taken. On SEVN the round's end is the next frame."""
+def resolve(state: GameState, seat: int, row: list[str], card: str, events: list[Event]) -> None:
+    """Resolve a card the seat has just taken into its `row`. On SEVN the round's end is the next frame."""
     kind = KIND[card]
-    row = state["seats"][seat]["row"]
-    if kind == NUMBER:
+    if kind == NUMBER:  # the card taken most: joining the row is written out here, not called
         if card in row:
             _duplicate(state, seat, card, events)
         else:
-            join_row(state, seat, row, card, events)
+            row.append(card)
+            events.append({"type": "joined", "seat": seat, "card": card})
+            if len(row) >= SEVN_DISTINCT:  # a shorter row cannot be SEVN
+                _sevn(state, seat, row, events)
     elif kind == BALLAST:
         state["pending"] = {"kind": "ballast", "seat": seat, "card": card}
-    elif kind != ACTION:
+    elif kind != ACTION:  # a modifier or a bonus card
         row.append(card)
         events.append({"type": "joined", "seat": seat, "card": card})
     elif card == SECOND_CHANCE:
@@ -72,10 +78,8 @@ def start_action(state: GameState, owner: int, card: str, events: list[Event], *
         stack.append({"op": "freeze", "owner": owner})
 
 
-def join_row(state: GameState, seat: int, row: list[str], card: str, events: list[Event]) -> None:
-    """A scoring card joins the seat's row; seven distinct values is SEVN, and the round ends next."""
-    row.append(card)
-    events.append({"type": "joined", "seat": seat, "card": card})
+def _sevn(state: GameState, seat: int, row: list[str], events: list[Event]) -> None:
+    """Seven distinct values in the row, just completed by a scoring card, is SEVN: the round ends next."""
     if len(row) >= SEVN_DISTINCT and sum(1 for code in row if code in VALUE) == SEVN_DISTINCT:
         events.append({"type": "sevn", "seat": seat})
         state["stack"].append({"op": "round_end", "sevn": seat})
@@ -111,16 +115,19 @@ def _second_chance(state: GameState, seat: int, events: list[Event]) -> None:
         events.append({"type": "second_chance_discarded", "seat": seat})
 
 
-def decide_ballast(state: GameState, pending: Pending, action: Action, events: list[Event]) -> None:
+def decide_ballast(state: GameState, frame: Frame, pending: Pending, action: Action, events: list[Event]) -> None:
     seat, card, keep = pending["seat"], pending["card"], action["keep"]
     events.append({"type": "ballast", "seat": seat, "card": card, "keep": keep})
     if keep:
-        join_row(state, seat, state["seats"][seat]["row"], card, events)
+        row = state["seats"][seat]["row"]
+        row.append(card)
+        events.append({"type": "joined", "seat": seat, "card": card})
+        _sevn(state, seat, row, events)
     else:
         state["discard"].append(card)
 
 
-def decide_gift(state: GameState, pending: Pending, action: Action, events: list[Event]) -> None:
+def decide_gift(state: GameState, frame: Frame, pending: Pending, action: Action, events: list[Event]) -> None:
     target = action["seat"]
     state["seats"][target]["row"].append(pending["card"])
     events.append({"type": "gift", "seat": pending["seat"], "target": target})

@@ -35,7 +35,7 @@ def run_deal(state: GameState, frame: Frame, events: list[Event]) -> None:
     while order:
         seat = order.pop()
         if seats[seat]["status"] == IN:
-            resolve.give(state, seat, "deal", events)
+            resolve.give(state, seat, seats[seat]["row"], "deal", events)
             if state["pending"] is not None or stack[-1] is not frame:
                 return
     stack.pop()
@@ -44,21 +44,26 @@ def run_deal(state: GameState, frame: Frame, events: list[Event]) -> None:
 def run_turns(state: GameState, frame: Frame, events: list[Event]) -> None:
     """Ask the next player in round to draw or pass; with nobody left in round, score."""
     seats = state["seats"]
-    for seat in CLOCKWISE[len(seats)][frame["next"]]:
-        if seats[seat]["status"] == IN:
-            state["pending"] = {"kind": "turn", "seat": seat}
+    seat = frame["next"]
+    if seats[seat]["status"] != IN:  # most often the seat after the last one to decide is asked
+        for seat in CLOCKWISE[len(seats)][frame["next"]]:
+            if seats[seat]["status"] == IN:
+                break
+        else:
+            end_round(state, None, events)
             return
-    end_round(state, None, events)
+    state["pending"] = {"kind": "turn", "seat": seat}
 
 
-def decide_turn(state: GameState, pending: Pending, action: Action, events: list[Event]) -> None:
+def decide_turn(state: GameState, frame: Frame, pending: Pending, action: Action, events: list[Event]) -> None:
     """Draw or pass; either way the next turn goes to the seat after this one."""
     seat = pending["seat"]
-    state["stack"][-1]["next"] = (seat + 1) % len(state["seats"])
+    seats = state["seats"]
+    frame["next"] = (seat + 1) % len(seats)
     if action["kind"] == "draw":
-        resolve.give(state, seat, "turn", events)
+        resolve.give(state, seat, seats[seat]["row"], "turn", events)
     else:
-        state["seats"][seat]["status"] = PASSED
+        seats[seat]["status"] = PASSED
         events.append({"type": "passed", "seat": seat})
 
 

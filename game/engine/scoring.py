@@ -41,7 +41,7 @@ _FACE = {code: VALUE.get(code, 0) for code in DECK}
 _PLUS_FACE = {code: PLUS.get(code, 0) for code in DECK}
 # The cards that add a step after the sum: the modifiers and the bonus cards.
 _STEP_CARDS = frozenset(MODIFIERS + BONUSES)
-_BONUS_CARDS = frozenset(BONUSES)
+_PLUS_CARDS = frozenset(PLUS)
 # What the bonuses look at: scoring cards too heavy for Featherweight, numbers heavy enough
 # for Heavyweight, and each number as the bit of its value (Ballast never forms a run).
 _ABOVE_FEATHERWEIGHT = frozenset(code for code, value in VALUE.items() if value > FEATHERWEIGHT_MAX_VALUE)
@@ -60,42 +60,22 @@ def _featherweight(row: Sequence[str]) -> bool:
     return scoring >= FEATHERWEIGHT_MIN_CARDS
 
 
-def _bonus_points(row: Sequence[str]) -> list[tuple[str, int]]:
-    """Each bonus card held with what it earns (0 when its condition is not met).
-
-    Plain loops over the row: cheaper than comprehensions for rows of a few cards.
-    """
-    bonuses = []
-    if "featherweight" in row:
-        bonuses.append(("featherweight", FEATHERWEIGHT_POINTS if _featherweight(row) else 0))
-    if "heavyweight" in row:
-        heavy = 0
-        for code in row:
-            if code in _HEAVY_NUMBERS:
-                heavy += 1
-        bonuses.append(("heavyweight", HEAVYWEIGHT_POINTS if heavy >= HEAVYWEIGHT_MIN_CARDS else 0))
-    if "ladder" in row:
-        numbers = 0
-        for code in row:
-            numbers |= _NUMBER_BIT[code]
-        run = longest_run(numbers)
-        bonuses.append(("ladder", run * LADDER_POINTS_PER_CARD if run >= LADDER_MIN_RUN else 0))
-    return bonuses
-
-
-def _later_points(row: Sequence[str], scoring_sum: int, sevn: bool) -> list[tuple[str, int]]:
-    """The steps after the sum, as (name, points): x2, plus, bonuses, SEVN."""
-    later = [("double", scoring_sum)] if "x2" in row else []
-    plus = 0
+def _heavyweight(row: Sequence[str]) -> bool:
+    """At least HEAVYWEIGHT_MIN_CARDS numbers of HEAVYWEIGHT_MIN_VALUE or more."""
+    heavy = 0
     for code in row:
-        plus += _PLUS_FACE[code]
-    if plus:
-        later.append(("plus", plus))
-    if not _BONUS_CARDS.isdisjoint(row):
-        later += _bonus_points(row)
-    if sevn:
-        later.append(("sevn", SEVN_POINTS))
-    return later
+        if code in _HEAVY_NUMBERS:
+            heavy += 1
+    return heavy >= HEAVYWEIGHT_MIN_CARDS
+
+
+def _ladder(row: Sequence[str]) -> int:
+    """What Ladder earns: LADDER_POINTS_PER_CARD per card of the longest run, if long enough."""
+    numbers = 0
+    for code in row:
+        numbers |= _NUMBER_BIT[code]
+    run = longest_run(numbers)
+    return run * LADDER_POINTS_PER_CARD if run >= LADDER_MIN_RUN else 0
 
 
 def score_steps(row: Sequence[str], sevn: bool = False) -> list[Step]:
@@ -110,20 +90,53 @@ def score_steps(row: Sequence[str], sevn: bool = False) -> list[Step]:
         total += _FACE[code]
     steps: list[Step] = [{"step": "sum", "points": total, "total": total}]
     if sevn or not _STEP_CARDS.isdisjoint(row):  # most rows hold scoring cards only: the sum is all
-        for name, points in _later_points(row, total, sevn):
-            total += points
-            steps.append({"step": name, "points": points, "total": total})
+        total = _add_later_steps(steps, row, total, sevn)
     if total < 0:
         steps.append({"step": "floor", "points": -total, "total": 0})
     return steps
 
 
+def _add_later_steps(steps: list[Step], row: Sequence[str], total: int, sevn: bool) -> int:
+    """Append the steps after the sum, in their order, and return the total they reach.
+
+    The step cards held are found in one pass over the row; each step then asks that set.
+    """
+    held = _STEP_CARDS.intersection(row)
+    if "x2" in held:
+        steps.append({"step": "double", "points": total, "total": total + total})
+        total += total
+    if not held.isdisjoint(_PLUS_CARDS):
+        plus = 0
+        for code in row:
+            plus += _PLUS_FACE[code]
+        total += plus
+        steps.append({"step": "plus", "points": plus, "total": total})
+    if "featherweight" in held:
+        points = FEATHERWEIGHT_POINTS if _featherweight(row) else 0
+        total += points
+        steps.append({"step": "featherweight", "points": points, "total": total})
+    if "heavyweight" in held:
+        points = HEAVYWEIGHT_POINTS if _heavyweight(row) else 0
+        total += points
+        steps.append({"step": "heavyweight", "points": points, "total": total})
+    if "ladder" in held:
+        points = _ladder(row)
+        total += points
+        steps.append({"step": "ladder", "points": points, "total": total})
+    if sevn:
+        total += SEVN_POINTS
+        steps.append({"step": "sevn", "points": SEVN_POINTS, "total": total})
+    return total
+
+
 def row_score(row: Sequence[str], sevn: bool = False) -> int:
-    """The round score of a row that is not bust: score_steps' last total, without the steps."""
+    """The round score of a row that is not bust: score_steps' last total.
+
+    Without step cards (most rows) that is the sum, floored at 0, and no steps are built.
+    """
+    if sevn or not _STEP_CARDS.isdisjoint(row):
+        return score_steps(row, sevn)[-1]["total"]
     total = 0
     for code in row:
         total += _FACE[code]
-    if sevn or not _STEP_CARDS.isdisjoint(row):
-        for _name, points in _later_points(row, total, sevn):
-            total += points
     return total if total > 0 else 0

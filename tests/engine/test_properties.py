@@ -10,6 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from game.engine import DECK, apply, from_json, legal_actions, new_game, timeout, to_json
+from game.engine.decisions import default_action
 
 from .helpers import all_cards
 
@@ -55,6 +56,7 @@ def test_invariants_hold_through_random_play(seed, seats, play, target):
             break
         assert Counter(all_cards(state)) == Counter(DECK)
         assert from_json(to_json(state)) == state and to_json(from_json(to_json(state))) == to_json(state)
+        assert default_action(state) in legal_actions(state)  # timeout applies it without asking refusal
         action, events = random_step(state, play)
         log.append(action)
         actions_this_round += 1
