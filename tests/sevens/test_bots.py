@@ -7,8 +7,9 @@ import random
 
 from game.sevens.bots import LEVELS, POLICIES, decide, read_sight, round_moves
 from game.sevens.bots.arena import play_game
-from game.sevens.bots.bits import cards, mask
+from game.sevens.bots.bits import ALL, cards, mask
 from game.sevens.bots.inference import evidence_by_seat, far_pick, likely_deals, odd_counts, odd_plays
+from game.sevens.bots.rollout import keen_pick
 from game.sevens.bots.sight import Sight
 from game.sevens.bots.standing import win_share
 from game.sevens.bots.worlds import Dealer
@@ -109,6 +110,27 @@ def test_the_real_hands_of_baseline_players_never_look_odd_to_the_far_card_rule(
         action = decide("long_suit_far", state, rng)
         assert far_pick(sight.hand, mask(sight.playable)) == mask([action["card"]])
         apply(state, action)
+
+
+def test_the_odd_plays_counted_in_one_pass_are_those_of_the_two_picks():
+    """odd_counts writes keen_pick and far_pick out; on any hand it counts what they say."""
+    rng = random.Random(6)
+    checked = 0
+    for state in random_positions(12, every=4):
+        sight = read_sight(view(state, state["current"]), state["moves"])
+        for seat, evidence in enumerate(evidence_by_seat(sight)):
+            for _ in range(3):
+                hand = sight.unseen & rng.getrandbits(52) if seat != sight.seat else sight.hand
+                keen = far = 0
+                for card, fitting, table, since in evidence:
+                    then = hand | since
+                    options = then & fitting
+                    if options & (options - 1):
+                        keen += keen_pick(then, ALL & ~table & ~then, options) != card
+                        far += far_pick(then, options) != card
+                        checked += 1
+                assert odd_counts(hand, evidence) == (keen, far)
+    assert checked > 100
 
 
 def test_a_sight_knows_the_standing_and_the_rounds_to_come():
