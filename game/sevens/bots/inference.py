@@ -111,24 +111,26 @@ def likely_deals(sight: Sight, dealer: Dealer, count: int, rng: random.Random) -
 def _chain(sight: Sight, hands: list[int], evidence: list[Evidence], count: int, rng: random.Random) -> list[list[int]]:
     """`count` deals from a chain of swaps started from `hands`."""
     others = [seat for seat in range(len(hands)) if seat != sight.seat]
+    pairs = [(a, b) for a in others for b in others if a != b]
     held = [_bits(hand) for hand in hands]
     weights = [weight(odd_counts(hand, evidence[seat])) for seat, hand in enumerate(hands)]
     lacks = sight.lacks
+    draw = rng.random  # indices drawn as int(draw() * n): the loop's cost is in the draws
     deals = []
     for step in range(BURN_IN + count * THIN):
         if step >= BURN_IN and (step - BURN_IN) % THIN == 0:
             deals.append(list(hands))
-        a, b = rng.sample(others, 2)
+        a, b = pairs[int(draw() * len(pairs))]
         if not held[a] or not held[b]:
             continue
-        i, j = rng.randrange(len(held[a])), rng.randrange(len(held[b]))
+        i, j = int(draw() * len(held[a])), int(draw() * len(held[b]))
         x, y = held[a][i], held[b][j]
         if lacks[b] & x or lacks[a] & y:
             continue
         new_a, new_b = hands[a] ^ x | y, hands[b] ^ y | x
         weight_a, weight_b = weight(odd_counts(new_a, evidence[a])), weight(odd_counts(new_b, evidence[b]))
         ratio = weight_a * weight_b / (weights[a] * weights[b])
-        if ratio >= 1 or rng.random() < ratio:
+        if ratio >= 1 or draw() < ratio:
             hands[a], hands[b] = new_a, new_b
             held[a][i], held[b][j] = y, x
             weights[a], weights[b] = weight_a, weight_b
