@@ -8,6 +8,7 @@ import random
 from game.sevens.bots import LEVELS, POLICIES, decide, read_sight, round_moves
 from game.sevens.bots.arena import play_game
 from game.sevens.bots.bits import ALL, cards, mask
+from game.sevens.bots.hard import _still_in_question
 from game.sevens.bots.inference import evidence_by_seat, far_pick, likely_deals, odd_counts, odd_plays
 from game.sevens.bots.rollout import keen_pick
 from game.sevens.bots.sight import Sight
@@ -170,6 +171,20 @@ def test_hard_decides_the_same_whatever_the_hidden_hands_are():
         assert decide("hard", other, random.Random(index)) == decide("hard", state, random.Random(index))
         checked += 1
     assert checked >= 10
+
+
+def test_hard_drops_an_option_only_when_it_clearly_trails_the_best_deal_by_deal():
+    best = [0.0, -1.0, 0.5, -0.5, 0.0, 1.0, -1.0, 0.5]
+    noisy = [1, -1, 1, -1, 1, -1, 1, -0.5]  # as good, noisily
+    unsure = [2, -1, 0.5, 1, 2, -0.5, 1, 1]  # worse, but not surely
+    losses = {
+        "8D": best,
+        "9S": [loss + 0.25 for loss in best],  # always a little worse: no doubt left
+        "KH": [loss + gap for loss, gap in zip(best, noisy, strict=True)],
+        "2C": [loss + gap for loss, gap in zip(best, unsure, strict=True)],
+    }
+    assert list(_still_in_question(losses)) == ["8D", "KH", "2C"]
+    assert list(_still_in_question({"8D": best, "9S": list(best)})) == ["8D", "9S"]  # a tie stays in
 
 
 def test_medium_opens_the_way_to_its_own_cards_and_holds_back_a_blocker():
