@@ -25,7 +25,7 @@ from .sight import Sight
 from .standing import win_share
 from .worlds import Dealer
 
-DEALS = 120  # imagined deals per decision
+DEALS = 300  # imagined deals per decision (a fixed count: the choice does not depend on the load)
 TIE_BREAK = 0.005  # weight of a point of relative penalty against the win share
 ROUNDS_OF_DEALS = 4
 DROP = 3.0
