@@ -7,8 +7,10 @@ import random
 
 from game.sevens.bots import LEVELS, POLICIES, decide, read_sight, round_moves
 from game.sevens.bots.arena import play_game
-from game.sevens.bots.bits import cards, mask
+from game.sevens.bots.bits import ALL, cards, mask
+from game.sevens.bots.hard import _still_in_question
 from game.sevens.bots.inference import evidence_by_seat, far_pick, likely_deals, odd_counts, odd_plays
+from game.sevens.bots.rollout import keen_pick
 from game.sevens.bots.sight import Sight
 from game.sevens.bots.standing import win_share
 from game.sevens.bots.worlds import Dealer
@@ -111,6 +113,27 @@ def test_the_real_hands_of_baseline_players_never_look_odd_to_the_far_card_rule(
         apply(state, action)
 
 
+def test_the_odd_plays_counted_in_one_pass_are_those_of_the_two_picks():
+    """odd_counts writes keen_pick and far_pick out; on any hand it counts what they say."""
+    rng = random.Random(6)
+    checked = 0
+    for state in random_positions(12, every=4):
+        sight = read_sight(view(state, state["current"]), state["moves"])
+        for seat, evidence in enumerate(evidence_by_seat(sight)):
+            for _ in range(3):
+                hand = sight.unseen & rng.getrandbits(52) if seat != sight.seat else sight.hand
+                keen = far = 0
+                for card, fitting, table, since in evidence:
+                    then = hand | since
+                    options = then & fitting
+                    if options & (options - 1):
+                        keen += keen_pick(then, ALL & ~table & ~then, options) != card
+                        far += far_pick(then, options) != card
+                        checked += 1
+                assert odd_counts(hand, evidence) == (keen, far)
+    assert checked > 100
+
+
 def test_a_sight_knows_the_standing_and_the_rounds_to_come():
     state = new_game(4, seed=3, rounds=3)
     rng = random.Random(0)
@@ -148,6 +171,20 @@ def test_hard_decides_the_same_whatever_the_hidden_hands_are():
         assert decide("hard", other, random.Random(index)) == decide("hard", state, random.Random(index))
         checked += 1
     assert checked >= 10
+
+
+def test_hard_drops_an_option_only_when_it_clearly_trails_the_best_deal_by_deal():
+    best = [0.0, -1.0, 0.5, -0.5, 0.0, 1.0, -1.0, 0.5]
+    noisy = [1, -1, 1, -1, 1, -1, 1, -0.5]  # as good, noisily
+    unsure = [2, -1, 0.5, 1, 2, -0.5, 1, 1]  # worse, but not surely
+    losses = {
+        "8D": best,
+        "9S": [loss + 0.25 for loss in best],  # always a little worse: no doubt left
+        "KH": [loss + gap for loss, gap in zip(best, noisy, strict=True)],
+        "2C": [loss + gap for loss, gap in zip(best, unsure, strict=True)],
+    }
+    assert list(_still_in_question(losses)) == ["8D", "KH", "2C"]
+    assert list(_still_in_question({"8D": best, "9S": list(best)})) == ["8D", "9S"]  # a tie stays in
 
 
 def test_medium_opens_the_way_to_its_own_cards_and_holds_back_a_blocker():

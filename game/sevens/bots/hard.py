@@ -6,10 +6,15 @@ totals after the round promise (standing.py), with the round's relative penalty 
 cards left, less the average left to the others) as a small tie-break, so that a round whose
 result cannot change the standing is still played well. Every option meets the same deals,
 so they are compared on the same luck; ties go to the first in DECK order.
+
+The deals are met in `ROUNDS_OF_DEALS` equal parts; after each part but the last, an option
+that trails the best so far by more than `DROP` standard errors of their difference (deal by
+deal) is dropped, so the time goes to the options still in question.
 """
 
 from __future__ import annotations
 
+import math
 import random
 
 from .basic import play
@@ -20,8 +25,10 @@ from .sight import Sight
 from .standing import win_share
 from .worlds import Dealer
 
-DEALS = 120  # imagined deals per decision
+DEALS = 300  # imagined deals per decision (a fixed count: the choice does not depend on the load)
 TIE_BREAK = 0.005  # weight of a point of relative penalty against the win share
+ROUNDS_OF_DEALS = 4
+DROP = 3.0
 
 
 def choose(sight: Sight, rng: random.Random) -> dict:
@@ -29,27 +36,47 @@ def choose(sight: Sight, rng: random.Random) -> dict:
     if len(options) == 1:
         return play(options[0])
     deals = likely_deals(sight, Dealer(sight), DEALS, rng)
-    losses: dict[tuple[int, ...], float] = {}
-    return play(min(options, key=lambda card: _loss(sight, card, deals, losses)))
+    cache: dict[tuple[int, ...], float] = {}
+    losses: dict[str, list[float]] = {card: [] for card in options}
+    for part in range(ROUNDS_OF_DEALS):
+        some = deals[part * len(deals) // ROUNDS_OF_DEALS : (part + 1) * len(deals) // ROUNDS_OF_DEALS]
+        for card, seen in losses.items():
+            seen += _losses(sight, card, some, cache)
+        if part < ROUNDS_OF_DEALS - 1:
+            losses = _still_in_question(losses)
+    return play(min(losses, key=lambda card: sum(losses[card])))
 
 
-def _loss(sight: Sight, card: str, deals: list[list[int]], losses: dict[tuple[int, ...], float]) -> float:
-    """The summed loss of playing `card` over the deals (see the module's note); `losses`
-    caches the loss of each result (the cards left in each hand)."""
+def _still_in_question(losses: dict[str, list[float]]) -> dict[str, list[float]]:
+    """The options whose loss, deal by deal, is not clearly above the best one's."""
+    best = min(losses.values(), key=sum)
+    kept = {}
+    for card, seen in losses.items():
+        gaps = [mine - theirs for mine, theirs in zip(seen, best, strict=True)]
+        mean = sum(gaps) / len(gaps)
+        spread = math.sqrt(sum((gap - mean) ** 2 for gap in gaps) / max(len(gaps) - 1, 1))
+        if mean <= DROP * spread / math.sqrt(len(gaps)):
+            kept[card] = seen
+    return kept
+
+
+def _losses(sight: Sight, card: str, deals: list[list[int]], cache: dict[tuple[int, ...], float]) -> list[float]:
+    """The loss of playing `card` in each deal (see the module's note); `cache` holds the
+    loss of each result (the cards left in each hand)."""
     me = sight.seat
     after = (me + 1) % len(sight.counts)
     bit = BIT[card]
     fitting = (sight.fitting ^ bit) | OPENS[index_of(card)]
-    total = 0.0
+    found = []
     for hands in deals:
         hands = list(hands)
         hands[me] ^= bit
         left = tuple(finish_round(hands, fitting, after) if hands[me] else [hand.bit_count() for hand in hands])
-        loss = losses.get(left)
+        loss = cache.get(left)
         if loss is None:
-            loss = losses[left] = result_loss(sight, list(left))
-        total += loss
-    return total
+            loss = cache[left] = result_loss(sight, list(left))
+        found.append(loss)
+    return found
 
 
 def result_loss(sight: Sight, left: list[int]) -> float:

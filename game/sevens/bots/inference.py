@@ -15,8 +15,9 @@ from __future__ import annotations
 
 import random
 
-from .bits import ALL, SUIT_MASKS
-from .rollout import keen_pick
+from game.sevens.engine.cards import SEVEN
+
+from .bits import ALL, BEYOND, SUIT_MASKS
 from .sight import Sight
 from .worlds import Dealer
 
@@ -24,6 +25,9 @@ UNLIKE = 0.3
 BURN_IN = 60
 THIN = 4
 CHAINS = 1
+
+SUIT_OF = [SUIT_MASKS[index // 13] for index in range(52)]  # by card index: the cards of its suit
+REACH = [abs(index % 13 - SEVEN) for index in range(52)]  # by card index: how far it lies from its 7
 
 Evidence = list[tuple[int, int, int, int]]  # (card played, fitting then, table then, cards played since)
 
@@ -47,7 +51,7 @@ def far_pick(hand: int, options: int) -> int:
         low = options & -options
         options ^= low
         index = low.bit_length() - 1
-        keen = ((hand & SUIT_MASKS[index // 13]).bit_count() << 4) + abs(index % 13 - 6)
+        keen = ((hand & SUIT_OF[index]).bit_count() << 4) + REACH[index]
         if keen > best:
             best, card = keen, low
     return card
@@ -60,14 +64,32 @@ def odd_plays(hand: int, evidence: Evidence) -> int:
 
 def odd_counts(hand: int, evidence: Evidence) -> tuple[int, int]:
     """How many of a seat's plays each way of choosing (keen_pick, far_pick) would not have
-    made, had it held `hand`."""
+    made, had it held `hand`.
+
+    The sampler's hot loop, so both picks are written out in it (one pass over the options).
+    """
     keen = far = 0
+    beyond, suits, reach = BEYOND, SUIT_OF, REACH
     for card, fitting, table, since in evidence:
         then = hand | since
         options = then & fitting
         if options & (options - 1):
-            keen += keen_pick(then, ALL & ~table & ~then, options) != card
-            far += far_pick(then, options) != card
+            rest = ALL & ~table & ~then
+            best_keen = best_far = -1 << 30
+            while options:
+                low = options & -options
+                options ^= low
+                index = low.bit_length() - 1
+                behind = beyond[index]
+                own = (then & behind).bit_count()
+                score = ((64 + own) << 6) - (rest & behind).bit_count() if own else -(rest & behind).bit_count()
+                if score > best_keen:
+                    best_keen, keen_card = score, low
+                score = ((then & suits[index]).bit_count() << 4) + reach[index]
+                if score > best_far:
+                    best_far, far_card = score, low
+            keen += keen_card != card
+            far += far_card != card
     return keen, far
 
 
@@ -89,24 +111,26 @@ def likely_deals(sight: Sight, dealer: Dealer, count: int, rng: random.Random) -
 def _chain(sight: Sight, hands: list[int], evidence: list[Evidence], count: int, rng: random.Random) -> list[list[int]]:
     """`count` deals from a chain of swaps started from `hands`."""
     others = [seat for seat in range(len(hands)) if seat != sight.seat]
+    pairs = [(a, b) for a in others for b in others if a != b]
     held = [_bits(hand) for hand in hands]
     weights = [weight(odd_counts(hand, evidence[seat])) for seat, hand in enumerate(hands)]
     lacks = sight.lacks
+    draw = rng.random  # indices drawn as int(draw() * n): the loop's cost is in the draws
     deals = []
     for step in range(BURN_IN + count * THIN):
         if step >= BURN_IN and (step - BURN_IN) % THIN == 0:
             deals.append(list(hands))
-        a, b = rng.sample(others, 2)
+        a, b = pairs[int(draw() * len(pairs))]
         if not held[a] or not held[b]:
             continue
-        i, j = rng.randrange(len(held[a])), rng.randrange(len(held[b]))
+        i, j = int(draw() * len(held[a])), int(draw() * len(held[b]))
         x, y = held[a][i], held[b][j]
         if lacks[b] & x or lacks[a] & y:
             continue
         new_a, new_b = hands[a] ^ x | y, hands[b] ^ y | x
         weight_a, weight_b = weight(odd_counts(new_a, evidence[a])), weight(odd_counts(new_b, evidence[b]))
         ratio = weight_a * weight_b / (weights[a] * weights[b])
-        if ratio >= 1 or rng.random() < ratio:
+        if ratio >= 1 or draw() < ratio:
             hands[a], hands[b] = new_a, new_b
             held[a][i], held[b][j] = y, x
             weights[a], weights[b] = weight_a, weight_b
