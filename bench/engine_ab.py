@@ -94,9 +94,9 @@ def main() -> None:
             old, new = Worker(old_bench, hash_seed), Worker(BENCH, hash_seed)
             for worker in (old, new):
                 worker.cards_per_s(10**6, 10)  # warm up: imports, first allocations
-            for i in range(hash_seed, args.pairs, args.hash_seeds):
+            for turn, i in enumerate(range(hash_seed, args.pairs, args.hash_seeds)):
                 first = i * args.games
-                if i % 2 == 0:
+                if turn % 2 == 0:  # old first, then new first, under every hash seed
                     old_rate = old.cards_per_s(first, args.games)
                     new_rate = new.cards_per_s(first, args.games)
                 else:
