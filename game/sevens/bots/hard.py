@@ -9,13 +9,15 @@ so they are compared on the same luck; ties go to the first in DECK order.
 
 The deals are met in `ROUNDS_OF_DEALS` equal parts; after each part but the last, an option
 that trails the best so far by more than `DROP` standard errors of their difference (deal by
-deal) is dropped, so the time goes to the options still in question.
+deal) is dropped, so the time goes to the options still in question; the deals are imagined
+part by part, and once one option is left, no more are.
 """
 
 from __future__ import annotations
 
 import math
 import random
+from itertools import islice
 
 from .basic import play
 from .bits import BIT, OPENS, index_of
@@ -35,15 +37,17 @@ def choose(sight: Sight, rng: random.Random) -> dict:
     options = sight.playable
     if len(options) == 1:
         return play(options[0])
-    deals = likely_deals(sight, Dealer(sight), DEALS, rng)
+    deals = likely_deals(sight, Dealer(sight), rng)
     cache: dict[tuple[int, ...], float] = {}
     losses: dict[str, list[float]] = {card: [] for card in options}
     for part in range(ROUNDS_OF_DEALS):
-        some = deals[part * len(deals) // ROUNDS_OF_DEALS : (part + 1) * len(deals) // ROUNDS_OF_DEALS]
+        some = list(islice(deals, (part + 1) * DEALS // ROUNDS_OF_DEALS - part * DEALS // ROUNDS_OF_DEALS))
         for card, seen in losses.items():
             seen += _losses(sight, card, some, cache)
         if part < ROUNDS_OF_DEALS - 1:
             losses = _still_in_question(losses)
+            if len(losses) == 1:
+                break
     return play(min(losses, key=lambda card: sum(losses[card])))
 
 

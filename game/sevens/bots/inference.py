@@ -14,32 +14,52 @@ Markov chain of card swaps between hands then visits deals in proportion to that
 from __future__ import annotations
 
 import random
+from collections.abc import Iterator
 
 from game.sevens.engine.cards import SEVEN
 
-from .bits import ALL, BEYOND, SUIT_MASKS
+from .bits import BEYOND, SUIT_MASKS
 from .sight import Sight
 from .worlds import Dealer
 
 UNLIKE = 0.3
 BURN_IN = 60
 THIN = 4
-CHAINS = 1
 
 SUIT_OF = [SUIT_MASKS[index // 13] for index in range(52)]  # by card index: the cards of its suit
 REACH = [abs(index % 13 - SEVEN) for index in range(52)]  # by card index: how far it lies from its 7
 
-Evidence = list[tuple[int, int, int, int]]  # (card played, fitting then, table then, cards played since)
+Evidence = list[tuple[int, int, tuple[tuple[int, int, int, int, int], ...]]]
+"""A seat's chosen plays, each as (card played, cards it has played since, candidates): the
+cards that fitted then and that it may have held, each with what the two picks weigh
+(see `evidence_by_seat`)."""
 
 
 def evidence_by_seat(sight: Sight) -> list[Evidence]:
-    """Each seat's chosen plays, with the cards it has played since (that one too), so a
-    deal's hand can be wound back to the moment of each."""
+    """Each seat's chosen plays that tell something: those where it may have had a choice.
+
+    A deal's hand is wound back to the moment of a play by adding the cards the seat has
+    played since (that one too). Only the cards that fitted then and that the seat may have
+    held are candidates: those it holds by some deal now (unseen and not known lacking) or
+    played since. Each candidate comes with the cards beyond it that were not on the table
+    then (own cards there open the way, others' are freed), their count, its suit's cards and
+    its distance from the 7, so that `odd_counts` only counts bits.
+    """
     since = [0] * len(sight.counts)
     evidence: list[Evidence] = [[] for _ in sight.counts]
     for seat, card, fitting, table in reversed(sight.plays):
         since[seat] |= card
-        evidence[seat].append((card, fitting, table, since[seat]))
+        held = sight.hand if seat == sight.seat else sight.unseen & ~sight.lacks[seat]
+        candidates = []
+        maybe = fitting & (held | since[seat])
+        while maybe:
+            low = maybe & -maybe
+            maybe ^= low
+            index = low.bit_length() - 1
+            free = BEYOND[index] & ~table
+            candidates.append((low, free, free.bit_count(), SUIT_OF[index], REACH[index]))
+        if len(candidates) > 1:
+            evidence[seat].append((card, since[seat], tuple(candidates)))
     return evidence
 
 
@@ -64,30 +84,28 @@ def odd_plays(hand: int, evidence: Evidence) -> int:
 
 def odd_counts(hand: int, evidence: Evidence) -> tuple[int, int]:
     """How many of a seat's plays each way of choosing (keen_pick, far_pick) would not have
-    made, had it held `hand`.
+    made, had it held `hand` (a hand the seat may hold: no card it is known to lack).
 
-    The sampler's hot loop, so both picks are written out in it (one pass over the options).
+    The sampler's hot loop, so both picks are written out in it, over the candidates: the
+    cards beyond an option are never on the table with the hand, so the seat's own cards
+    there are `then & free` and the others' the rest of `free`.
     """
     keen = far = 0
-    beyond, suits, reach = BEYOND, SUIT_OF, REACH
-    for card, fitting, table, since in evidence:
+    for card, since, candidates in evidence:
         then = hand | since
-        options = then & fitting
-        if options & (options - 1):
-            rest = ALL & ~table & ~then
-            best_keen = best_far = -1 << 30
-            while options:
-                low = options & -options
-                options ^= low
-                index = low.bit_length() - 1
-                behind = beyond[index]
-                own = (then & behind).bit_count()
-                score = ((64 + own) << 6) - (rest & behind).bit_count() if own else -(rest & behind).bit_count()
+        best_keen = best_far = -1 << 30
+        choices = 0
+        for bit, free, free_count, suit, reach in candidates:
+            if then & bit:
+                choices += 1
+                own = (then & free).bit_count()
+                score = ((64 + own) << 6) - free_count + own if own else -free_count
                 if score > best_keen:
-                    best_keen, keen_card = score, low
-                score = ((then & suits[index]).bit_count() << 4) + reach[index]
+                    best_keen, keen_card = score, bit
+                score = ((then & suit).bit_count() << 4) + reach
                 if score > best_far:
-                    best_far, far_card = score, low
+                    best_far, far_card = score, bit
+        if choices > 1:
             keen += keen_card != card
             far += far_card != card
     return keen, far
@@ -98,28 +116,23 @@ def weight(odd: tuple[int, int]) -> float:
     return UNLIKE ** odd[0] + UNLIKE ** odd[1]
 
 
-def likely_deals(sight: Sight, dealer: Dealer, count: int, rng: random.Random) -> list[list[int]]:
-    """`count` deals from `CHAINS` chains, each started from one of the dealer's deals (a
-    sharp weight makes one chain slow to leave the corner it starts in)."""
+def likely_deals(sight: Sight, dealer: Dealer, rng: random.Random) -> Iterator[list[int]]:
+    """Deals in proportion to their weight, as many as are taken: a chain of swaps between the
+    others' hands, started from one of the dealer's deals, every `THIN`th step after `BURN_IN`.
+    A caller that stops taking stops the chain."""
     evidence = evidence_by_seat(sight)
-    deals: list[list[int]] = []
-    for chain in range(CHAINS):
-        deals += _chain(sight, dealer.deal(rng), evidence, (count * (chain + 1)) // CHAINS - len(deals), rng)
-    return deals
-
-
-def _chain(sight: Sight, hands: list[int], evidence: list[Evidence], count: int, rng: random.Random) -> list[list[int]]:
-    """`count` deals from a chain of swaps started from `hands`."""
+    hands = dealer.deal(rng)
     others = [seat for seat in range(len(hands)) if seat != sight.seat]
     pairs = [(a, b) for a in others for b in others if a != b]
     held = [_bits(hand) for hand in hands]
     weights = [weight(odd_counts(hand, evidence[seat])) for seat, hand in enumerate(hands)]
     lacks = sight.lacks
     draw = rng.random  # indices drawn as int(draw() * n): the loop's cost is in the draws
-    deals = []
-    for step in range(BURN_IN + count * THIN):
+    step = 0
+    while True:
         if step >= BURN_IN and (step - BURN_IN) % THIN == 0:
-            deals.append(list(hands))
+            yield list(hands)
+        step += 1
         a, b = pairs[int(draw() * len(pairs))]
         if not held[a] or not held[b]:
             continue
@@ -134,7 +147,6 @@ def _chain(sight: Sight, hands: list[int], evidence: list[Evidence], count: int,
             hands[a], hands[b] = new_a, new_b
             held[a][i], held[b][j] = y, x
             weights[a], weights[b] = weight_a, weight_b
-    return deals
 
 
 def _bits(hand: int) -> list[int]:
