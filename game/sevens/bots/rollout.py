@@ -32,9 +32,10 @@ def finish_round(hands: list[int], fitting: int, seat: int) -> list[int]:
     """Play on from `seat`'s turn until a hand is empty; the cards left in each hand.
 
     `hands` is changed in place. Someone always has a card that fits, so this ends. This is
-    the bots' hot loop, so `keen_pick` is written out in it.
+    the bots' hot loop, so `keen_pick` is written out in it, its score counted from the cards
+    in all hands (the rivals' cards behind are those less our own: one count fewer).
     """
-    seats = len(hands)
+    following = [*range(1, len(hands)), 0]
     opens, beyond = OPENS, BEYOND
     in_hands = 0
     for hand in hands:
@@ -44,14 +45,16 @@ def finish_round(hands: list[int], fitting: int, seat: int) -> list[int]:
         options = hand & fitting
         if options:
             if options & (options - 1):
-                rest = in_hands & ~hand
                 best = -1 << 30
                 while options:
                     low = options & -options
                     options ^= low
                     behind = beyond[low.bit_length() - 1]
                     own = (hand & behind).bit_count()
-                    keen = ((64 + own) << 6) - (rest & behind).bit_count() if own else -(rest & behind).bit_count()
+                    if own:  # ((64 + own) << 6) less the rivals' cards behind, as in keen_pick
+                        keen = 4096 + 65 * own - (in_hands & behind).bit_count()
+                    else:
+                        keen = -(in_hands & behind).bit_count()
                     if keen > best:
                         best, card = keen, low
             else:
@@ -62,6 +65,4 @@ def finish_round(hands: list[int], fitting: int, seat: int) -> list[int]:
             fitting = (fitting ^ card) | opens[card.bit_length() - 1]
             if not hand:
                 return [h.bit_count() for h in hands]
-        seat += 1
-        if seat == seats:
-            seat = 0
+        seat = following[seat]
