@@ -121,8 +121,8 @@ def test_the_odd_plays_counted_in_one_pass_are_those_of_the_two_picks():
         evidence = evidence_by_seat(sight)
         for seat in range(len(sight.counts)):
             for _ in range(3):
-                may_hold = sight.hand if seat == sight.seat else sight.unseen & ~sight.lacks[seat]
-                hand = may_hold & rng.getrandbits(52) if seat != sight.seat else sight.hand
+                may_hold = sight.unseen & ~sight.lacks[seat]
+                hand = sight.hand if seat == sight.seat else may_hold & rng.getrandbits(52)
                 keen = far = 0
                 since = 0
                 for player, card, fitting, table in reversed(sight.plays):

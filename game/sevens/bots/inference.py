@@ -99,7 +99,7 @@ def odd_counts(hand: int, evidence: Evidence) -> tuple[int, int]:
             if then & bit:
                 choices += 1
                 own = (then & free).bit_count()
-                score = ((64 + own) << 6) - free_count + own if own else -free_count
+                score = ((64 + own) << 6) - (free_count - own) if own else -free_count
                 if score > best_keen:
                     best_keen, keen_card = score, bit
                 score = ((then & suit).bit_count() << 4) + reach
