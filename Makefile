@@ -16,11 +16,18 @@ $(STAMP): pyproject.toml
 	$(BIN)/pip install --quiet -e ".[test]"
 	touch $(STAMP)
 
-# Debian packages the project needs: gettext (msgfmt) always, Chromium for the browser tests.
+# Debian packages the project needs: gettext (msgfmt) and a C compiler always, Chromium for
+# the browser tests.
 system:
 	@command -v msgfmt >/dev/null || ($(SUDO) apt-get update -qq && $(SUDO) apt-get install -y -qq gettext)
+	@command -v $(CC) >/dev/null || ($(SUDO) apt-get update -qq && $(SUDO) apt-get install -y -qq gcc)
 
-setup: $(STAMP) system messages
+# The hard Sevens bot's hot loops in C (game/sevens/bots/native.py loads them with ctypes).
+NATIVE := game/sevens/bots/_native.so
+$(NATIVE): game/sevens/bots/native.c | system
+	$(CC) -O2 -Wall -Werror -shared -fPIC -o $@ $<
+
+setup: $(STAMP) system messages $(NATIVE)
 
 messages: $(STAMP)
 	$(BIN)/python manage.py compilemessages --ignore=$(VENV) -v0

@@ -1,6 +1,7 @@
 """The hard bot: determinized search. It imagines the hidden hands many ways that fit all it
 has seen, the passes as hard facts and the others' chosen plays as evidence (inference.py),
-plays each of its options out to the end of the round in every imagined deal (rollout.py),
+plays each of its options out to the end of the round in every imagined deal (rollout.py;
+both loops run in C when `make setup` has built them, native.py),
 and picks the option with the best expected outcome for the game: the share of the win the
 totals after the round promise (standing.py), with the round's relative penalty (its own
 cards left, less the average left to the others) as a small tie-break, so that a round whose
@@ -20,14 +21,15 @@ import random
 from itertools import islice
 
 from .basic import play
-from .bits import BIT, OPENS, index_of
+from .bits import BIT
 from .inference import likely_deals
-from .rollout import finish_round
+from .native import deal_ends
+from .rollout import counts_of
 from .sight import Sight
 from .standing import win_share
 from .worlds import Dealer
 
-DEALS = 300  # imagined deals per decision (a fixed count: the choice does not depend on the load)
+DEALS = 2400  # imagined deals per decision (a fixed count: the choice does not depend on the load)
 TIE_BREAK = 0.005  # weight of a point of relative penalty against the win share
 ROUNDS_OF_DEALS = 4
 DROP = 3.0
@@ -38,7 +40,7 @@ def choose(sight: Sight, rng: random.Random) -> dict:
     if len(options) == 1:
         return play(options[0])
     deals = likely_deals(sight, Dealer(sight), rng)
-    cache: dict[tuple[int, ...], float] = {}
+    cache: dict[int, float] = {}
     losses: dict[str, list[float]] = {card: [] for card in options}
     for part in range(ROUNDS_OF_DEALS):
         some = list(islice(deals, (part + 1) * DEALS // ROUNDS_OF_DEALS - part * DEALS // ROUNDS_OF_DEALS))
@@ -64,23 +66,13 @@ def _still_in_question(losses: dict[str, list[float]]) -> dict[str, list[float]]
     return kept
 
 
-def _losses(sight: Sight, card: str, deals: list[list[int]], cache: dict[tuple[int, ...], float]) -> list[float]:
+def _losses(sight: Sight, card: str, deals: list[list[int]], cache: dict[int, float]) -> list[float]:
     """The loss of playing `card` in each deal (see the module's note); `cache` holds the
-    loss of each result (the cards left in each hand)."""
-    me = sight.seat
-    after = (me + 1) % len(sight.counts)
-    bit = BIT[card]
-    fitting = (sight.fitting ^ bit) | OPENS[index_of(card)]
-    found = []
-    for hands in deals:
-        hands = list(hands)
-        hands[me] ^= bit
-        left = tuple(finish_round(hands, fitting, after) if hands[me] else [hand.bit_count() for hand in hands])
-        loss = cache.get(left)
-        if loss is None:
-            loss = cache[left] = result_loss(sight, list(left))
-        found.append(loss)
-    return found
+    loss of each end of the round (rollout.end_key)."""
+    keys = deal_ends(deals, sight.fitting, sight.seat, BIT[card])
+    for key in set(keys).difference(cache):
+        cache[key] = result_loss(sight, counts_of(key, len(sight.counts)))
+    return list(map(cache.__getitem__, keys))
 
 
 def result_loss(sight: Sight, left: list[int]) -> float:

@@ -18,13 +18,16 @@ from collections.abc import Iterator
 
 from game.sevens.engine.cards import SEVEN
 
+from . import native
 from .bits import BEYOND, SUIT_MASKS
 from .sight import Sight
 from .worlds import Dealer
 
 UNLIKE = 0.3
-BURN_IN = 60
-THIN = 4
+BURN_IN = 400
+THIN = 12
+MASK_64 = (1 << 64) - 1
+UNIT = 1.0 / (1 << 53)  # a 53-bit random integer times this is uniform in [0, 1)
 
 SUIT_OF = [SUIT_MASKS[index // 13] for index in range(52)]  # by card index: the cards of its suit
 REACH = [abs(index % 13 - SEVEN) for index in range(52)]  # by card index: how far it lies from its 7
@@ -111,39 +114,62 @@ def odd_counts(hand: int, evidence: Evidence) -> tuple[int, int]:
     return keen, far
 
 
+POWERS = [UNLIKE**odd for odd in range(65)]  # a seat's plays are fewer than 64
+
+
 def weight(odd: tuple[int, int]) -> float:
     """A seat's weight from its odd plays under each way of choosing."""
-    return UNLIKE ** odd[0] + UNLIKE ** odd[1]
+    return POWERS[odd[0]] + POWERS[odd[1]]
 
 
 def likely_deals(sight: Sight, dealer: Dealer, rng: random.Random) -> Iterator[list[int]]:
     """Deals in proportion to their weight, as many as are taken: a chain of swaps between the
     others' hands, started from one of the dealer's deals, every `THIN`th step after `BURN_IN`.
-    A caller that stops taking stops the chain."""
+    A caller that stops taking stops the chain. Its random numbers come from a splitmix64
+    stream seeded by `rng`, so that the C chain (native.py), when built, gives the same deals."""
     evidence = evidence_by_seat(sight)
     hands = dealer.deal(rng)
-    others = [seat for seat in range(len(hands)) if seat != sight.seat]
+    seed = rng.getrandbits(64)
+    if native.C is not None:
+        return native.chain_deals(hands, sight.lacks, sight.seat, evidence, POWERS, seed, BURN_IN, THIN)
+    return _python_chain(hands, sight.lacks, sight.seat, evidence, seed)
+
+
+def _python_chain(
+    hands: list[int], lacks: list[int], me: int, evidence: list[Evidence], seed: int
+) -> Iterator[list[int]]:
+    """The chain of `likely_deals` in Python: the reference for native.c's."""
+    others = [seat for seat in range(len(hands)) if seat != me]
     pairs = [(a, b) for a in others for b in others if a != b]
     held = [_bits(hand) for hand in hands]
     weights = [weight(odd_counts(hand, evidence[seat])) for seat, hand in enumerate(hands)]
-    lacks = sight.lacks
-    draw = rng.random  # indices drawn as int(draw() * n): the loop's cost is in the draws
+    random_state = seed
+
+    def next_random() -> int:  # splitmix64, as in native.c
+        nonlocal random_state
+        random_state = (random_state + 0x9E3779B97F4A7C15) & MASK_64
+        z = random_state
+        z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & MASK_64
+        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & MASK_64
+        return z ^ (z >> 31)
+
     step = 0
     while True:
         if step >= BURN_IN and (step - BURN_IN) % THIN == 0:
             yield list(hands)
         step += 1
-        a, b = pairs[int(draw() * len(pairs))]
+        a, b = pairs[(next_random() >> 11) * len(pairs) >> 53]
         if not held[a] or not held[b]:
             continue
-        i, j = int(draw() * len(held[a])), int(draw() * len(held[b]))
+        i = (next_random() >> 11) * len(held[a]) >> 53
+        j = (next_random() >> 11) * len(held[b]) >> 53
         x, y = held[a][i], held[b][j]
         if lacks[b] & x or lacks[a] & y:
             continue
         new_a, new_b = hands[a] ^ x | y, hands[b] ^ y | x
         weight_a, weight_b = weight(odd_counts(new_a, evidence[a])), weight(odd_counts(new_b, evidence[b]))
         ratio = weight_a * weight_b / (weights[a] * weights[b])
-        if ratio >= 1 or draw() < ratio:
+        if ratio >= 1 or (next_random() >> 11) * UNIT < ratio:
             hands[a], hands[b] = new_a, new_b
             held[a][i], held[b][j] = y, x
             weights[a], weights[b] = weight_a, weight_b

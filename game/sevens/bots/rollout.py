@@ -66,3 +66,28 @@ def finish_round(hands: list[int], fitting: int, seat: int) -> list[int]:
             if not hand:
                 return [h.bit_count() for h in hands]
         seat = following[seat]
+
+
+def end_key(hands: list[int]) -> int:
+    """A round's end as one number: each hand's count in four bits, seat 0 lowest (as the C
+    rollouts write it)."""
+    key = 0
+    for hand in reversed(hands):
+        key = key << 4 | hand.bit_count()
+    return key
+
+
+def counts_of(key: int, seats: int) -> list[int]:
+    """The cards left in each hand at the end `key`."""
+    return [key >> 4 * seat & 15 for seat in range(seats)]
+
+
+def end_after(hands: list[int], fitting: int, me: int, card: int) -> int:
+    """The end (`end_key`) of the round in which `me` plays `card` (a bit) with `fitting`
+    fitting before it, every seat then playing medium's rule; `hands` is left as it was.
+    The reference for the C rollouts (native.c), which do this for many deals at once."""
+    hands = list(hands)
+    hands[me] ^= card
+    if hands[me]:
+        finish_round(hands, (fitting ^ card) | OPENS[card.bit_length() - 1], (me + 1) % len(hands))
+    return end_key(hands)
