@@ -10,7 +10,7 @@ from game.sevens.bots import LEVELS, POLICIES, decide, read_sight, round_moves
 from game.sevens.bots.arena import play_game
 from game.sevens.bots.bits import ALL, cards, mask
 from game.sevens.bots.hard import _still_in_question
-from game.sevens.bots.inference import evidence_by_seat, far_pick, likely_deals, odd_counts, odd_plays
+from game.sevens.bots.inference import evidence_by_seat, likely_deals, odd_plays
 from game.sevens.bots.rollout import keen_pick
 from game.sevens.bots.sight import Sight
 from game.sevens.bots.standing import win_share
@@ -98,22 +98,9 @@ def test_the_real_hands_of_medium_players_never_look_odd_to_medium_rule():
         apply(state, decide("medium", state, rng))
 
 
-def test_the_real_hands_of_baseline_players_never_look_odd_to_the_far_card_rule():
-    rng = random.Random(4)
-    state = new_game(4, seed=9, rounds=1)
-    while not state["over"]:
-        sight = read_sight(view(state, state["current"]), state["moves"])
-        evidence = evidence_by_seat(sight)
-        for seat, held in enumerate(state["seats"]):
-            assert odd_counts(mask(held["hand"]), evidence[seat])[1] == 0
-        action = decide("long_suit_far", state, rng)
-        assert far_pick(sight.hand, mask(sight.playable)) == mask([action["card"]])
-        apply(state, action)
-
-
-def test_the_odd_plays_counted_in_one_pass_are_those_of_the_two_picks():
-    """odd_counts writes keen_pick and far_pick out over the plays where a seat may have had a
-    choice; on any hand the seat may hold it counts what the two picks say of every play."""
+def test_the_odd_plays_counted_over_the_candidates_are_those_medium_rule_would_not_make():
+    """odd_plays writes keen_pick out over the plays where a seat may have had a choice; on any
+    hand the seat may hold it counts what keen_pick says of every play."""
     rng = random.Random(6)
     checked = 0
     for state in random_positions(12, every=4):
@@ -123,8 +110,7 @@ def test_the_odd_plays_counted_in_one_pass_are_those_of_the_two_picks():
             for _ in range(3):
                 may_hold = sight.unseen & ~sight.lacks[seat]
                 hand = sight.hand if seat == sight.seat else may_hold & rng.getrandbits(52)
-                keen = far = 0
-                since = 0
+                keen = since = 0
                 for player, card, fitting, table in reversed(sight.plays):
                     if player != seat:
                         continue
@@ -133,9 +119,8 @@ def test_the_odd_plays_counted_in_one_pass_are_those_of_the_two_picks():
                     options = then & fitting
                     if options & (options - 1):
                         keen += keen_pick(then, ALL & ~table & ~then, options) != card
-                        far += far_pick(then, options) != card
                         checked += 1
-                assert odd_counts(hand, evidence[seat]) == (keen, far)
+                assert odd_plays(hand, evidence[seat]) == keen
     assert checked > 100
 
 

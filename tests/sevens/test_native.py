@@ -5,7 +5,8 @@ same deals from the same random numbers; so the hard bot plays the same with or 
 from __future__ import annotations
 
 import random
-from itertools import islice
+from array import array
+from itertools import chain, islice
 
 from game.sevens.bots import hard, inference, native
 from game.sevens.bots.bits import BIT, OPENS
@@ -36,7 +37,7 @@ def test_the_c_rollouts_reach_the_same_ends_as_the_python_ones():
     for sight, deals in imagined(40):
         for card in sight.playable:
             python = [end_after(hands, sight.fitting, sight.seat, BIT[card]) for hands in deals]
-            assert native.deal_ends(deals, sight.fitting, sight.seat, BIT[card]) == python
+            assert native.deal_ends(flat(deals), len(deals[0]), sight.fitting, sight.seat, BIT[card]) == python
             compared += len(deals)
     assert compared > 3000
 
@@ -44,7 +45,9 @@ def test_the_c_rollouts_reach_the_same_ends_as_the_python_ones():
 def test_an_end_is_what_is_left_when_medium_rule_plays_the_round_out():
     for sight, deals in imagined(10):
         card = BIT[sight.playable[-1]]
-        for hands, key in zip(deals, native.deal_ends(deals, sight.fitting, sight.seat, card), strict=True):
+        for hands, key in zip(
+            deals, native.deal_ends(flat(deals), len(deals[0]), sight.fitting, sight.seat, card), strict=True
+        ):
             played = list(hands)
             played[sight.seat] ^= card
             if played[sight.seat]:
@@ -81,3 +84,7 @@ def test_hard_plays_the_same_with_or_without_the_c_library(monkeypatch):
     monkeypatch.setattr(native, "C", None)
     assert [hard.choose(sight, random.Random(index)) for sight, index in positions] == with_c
     assert len(positions) >= 10
+
+
+def flat(deals: list[list[int]]) -> array:
+    return array("Q", chain.from_iterable(deals))

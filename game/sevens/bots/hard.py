@@ -18,7 +18,8 @@ from __future__ import annotations
 
 import math
 import random
-from itertools import islice
+from array import array
+from itertools import chain, islice
 
 from .basic import play
 from .bits import BIT
@@ -43,7 +44,8 @@ def choose(sight: Sight, rng: random.Random) -> dict:
     cache: dict[int, float] = {}
     losses: dict[str, list[float]] = {card: [] for card in options}
     for part in range(ROUNDS_OF_DEALS):
-        some = list(islice(deals, (part + 1) * DEALS // ROUNDS_OF_DEALS - part * DEALS // ROUNDS_OF_DEALS))
+        count = (part + 1) * DEALS // ROUNDS_OF_DEALS - part * DEALS // ROUNDS_OF_DEALS
+        some = array("Q", chain.from_iterable(islice(deals, count)))  # the part's hands, deal after deal
         for card, seen in losses.items():
             seen += _losses(sight, card, some, cache)
         if part < ROUNDS_OF_DEALS - 1:
@@ -66,10 +68,10 @@ def _still_in_question(losses: dict[str, list[float]]) -> dict[str, list[float]]
     return kept
 
 
-def _losses(sight: Sight, card: str, deals: list[list[int]], cache: dict[int, float]) -> list[float]:
-    """The loss of playing `card` in each deal (see the module's note); `cache` holds the
-    loss of each end of the round (rollout.end_key)."""
-    keys = deal_ends(deals, sight.fitting, sight.seat, BIT[card])
+def _losses(sight: Sight, card: str, deals: array, cache: dict[int, float]) -> list[float]:
+    """The loss of playing `card` in each deal (`deals`: their hands one after another; see
+    the module's note); `cache` holds the loss of each end of the round (rollout.end_key)."""
+    keys = deal_ends(deals, len(sight.counts), sight.fitting, sight.seat, BIT[card])
     for key in set(keys).difference(cache):
         cache[key] = result_loss(sight, counts_of(key, len(sight.counts)))
     return list(map(cache.__getitem__, keys))

@@ -112,37 +112,31 @@ static double uniform(uint64_t *state) { return (double)(next_random(state) >> 1
 typedef struct {
     const int *items, *cands;
     const uint64_t *card, *since;
-    const uint64_t *bit, *free, *suit;
-    const int *free_count, *reach;
+    const uint64_t *bit, *free;
+    const int *free_count;
     const double *powers; /* UNLIKE ** k */
 } Evidence;
 
+/* A seat's weight: UNLIKE to the number of its plays medium's rule would not have made
+ * (inference.py's odd_plays). */
 static double weight(const Evidence *e, int seat, uint64_t hand) {
-    int keen_odd = 0, far_odd = 0;
+    int odd = 0;
     for (int p = e->items[seat]; p < e->items[seat + 1]; p++) {
-        uint64_t then = hand | e->since[p], keen_card = 0, far_card = 0;
-        int best_keen = -(1 << 30), best_far = -(1 << 30), choices = 0;
+        uint64_t then = hand | e->since[p], keen_card = 0;
+        int best = -(1 << 30), choices = 0;
         for (int c = e->cands[p]; c < e->cands[p + 1]; c++) {
             if (!(then & e->bit[c])) continue;
             choices++;
             int own = __builtin_popcountll(then & e->free[c]);
             int score = own ? ((64 + own) << 6) - (e->free_count[c] - own) : -e->free_count[c];
-            if (score > best_keen) {
-                best_keen = score;
+            if (score > best) {
+                best = score;
                 keen_card = e->bit[c];
             }
-            score = (__builtin_popcountll(then & e->suit[c]) << 4) + e->reach[c];
-            if (score > best_far) {
-                best_far = score;
-                far_card = e->bit[c];
-            }
         }
-        if (choices > 1) {
-            keen_odd += keen_card != e->card[p];
-            far_odd += far_card != e->card[p];
-        }
+        if (choices > 1) odd += keen_card != e->card[p];
     }
-    return e->powers[keen_odd] + e->powers[far_odd];
+    return e->powers[odd];
 }
 
 /* Start a chain from a deal. */

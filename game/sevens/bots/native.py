@@ -11,7 +11,6 @@ from __future__ import annotations
 import ctypes
 from array import array
 from collections.abc import Iterator
-from itertools import chain
 from pathlib import Path
 
 from .rollout import end_after
@@ -44,18 +43,13 @@ def _address(numbers: array) -> int:
     return numbers.buffer_info()[0]
 
 
-def deal_ends(deals: list[list[int]], fitting: int, me: int, card: int) -> list[int]:
+def deal_ends(deals: array, seats: int, fitting: int, me: int, card: int) -> list[int]:
     """The end (rollout.end_key) of each deal's round in which `me` plays `card` (a bit); see
-    rollout.end_after."""
+    rollout.end_after. `deals` holds the deals' hands one after another, `seats` a deal."""
     if C is None:
-        return [end_after(hands, fitting, me, card) for hands in deals]
-    if not deals:
-        return []
-    flat = array("Q", chain.from_iterable(deals))
-    keys = array("I", bytes(4 * len(deals)))
-    status = C.sevens_ends(
-        _address(flat), len(deals), len(deals[0]), fitting, me, card.bit_length() - 1, _address(keys)
-    )
+        return [end_after(list(deals[at : at + seats]), fitting, me, card) for at in range(0, len(deals), seats)]
+    keys = array("I", bytes(4 * (len(deals) // seats)))
+    status = C.sevens_ends(_address(deals), len(keys), seats, fitting, me, card.bit_length() - 1, _address(keys))
     if status:
         raise RuntimeError(f"the C rollouts refused the deals ({status})")
     return keys.tolist()
@@ -66,7 +60,19 @@ class _Evidence(ctypes.Structure):
 
     _fields_ = [
         (name, ctypes.c_void_p)
-        for name in ("items", "cands", "card", "since", "bit", "free", "suit", "free_count", "reach", "powers")
+        for name in (
+            "items",
+            "cands",
+            "card",
+            "since",
+            "bit",
+            "free",
+            "suit",
+            "free_count",
+            "reach",
+            "powers",
+            "styles",
+        )
     ]
 
 
@@ -74,7 +80,7 @@ def chain_deals(
     hands: list[int],
     lacks: list[int],
     me: int,
-    evidence: list[list[tuple[int, int, tuple[tuple[int, int, int, int, int], ...]]]],
+    evidence: list[list[tuple[int, int, tuple[tuple[int, int, int], ...]]]],
     powers: list[float],
     seed: int,
     burn_in: int,
@@ -86,7 +92,7 @@ def chain_deals(
     seats = len(hands)
     items, cands = array("i", [0]), array("i", [0])
     card, since = array("Q"), array("Q")
-    columns = [array("Q"), array("Q"), array("i"), array("Q"), array("i")]  # bit, free, free_count, suit, reach
+    columns = [array("Q"), array("Q"), array("i")]  # bit, free, free_count
     for plays in evidence:
         for played, played_since, candidates in plays:
             card.append(played)
@@ -97,8 +103,8 @@ def chain_deals(
             cands.append(len(columns[0]))
         items.append(len(card))
     weights = array("d", powers)
-    bit, free, free_count, suit, reach = columns
-    keep = (items, cands, card, since, bit, free, suit, free_count, reach, weights)  # alive with this generator
+    bit, free, free_count = columns
+    keep = (items, cands, card, since, bit, free, free_count, weights)  # alive with this generator
     seen = _Evidence(*(_address(numbers) if len(numbers) else None for numbers in keep))
     state = ctypes.create_string_buffer(C.sevens_chain_size())
     start, lacking = array("Q", hands), array("Q", lacks)
