@@ -1,4 +1,6 @@
-"""The Sevens engine and bots are pure Python: the standard library (and the engine) only."""
+"""The Sevens engine and bots are pure Python: the standard library (and the engine) only. (The
+hard bot's optional C loops are loaded with the standard library's ctypes; test_native.py
+holds them to the Python's results.)"""
 
 from __future__ import annotations
 

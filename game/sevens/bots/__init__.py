@@ -1,4 +1,5 @@
-"""Computer players for Sevens at three levels, plus the `long_suit_far` baseline; pure Python.
+"""Computer players for Sevens at three levels, plus the `long_suit_far` baseline; pure Python
+(the hard one's two hot loops also in C when built: native.py).
 
 A policy sees only what its seat may know: `view(state, seat)` and the round's public moves
 (who played what, who passed: the state's `moves`, or `round_moves(log events)`), read into a
