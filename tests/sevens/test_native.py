@@ -59,19 +59,18 @@ def test_an_end_is_what_is_left_when_medium_rule_plays_the_round_out():
             assert left.count(0) == 1
 
 
-def test_the_c_chain_gives_the_same_deals_as_the_python_one(monkeypatch):
-    monkeypatch.setattr(inference, "BURN_IN", 40)  # the Python chain is slow; the same steps
-    monkeypatch.setattr(inference, "THIN", 3)
+def test_the_c_chain_gives_the_same_deals_as_the_python_one():
+    burn_in, thin = 40, 3  # a short chain: the Python one is slow, and the steps are the same
     compared = 0
     for index, state in enumerate(random_positions(25, every=2)):
         sight = read_sight(view(state, state["current"]), state["moves"])
         evidence = evidence_by_seat(sight)
         hands = Dealer(sight).deal(random.Random(index))
         seed = random.Random(index).getrandbits(64)
-        python = list(islice(inference._python_chain(list(hands), sight.lacks, sight.seat, evidence, seed), 80))
-        c = native.chain_deals(
-            hands, sight.lacks, sight.seat, evidence, inference.POWERS, seed, inference.BURN_IN, inference.THIN
+        python = list(
+            islice(inference._python_chain(list(hands), sight.lacks, sight.seat, evidence, seed, burn_in, thin), 80)
         )
+        c = native.chain_deals(hands, sight.lacks, sight.seat, evidence, inference.POWERS, seed, burn_in, thin)
         assert list(islice(c, 80)) == python
         compared += len(python)
     assert compared > 5000

@@ -99,11 +99,11 @@ def likely_deals(sight: Sight, dealer: Dealer, rng: random.Random) -> Iterator[l
     seed = rng.getrandbits(64)
     if native.C is not None:
         return native.chain_deals(hands, sight.lacks, sight.seat, evidence, POWERS, seed, BURN_IN, THIN)
-    return _python_chain(hands, sight.lacks, sight.seat, evidence, seed)
+    return _python_chain(hands, sight.lacks, sight.seat, evidence, seed, BURN_IN, THIN)
 
 
 def _python_chain(
-    hands: list[int], lacks: list[int], me: int, evidence: list[Evidence], seed: int
+    hands: list[int], lacks: list[int], me: int, evidence: list[Evidence], seed: int, burn_in: int, thin: int
 ) -> Iterator[list[int]]:
     """The chain of `likely_deals` in Python: the reference for native.c's."""
     others = [seat for seat in range(len(hands)) if seat != me]
@@ -122,7 +122,7 @@ def _python_chain(
 
     step = 0
     while True:
-        if step >= BURN_IN and (step - BURN_IN) % THIN == 0:
+        if step >= burn_in and (step - burn_in) % thin == 0:
             yield list(hands)
         step += 1
         a, b = pairs[(next_random() >> 11) * len(pairs) >> 53]

@@ -12,8 +12,12 @@ import ctypes
 from array import array
 from collections.abc import Iterator
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from .rollout import end_after
+
+if TYPE_CHECKING:
+    from .inference import Evidence
 
 LIBRARY = Path(__file__).with_name("_native.so")
 PART = 64  # deals asked of the C chain at a time
@@ -59,20 +63,7 @@ class _Evidence(ctypes.Structure):
     """native.c's Evidence: every seat's plays and their candidates, flattened."""
 
     _fields_ = [
-        (name, ctypes.c_void_p)
-        for name in (
-            "items",
-            "cands",
-            "card",
-            "since",
-            "bit",
-            "free",
-            "suit",
-            "free_count",
-            "reach",
-            "powers",
-            "styles",
-        )
+        (name, ctypes.c_void_p) for name in ("items", "cands", "card", "since", "bit", "free", "free_count", "powers")
     ]
 
 
@@ -80,7 +71,7 @@ def chain_deals(
     hands: list[int],
     lacks: list[int],
     me: int,
-    evidence: list[list[tuple[int, int, tuple[tuple[int, int, int], ...]]]],
+    evidence: list[Evidence],
     powers: list[float],
     seed: int,
     burn_in: int,
@@ -104,7 +95,7 @@ def chain_deals(
         items.append(len(card))
     weights = array("d", powers)
     bit, free, free_count = columns
-    keep = (items, cands, card, since, bit, free, free_count, weights)  # alive with this generator
+    keep = (items, cands, card, since, bit, free, free_count, weights)  # in native.c's order; alive with this generator
     seen = _Evidence(*(_address(numbers) if len(numbers) else None for numbers in keep))
     state = ctypes.create_string_buffer(C.sevens_chain_size())
     start, lacking = array("Q", hands), array("Q", lacks)
