@@ -56,8 +56,10 @@ bench: setup
 bench-service: setup services
 	$(BIN)/python bench/service_load.py
 
-# Lint: ruff (with the complexity rule), ruff's formatter and mypy on the pure engines; part of `make test`.
+# Lint: ruff (with the complexity rule), ruff's formatter, mypy on the pure engines and the
+# architecture's import contracts (pyproject.toml's [tool.importlinter]); part of `make test`.
 lint: setup
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 	$(BIN)/mypy
+	$(BIN)/lint-imports --no-logo --no-cache

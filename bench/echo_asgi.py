@@ -14,7 +14,7 @@ from channels.generic.websocket import AsyncWebsocketConsumer  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from django.urls import path  # noqa: E402
 
-from game.consumers import QuickDispatch  # noqa: E402
+from game.live.consumers import QuickDispatch  # noqa: E402
 
 
 class EchoConsumer(AsyncWebsocketConsumer):

@@ -39,10 +39,20 @@ for line in sys.stdin:
 """
 
 
+def engine_paths(revision: str) -> list[str]:
+    """Where SEVN's engine is in `revision`: game/sevn/engine, or game/engine before the games
+    had folders of their own."""
+    folder = ["game/sevn/__init__.py", "game/sevn/engine"]
+    found = subprocess.run(
+        ["git", "-C", str(ROOT), "cat-file", "-e", f"{revision}:game/sevn/engine"], check=False, capture_output=True
+    )
+    return folder if found.returncode == 0 else ["game/engine"]
+
+
 def export(revision: str, into: Path) -> Path:
     """The engine package of `revision`, with this checkout's benchmark beside it."""
     archive = subprocess.run(
-        ["git", "-C", str(ROOT), "archive", revision, "game/__init__.py", "game/engine"],
+        ["git", "-C", str(ROOT), "archive", revision, "game/__init__.py", *engine_paths(revision)],
         check=True,
         capture_output=True,
     ).stdout

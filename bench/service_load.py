@@ -52,7 +52,7 @@ def prepare(stack: Stack, tables: int, first: int = 0) -> list[tuple[str, list[s
     from django.db import connections
 
     from game import services
-    from game.identity import SESSION_KEY, Player
+    from game.core.identity import SESSION_KEY, Player
 
     made = []
     for n in range(first, first + tables):

@@ -54,7 +54,7 @@ def prepare_database(env: dict, tables: int) -> list[list[str]]:
     from django.db import connections
 
     from game import services
-    from game.identity import SESSION_KEY, Player
+    from game.core.identity import SESSION_KEY, Player
 
     call_command("migrate", verbosity=0)
     prepared = []
@@ -302,7 +302,7 @@ def main() -> None:
         "ALLOWED_HOSTS": "127.0.0.1",
         "LOG_LEVEL": "ERROR",
         # Its players answer at machine speed from one address: the limits meant for people
-        # (game.limits, game.transport) would measure themselves, not the table.
+        # (game.core.limits, game.live.transport) would measure themselves, not the table.
         "SEVN_SOCKET_RATE": "100000",
         "SEVN_SOCKET_BURST": "100000",
         "SEVN_FRAME_RATE": "100000",

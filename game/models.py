@@ -7,7 +7,7 @@ from django.conf import settings
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
-from game.engine.cards import TARGET
+DEFAULT_TARGET = 250  # SEVN's target score (game.sevn.engine.cards.TARGET; a test checks they agree)
 
 
 def default_bot_delay_ms() -> int:
@@ -25,7 +25,7 @@ class Table(models.Model):
         CLOSED = "closed", _("Closed")
 
     class Kind(models.TextChoices):
-        """Which game the table plays (game.kinds holds each one's engine, bots and pictures)."""
+        """Which game the table plays (game.registry holds each one's engine, bots and pictures)."""
 
         SEVN = "sevn", "SEVN"
         SEVENS = "sevens", _("Sevens")
@@ -37,7 +37,7 @@ class Table(models.Model):
     host_name = models.CharField(_("host"), max_length=20)
     seat_count = models.PositiveSmallIntegerField(_("seats"))
     kind = models.CharField(_("game"), max_length=8, choices=Kind.choices, default=Kind.SEVN)
-    target = models.PositiveIntegerField(_("target score"), default=TARGET)
+    target = models.PositiveIntegerField(_("target score"), default=DEFAULT_TARGET)
     rounds = models.PositiveSmallIntegerField(_("rounds"), default=3, help_text=_("Sevens: rounds in a game."))
     turn_seconds = models.PositiveSmallIntegerField(_("turn timer"), choices=TIMER_CHOICES, default=30)
     bot_delay_ms = models.PositiveIntegerField(_("bot pause (ms)"), default=default_bot_delay_ms)

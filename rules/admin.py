@@ -3,7 +3,7 @@ from __future__ import annotations
 from django.contrib import admin
 from modeltranslation.admin import TranslationAdmin
 
-from .models import Blurb, DemoStep, EdgeCase, GlossaryEntry, Section
+from rules.models import Blurb, DemoStep, EdgeCase, GlossaryEntry, Section
 
 
 @admin.register(Section)

@@ -2,7 +2,7 @@ from __future__ import annotations
 
 from modeltranslation.translator import TranslationOptions, register
 
-from .models import Blurb, DemoStep, EdgeCase, GlossaryEntry, Section
+from rules.models import Blurb, DemoStep, EdgeCase, GlossaryEntry, Section
 
 
 @register(Section)

@@ -2,7 +2,7 @@ from __future__ import annotations
 
 from django.urls import path
 
-from . import views
+from rules import views
 
 app_name = "rules"
 urlpatterns = [

@@ -6,13 +6,13 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.views.decorators.http import require_GET
 
-from game.cards_ui import face
-from game.engine import DECK
-from game.render import step_label
+from game import registry
+from rules.models import Blurb, DemoStep, EdgeCase, GlossaryEntry, Section
 
-from . import demo
-from . import sevens as sevens_example
-from .models import Blurb, DemoStep, EdgeCase, GlossaryEntry, Section
+# Each game's rulebook pictures, computed by its engine (a Kind's `rulebook`).
+demo = registry.KINDS["sevn"].rulebook
+sevens_example = registry.KINDS["sevens"].rulebook
+face, step_label, DECK = demo.face, demo.step_label, demo.DECK
 
 
 def _sections(page: str) -> dict[str, Section]:

@@ -13,9 +13,9 @@ django_asgi_app = get_asgi_application()
 from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 
-from game import timers, transport  # noqa: E402
-from game.origins import SameOriginValidator  # noqa: E402
-from game.routing import websocket_urlpatterns  # noqa: E402
+from game.live import timers, transport  # noqa: E402
+from game.live.origins import SameOriginValidator  # noqa: E402
+from game.live.routing import websocket_urlpatterns  # noqa: E402
 
 application = ProtocolTypeRouter(
     {

@@ -46,7 +46,7 @@ DEBUG = _env_bool("DEBUG", False)
 SECRET_KEY = _secret_key()
 ALLOWED_HOSTS = [h.strip() for h in os.environ.get("ALLOWED_HOSTS", "127.0.0.1,localhost").split(",") if h.strip()]
 # The origins pages and sockets may come from. By default each allowed host on the port it is
-# served on (a socket must come from the page's own origin: game.origins checks host and port).
+# served on (a socket must come from the page's own origin: game.live.origins checks host and port).
 CSRF_TRUSTED_ORIGINS = [o.strip() for o in os.environ.get("TRUSTED_ORIGINS", "").split(",") if o.strip()]
 
 # HTTPS (behind the proxy, which terminates TLS): secure cookies, HSTS, redirect.
@@ -85,9 +85,9 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
-    "game.middleware.HealthCheckMiddleware",
+    "game.pages.middleware.HealthCheckMiddleware",
     "django.middleware.security.SecurityMiddleware",
-    "game.middleware.ContentSecurityPolicyMiddleware",
+    "game.pages.middleware.ContentSecurityPolicyMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
@@ -106,13 +106,23 @@ TEMPLATES = [
     {
         "BACKEND": "django.template.backends.django.DjangoTemplates",
         "DIRS": [BASE_DIR / "templates"],
-        "APP_DIRS": True,
         "OPTIONS": {
+            # Django's own two loaders, then each game's partials from its folder (game.registry).
+            "loaders": [
+                (
+                    "django.template.loaders.cached.Loader",
+                    [
+                        "django.template.loaders.filesystem.Loader",
+                        "django.template.loaders.app_directories.Loader",
+                        "game.registry.templates.Loader",
+                    ],
+                )
+            ],
             "context_processors": [
                 "django.template.context_processors.request",
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
-                "game.views.language_links",
+                "game.pages.languages.language_links",
             ],
         },
     },
@@ -149,7 +159,7 @@ REDIS_URL = os.environ.get("REDIS_URL", "")
 if REDIS_URL:
     CHANNEL_LAYERS = {
         "default": {
-            "BACKEND": "game.channel_layer.ServiceRedisChannelLayer",
+            "BACKEND": "game.delivery.channel_layer.ServiceRedisChannelLayer",
             "CONFIG": {
                 "hosts": [REDIS_URL],
                 "pool_size": _env_int("REDIS_POOL_SIZE", 50),
@@ -168,8 +178,8 @@ if REDIS_URL:
 else:
     CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
-# Table sockets meet on this process-local layer; game.broadcast relays across processes.
-CHANNEL_LAYERS["local"] = {"BACKEND": "game.channel_layer.LocalChannelLayer"}
+# Table sockets meet on this process-local layer; game.delivery.broadcast relays across processes.
+CHANNEL_LAYERS["local"] = {"BACKEND": "game.delivery.channel_layer.LocalChannelLayer"}
 
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
@@ -216,13 +226,13 @@ LOGOUT_REDIRECT_URL = "home"
 # How long bots "think" before they move, in ms (a table setting; tests use 0).
 SEVN_BOT_DELAY_MS = int(os.environ.get("SEVN_BOT_DELAY_MS", "900"))
 
-# What one client may ask (game.limits): a socket's messages per second and burst (then dropped;
+# What one client may ask (game.core.limits): a socket's messages per second and burst (then dropped;
 # closed after SEVN_SOCKET_CLOSE_AFTER dropped within 10 s), sockets per address per process,
 # table-code lookups that find nothing and failed logins per address per minute.
 SEVN_SOCKET_RATE = float(os.environ.get("SEVN_SOCKET_RATE", "10"))
 SEVN_SOCKET_BURST = _env_int("SEVN_SOCKET_BURST", 20)
 SEVN_SOCKET_CLOSE_AFTER = _env_int("SEVN_SOCKET_CLOSE_AFTER", 200)
-# Frames Daphne may queue for a socket's consumer (game.transport): above the consumer's own
+# Frames Daphne may queue for a socket's consumer (game.live.transport): above the consumer's own
 # allowance, so that a person clicking fast hears "slow down" while a flood never fills memory.
 SEVN_FRAME_RATE = float(os.environ.get("SEVN_FRAME_RATE", "50"))
 SEVN_FRAME_BURST = _env_int("SEVN_FRAME_BURST", 100)

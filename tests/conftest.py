@@ -17,10 +17,10 @@ def _fast_settings(settings):
 
 @pytest.fixture(autouse=True)
 def _fresh_limits():
-    """Per-process counters of game.limits start empty for every test (and the cache's counts)."""
+    """Per-process counters of game.core.limits start empty for every test (and the cache's counts)."""
     from django.core.cache import cache
 
-    from game import limits
+    from game.core import limits
 
     limits._penalised_until.clear()
     limits._sockets_by_address.clear()

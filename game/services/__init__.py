@@ -1,17 +1,23 @@
-"""Every write to a table goes through these services (views, sockets, timers and admin call
-them; nothing else changes tables, seats or games)."""
+"""Every write goes through these services (pages, sockets, timers and the moderators' admin call
+them; nothing else changes tables, seats, games, presence, chat, reports or sanctions), and the
+reads the others need come from `selectors`. Each module is one concern: the lobby, play, the
+store under them, presence, chat, reports, staff actions and moderation's sanctions."""
 
 from __future__ import annotations
 
-from ..errors import ServiceError
-from .chat import chat_post, chat_recent, spectator_chat_set
-from .common import clean_nickname
-from .lobby import bot_add, seat_leave, seat_remove, seat_take, table_create
-from .play import game_act, game_expire, game_start, refresh_deadline
-from .reports import report_create
-from .staff import seat_remove_by_staff, table_close
+from game.core.errors import ServiceError
+from game.models import DEFAULT_TARGET
+from game.services.chat import chat_post, chat_recent, spectator_chat_set
+from game.services.common import clean_nickname
+from game.services.lobby import TIMER_LABELS, bot_add, seat_leave, seat_remove, seat_take, table_create
+from game.services.play import game_act, game_expire, game_start, refresh_deadline
+from game.services.reports import REPORT_REASONS, report_create
+from game.services.staff import seat_remove_by_staff, table_close
 
 __all__ = [
+    "DEFAULT_TARGET",
+    "REPORT_REASONS",
+    "TIMER_LABELS",
     "ServiceError",
     "bot_add",
     "chat_post",

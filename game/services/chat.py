@@ -15,11 +15,11 @@ from django.utils.functional import lazy
 from django.utils.timesince import timeuntil
 from django.utils.translation import gettext_lazy as _
 
-from .. import limits, phrases
-from ..errors import ServiceError, later
-from ..identity import Player, tag
-from ..models import ChatMessage, Sanction, Seat, Table
-from .common import _visible, clean_nickname, locked_table, require_host
+from game.core import limits, phrases
+from game.core.errors import ServiceError, later
+from game.core.identity import Player, tag
+from game.models import ChatMessage, Sanction, Seat, Table
+from game.services.common import _visible, clean_nickname, locked_table, require_host
 
 CHAT_MAX = 200
 CHAT_KEPT = 200  # lines a table keeps (reports copy theirs as evidence)
@@ -98,7 +98,7 @@ def line_dict(code: str, message: ChatMessage) -> dict:
 
 
 def chat_message(code: str, line: dict) -> dict:
-    """A chat line for every screen of the table (game.broadcast sends it)."""
+    """A chat line for every screen of the table (game.delivery.broadcast sends it)."""
     return {"chat": "line", "code": code, "body": {"line": line}}
 
 

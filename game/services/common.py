@@ -7,11 +7,11 @@ import unicodedata
 
 from django.utils.translation import gettext_lazy as _
 
-from .. import selectors
-from ..errors import ServiceError
-from ..identity import Player
-from ..models import Game, Seat, Table
-from .store import locked_table_and_game
+from game.core.errors import ServiceError, choose_int  # noqa: F401 (choose_int: the services' helper)
+from game.core.identity import Player
+from game.models import Game, Seat, Table
+from game.services import selectors
+from game.services.store import locked_table_and_game
 
 NICKNAME_MAX = 20
 
@@ -20,7 +20,7 @@ def table_update(
     table: Table, seats: list[Seat], game: Game | None, state: dict | None = None, events: list[dict] | None = None
 ) -> dict:
     """What a change did to a table, as its viewers may see it: the new snapshot and the events
-    (game.broadcast sends it to every screen)."""
+    (game.delivery.broadcast sends it to every screen)."""
     return {"snapshot": selectors.snapshot(table, seats, game, state), "events": events or []}
 
 
@@ -66,13 +66,3 @@ def clean_nickname(raw: object) -> str:
     if RESERVED.match(name):
         raise ServiceError("reserved_nickname", _("That nickname is kept for computer players and staff."))
     return name
-
-
-def choose_int(raw: object, allowed, code: str, message: str) -> int:
-    try:
-        value = int(raw)
-    except (TypeError, ValueError):
-        raise ServiceError(code, message) from None
-    if value not in allowed:
-        raise ServiceError(code, message)
-    return value

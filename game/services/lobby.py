@@ -8,21 +8,19 @@ from django.conf import settings
 from django.db import transaction
 from django.utils.translation import gettext_lazy as _
 
-from game.engine.cards import TARGET
-
-from .. import kinds
-from ..errors import ServiceError
-from ..identity import Player
-from ..models import Sanction, Seat, Table
-from .chat import refuse_sanctioned
-from .common import choose_int, clean_nickname, locked_table, require_host, require_lobby, table_update
+from game import registry
+from game.core.errors import ServiceError
+from game.core.identity import Player
+from game.models import Sanction, Seat, Table
+from game.services.chat import refuse_sanctioned
+from game.services.common import choose_int, clean_nickname, locked_table, require_host, require_lobby, table_update
 
 CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
 CODE_LENGTH = 6
-MIN_TARGET, MAX_TARGET = 50, 1000
 TIMER_CHOICES = (0, 15, 30, 60)
+TIMER_LABELS = Table.TIMER_CHOICES  # what the create form offers
+
 BOT_SPEEDS = {"fast": 0.4, "normal": 1.0, "slow": 2.5}  # times the site's bot pause
-SEAT_RANGE = {"sevn": _("A table has 2 to 8 seats."), "sevens": _("A table of Sevens has 3 to 7 seats.")}
 BOT_NAMES = ("Ada", "Alan", "Grace", "Linus", "Edsger", "Barbara", "Ken", "Donald")
 
 
@@ -39,29 +37,22 @@ def table_create(
     player: Player,
     nickname: object,
     seat_count: object,
-    target: object = TARGET,
+    target: object = None,
     turn_seconds: object = 30,
     show_odds: bool = True,
     bot_speed: str = "normal",
-    kind: object = "sevn",
+    kind: object = registry.DEFAULT,
     rounds: object = 3,
 ) -> Table:
-    """A new table with its creator (the host) in the first seat, for either game (SEVN plays
-    to a target score, Sevens a number of rounds); not for a banned person."""
-    if kind not in kinds.KINDS:
+    """A new table with its creator (the host) in the first seat, for any game (each reads the
+    settings it has: SEVN a target score, Sevens a number of rounds); not for a banned person."""
+    if kind not in registry.KINDS:
         raise ServiceError("bad_game", _("Choose a game from the list."))
-    game = kinds.KINDS[str(kind)]
+    game = registry.KINDS[str(kind)]
     refuse_sanctioned(Sanction.Kind.BAN, player)
     name = player.username if player.is_user else clean_nickname(nickname)
-    seats = choose_int(seat_count, range(game.min_seats, game.max_seats + 1), "bad_seats", SEAT_RANGE[game.name])
-    if game is kinds.SEVENS:
-        goal = TARGET
-        rounds = choose_int(rounds, kinds.ROUNDS, "bad_rounds", _("A game of Sevens has 1 to 10 rounds."))
-    else:
-        goal = choose_int(
-            target, range(MIN_TARGET, MAX_TARGET + 1), "bad_target", _("The target score is between 50 and 1000.")
-        )
-        rounds = 3
+    seats = choose_int(seat_count, range(game.min_seats, game.max_seats + 1), "bad_seats", game.seat_range)
+    options = game.settings(target, rounds)  # the game's own settings; the others keep their defaults
     timer = choose_int(turn_seconds, TIMER_CHOICES, "bad_timer", _("Choose a turn timer from the list."))
     if bot_speed not in BOT_SPEEDS:
         raise ServiceError("bad_speed", _("Choose a bot speed from the list."))
@@ -71,8 +62,7 @@ def table_create(
         host_key=player.key,
         host_name=name,
         seat_count=seats,
-        target=goal,
-        rounds=rounds,
+        **options,
         turn_seconds=timer,
         show_odds=bool(show_odds),
         bot_delay_ms=round(settings.SEVN_BOT_DELAY_MS * BOT_SPEEDS[bot_speed]),
@@ -147,7 +137,7 @@ def bot_add(*, code: str, player: Player, level: object, index: object = None) -
         raise ServiceError("bad_level", _("Choose easy, medium or hard."))
     seats = list(table.seats.all())
     chosen = _free_seat(table, seats, index)
-    if sum(seat.is_bot for seat in seats) >= kinds.of(table).max_bots:
+    if sum(seat.is_bot for seat in seats) >= registry.of(table).max_bots:
         raise ServiceError(
             "too_many_bots", _("Sevens takes at most five computer players: the other seats are for people.")
         )

@@ -15,13 +15,13 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
-from .. import selectors
-from ..errors import ServiceError
-from ..identity import tag
-from ..models import ChatMessage, ModAction, Presence, Report, Sanction, Seat, Table
-from .common import clean_nickname, table_update
-from .staff import Person, log_action, mark_handled, remove_seat
-from .store import locked_table_and_game
+from game.core.errors import ServiceError
+from game.core.identity import tag
+from game.models import ChatMessage, ModAction, Presence, Report, Sanction, Seat, Table
+from game.services import selectors
+from game.services.common import clean_nickname, table_update
+from game.services.staff import Person, log_action, mark_handled, remove_seat
+from game.services.store import locked_table_and_game
 
 MUTE_DURATIONS = {"15m": timedelta(minutes=15), "1h": timedelta(hours=1), "24h": timedelta(hours=24), "permanent": None}
 BAN_DURATIONS = {"24h": timedelta(hours=24), "7d": timedelta(days=7), "30d": timedelta(days=30), "permanent": None}
@@ -58,7 +58,7 @@ def player_warn(
     *, by, person: Person, warning: str, report: Report | None = None, table_code: str | None = None
 ) -> Sent:
     """A canned warning, shown at once on the person's screens in their language."""
-    from ..phrases import WARNINGS
+    from game.core.phrases import WARNINGS
 
     if warning not in WARNINGS:
         raise ServiceError("bad_warning", _("Choose a warning from the list."))

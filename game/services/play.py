@@ -14,22 +14,19 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
-from .. import kinds, selectors
-from ..errors import ServiceError
-from ..identity import Player
-from ..models import Game, Presence, Seat, Table
-from . import store
-from .common import locked_table, require_host, table_update
+from game import registry
+from game.core.errors import ServiceError
+from game.core.identity import Player
+from game.core.kind import Kind
+from game.models import Game, Presence, Seat, Table
+from game.services import selectors, store
+from game.services.common import locked_table, require_host, table_update
 
 AWAY_AFTER_TIMEOUTS = 3
 # A person whose every socket at the table closed GRACE ago has their decisions due after
 # ABSENT_TURN, not the table's turn clock: an absent player does not hold up the table.
 GRACE = timedelta(seconds=15)
 ABSENT_TURN = timedelta(seconds=3)
-TOO_FEW = {
-    "sevn": _("At least two players must be seated to start."),
-    "sevens": _("At least three players must be seated to start a game of Sevens."),
-}
 MAX_BOT_MOVES = 5000  # per service call; a whole game of bots is far shorter
 
 
@@ -41,9 +38,9 @@ def game_start(*, code: str, player: Player) -> dict:
     if table.status == Table.Status.PLAYING:
         raise ServiceError("started", _("The game has already started."))
     seats = sorted(table.seats.all(), key=lambda seat: seat.index)
-    kind = kinds.of(table)
+    kind = registry.of(table)
     if len(seats) < kind.min_seats:
-        raise ServiceError("too_few", TOO_FEW[kind.name])
+        raise ServiceError("too_few", kind.start_note)
     for position, seat in enumerate(seats):  # engine seats are 0..n-1: close the gaps
         if seat.index != position:
             seat.index = position
@@ -92,12 +89,12 @@ def game_act(*, code: str, player: Player, action: object, version: int, game: i
         raise ServiceError(
             "stale", _("The table changed before your move arrived. Here it is again."), version=game.version
         )
-    kind = kinds.of(table)
+    kind = registry.of(table)
     state = kind.from_json(game.state)
     try:
         events = kind.apply(state, action, actor=mine.index)
     except kind.illegal as error:
-        raise ServiceError.from_engine(error) from None
+        raise ServiceError.from_engine(error, kind.card_label) from None
     if mine.away or mine.timeouts_in_row:
         mine.away, mine.timeouts_in_row = False, 0
         mine.save(update_fields=["away", "timeouts_in_row"])
@@ -120,7 +117,7 @@ def game_expire(*, game_id: int, now=None) -> dict | None:
     if table.status != Table.Status.PLAYING or game.over or game.deadline is None or game.deadline > now:
         return None
     seats = store.seats_of(table)
-    kind = kinds.of(table)
+    kind = registry.of(table)
     state = kind.from_json(game.state)
     seat = seats[kind.acting(state)]
     if _bot_plays(seat):
@@ -151,7 +148,7 @@ def rematch_ask(*, code: str, player: Player) -> dict:
     if game.events.filter(kind="rematch_asked", data__seat=mine.index).exists():
         raise ServiceError("asked", _("You have asked for a rematch already."))
     return _commit(
-        table, seats, game, kinds.of(table).from_json(game.state), [{"type": "rematch_asked", "seat": mine.index}]
+        table, seats, game, registry.of(table).from_json(game.state), [{"type": "rematch_asked", "seat": mine.index}]
     )
 
 
@@ -163,7 +160,7 @@ def _humans_present(seats: list[Seat]) -> bool:
     return any(not _bot_plays(seat) for seat in seats)
 
 
-def _bot_move(kind: kinds.Kind, game: Game, state: dict, seat: Seat) -> list[dict]:
+def _bot_move(kind: Kind, game: Game, state: dict, seat: Seat) -> list[dict]:
     action = kind.bot_action(seat.bot_level or "medium", state, kind.bot_rng(game.seed, game.version, state))
     return [{"type": "action", "seat": seat.index, "action": action, "bot": True}] + kind.apply(state, action)
 
@@ -173,7 +170,7 @@ def _play_bots(table: Table, seats: list[Seat], game: Game, state: dict) -> list
     records: list[dict] = []
     if table.bot_delay_ms or not _humans_present(seats):
         return records
-    kind = kinds.of(table)
+    kind = registry.of(table)
     for _move in range(MAX_BOT_MOVES):
         if state["over"] or not _bot_plays(seats[kind.acting(state)]):
             break
@@ -186,7 +183,7 @@ def _deadline(table: Table, seats: list[Seat], state: dict, now):
     A game with nobody but bots left waits for a person to come back."""
     if state["over"]:
         return None
-    seat = seats[kinds.of(table).acting(state)]
+    seat = seats[registry.of(table).acting(state)]
     if _bot_plays(seat):
         if not _humans_present(seats):
             return None
@@ -216,8 +213,8 @@ def hurry(*, table_id: int, seat_index: int, now=None) -> dict | None:
     game = selectors.current_game(table)
     if table.status != Table.Status.PLAYING or game is None or game.over:
         return None
-    state = kinds.of(table).from_json(game.state)
-    if kinds.of(table).acting(state) != seat_index:
+    state = registry.of(table).from_json(game.state)
+    if registry.of(table).acting(state) != seat_index:
         return None
     soon = now + ABSENT_TURN
     if game.deadline is not None and game.deadline <= soon:
@@ -231,7 +228,7 @@ def _commit(table: Table, seats: list[Seat], game: Game, state: dict, records: l
     """Save the new state with the next version and append the event rows; the message to
     broadcast is built from what was saved."""
     now = now or timezone.now()
-    kind = kinds.of(table)
+    kind = registry.of(table)
     game.version += 1
     game.state = kind.to_json(state)
     game.deadline = _deadline(table, seats, state, now)
@@ -254,6 +251,6 @@ def refresh_deadline(table: Table, events: list[dict]) -> dict:
     game = selectors.current_game(table)
     if game is None or game.over or table.status != Table.Status.PLAYING:
         return table_update(table, seats, game, events=events)
-    state = kinds.of(table).from_json(game.state)
+    state = registry.of(table).from_json(game.state)
     records = list(events) + _play_bots(table, seats, game, state)
     return _commit(table, seats, game, state, records)

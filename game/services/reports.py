@@ -5,12 +5,12 @@ from __future__ import annotations
 from django.db import IntegrityError, transaction
 from django.utils.translation import gettext_lazy as _
 
-from ..errors import ServiceError
-from ..identity import Player
-from ..models import ChatMessage, Report, Seat, Table
-from .common import choose_int
+from game.core.errors import ServiceError, choose_int
+from game.core.identity import Player
+from game.models import ChatMessage, Report, Seat, Table
 
 EVIDENCE_LINES = 30
+REPORT_REASONS = Report.Reason.choices  # what a report form offers
 COMMENT_MAX = 200
 
 

@@ -8,11 +8,11 @@ from dataclasses import dataclass
 from django.db import transaction
 from django.utils import timezone
 
-from .. import selectors
-from ..models import ModAction, Seat, Table
-from .common import table_update
-from .play import refresh_deadline
-from .store import locked_table_and_game
+from game.models import ModAction, Seat, Table
+from game.services import selectors
+from game.services.common import table_update
+from game.services.play import refresh_deadline
+from game.services.store import locked_table_and_game
 
 
 @dataclass(frozen=True)

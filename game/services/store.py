@@ -14,7 +14,7 @@ from functools import cache
 
 from django.db import connection
 
-from ..models import Event, Game, Seat, Table
+from game.models import Event, Game, Seat, Table
 
 # What a move reads and writes (the tables' other time stamps stay deferred).
 # (in the models' field order: Model.from_db takes a partial row in that order)

@@ -1,2 +1,3 @@
-"""Sevens (Fan Tan): the site's second game. `engine` holds the rules, `bots` the computer players;
-both are pure Python (no Django), so the web app, benches and tests share them."""
+"""Sevens (Fan Tan), the second game: everything about it in one folder (engine, bots, faces,
+log sentences, table pieces and partials, rulebook pictures, and its Kind in kind.py), with the
+same file names as game/sevn for the same jobs."""

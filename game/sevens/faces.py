@@ -1,6 +1,6 @@
 """How each Sevens card looks: its rank, suit symbol, colour and name in the viewer's language.
 
-The same face dict as SEVN's cards (cards_ui.face), so one card partial (cards/_card.html)
+The same face dict as SEVN's cards (game.sevn.faces.face), so one card partial (cards/_card.html)
 draws both games' cards, on the table and in the rulebook. Four suit colours (black spades, red
 hearts, blue diamonds, green clubs) tell the suits apart at a glance, also without colour
 vision: the symbol is on every face.
@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from django.utils.translation import gettext, pgettext_lazy
 
-from .engine.cards import SYMBOL, rank_of, suit_of
+from game.sevens.engine.cards import SYMBOL, rank_of, suit_of
 
 RANK_NAMES = {
     "A": pgettext_lazy("sevens rank", "Ace"),

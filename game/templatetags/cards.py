@@ -2,7 +2,7 @@
 
 The table, the tutorial and the rules draw every card with this one partial. A card's look (its
 face in one language, its size and its flags) recurs all game, so it is drawn through the
-render's one memo (render.drawing): a row of seven cards costs seven lookups, not seven renders.
+one memo of drawn HTML (game.ui.pieces): a row of seven cards costs seven lookups, not seven renders.
 """
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ from __future__ import annotations
 from django import template
 from django.utils.safestring import mark_safe
 
-from ..render.drawing import drawn
+from game.ui.pieces import drawn
 
 register = template.Library()
 
@@ -37,12 +37,3 @@ def card_row(cards: list[dict], size: str = "md") -> str:
 
 def _sized(face: dict, size: str) -> str:
     return "chip" if size == "sm" and not face["short"] else size
-
-
-@register.inclusion_tag("cards/_rules.html")
-def card_rules() -> dict:
-    """Every card's name and rule in the active language, from the rulebook's own texts: what
-    tapping a card on the table shows."""
-    from game.cards_ui import card_rules as rules
-
-    return {"rules": rules()}

@@ -2,6 +2,7 @@ from __future__ import annotations
 
 from django import template
 
+from rules.cards import card_rules as rules_of_cards
 from rules.numbers import fill as fill_numbers
 
 register = template.Library()
@@ -23,3 +24,10 @@ def get_item(mapping: dict, key: str) -> str:
 def lines(text: str) -> list[str]:
     """A list's items, one per line of a text (the rule lists of the Sevens page)."""
     return [line.strip() for line in (text or "").splitlines() if line.strip()]
+
+
+@register.inclusion_tag("cards/_rules.html")
+def card_rules() -> dict:
+    """Every card's name and rule in the active language, from the rulebook's own texts: what
+    tapping a card on the table shows."""
+    return {"rules": rules_of_cards()}

@@ -6,8 +6,8 @@ from __future__ import annotations
 from django.conf import settings
 from django.contrib.sessions.backends.db import SessionStore
 
-from game.engine import from_json, to_json
-from game.identity import SESSION_KEY
+from game.core.identity import SESSION_KEY
+from game.sevn.engine import from_json, to_json
 
 from ..web.factories import act, game_of, open_table
 

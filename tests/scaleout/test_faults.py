@@ -185,7 +185,7 @@ def test_a_flooding_socket_is_closed_while_other_tables_get_every_update(stack):
 
     asyncio.run(scenario())
     asyncio.run(settle(tables))
-    # The reason: in the close frame when the transport guard closed it (game.transport), or as
+    # The reason: in the close frame when the transport guard closed it (game.live.transport), or as
     # the last thing the socket said when its consumer did (Daphne drops a consumer's reason)
     assert closed["code"] == 4429
     said = closed["reason"] + "".join(closed["replies"][-1:])

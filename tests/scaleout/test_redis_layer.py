@@ -1,4 +1,4 @@
-"""The Redis channel layer between processes (game.channel_layer) on a real Redis: a group send
+"""The Redis channel layer between processes (game.delivery.channel_layer) on a real Redis: a group send
 reaches every process that follows the group once, in order, and costs three commands a message
 (the group's members, the delivery script, the receiver's blocking pop); a full channel is
 skipped, not waited for; a process whose membership expired gets nothing and is dropped at the
@@ -12,7 +12,7 @@ import os
 import pytest
 import redis
 
-from game.channel_layer import ServiceRedisChannelLayer
+from game.delivery.channel_layer import ServiceRedisChannelLayer
 
 REDIS = os.environ.get("SEVN_TEST_REDIS", "redis://127.0.0.1:6379/8")
 # What the delivery script runs inside Redis, and what INFO's own connection costs: not round trips.

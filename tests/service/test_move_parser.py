@@ -9,8 +9,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from game.consumers import MAX_MESSAGE_BYTES, parse_move
-from game.errors import ServiceError
+from game.core.errors import ServiceError
+from game.live.consumers import MAX_MESSAGE_BYTES, parse_move
 
 
 @pytest.mark.parametrize(

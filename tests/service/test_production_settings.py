@@ -15,8 +15,8 @@ from django.contrib.auth.models import Permission, User
 from django.contrib.sessions.models import Session
 
 from game import services
-from game.errors import ServiceError
-from game.origins import origin_allowed
+from game.core.errors import ServiceError
+from game.live.origins import origin_allowed
 
 from ..web.factories import game_of, open_table, people
 
@@ -185,7 +185,7 @@ def test_health_check_reports_database_and_channel_layer(client, monkeypatch):
         "channel_layer": True,
         "ms": 0,
     }
-    from game import middleware
+    from game.pages import middleware
 
     monkeypatch.setattr(middleware, "database_ok", lambda: False)
     response = client.get("/healthz")

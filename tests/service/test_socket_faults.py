@@ -10,7 +10,8 @@ import json
 import pytest
 from channels.db import database_sync_to_async
 
-from game import consumers, services, watch
+from game import services
+from game.live import consumers, watch
 from game.models import Presence
 
 from ..web.test_consumers import connect, current_state, drain, started_table, version_of
@@ -216,7 +217,7 @@ async def test_a_screen_that_is_up_to_date_is_never_redrawn_by_the_check():
 
 
 async def test_an_update_after_a_gap_in_versions_brings_the_whole_log():
-    from game import broadcast
+    from game.delivery import broadcast
 
     table, (ana, ben) = await started_table(deck=["5", "9", "4", "1", "2", "3"])
     socket = await connect(table.code, ana.key)
@@ -272,7 +273,7 @@ async def test_a_spectator_without_a_session_sees_who_is_here_in_its_first_table
 async def test_an_address_that_flooded_is_refused_new_sockets_before_any_database_work(monkeypatch):
     from channels.testing import WebsocketCommunicator
 
-    from game import limits
+    from game.core import limits
     from sevn_site.asgi import application
 
     from ..web.test_consumers import HOST, ORIGIN

@@ -1,4 +1,4 @@
-"""Daphne's WebSocket protocol with game.transport's guard: frames over the allowance are
+"""Daphne's WebSocket protocol with game.live.transport's guard: frames over the allowance are
 dropped before they are queued, and a flood closes the socket with 4429 and a reason."""
 
 from __future__ import annotations
@@ -7,7 +7,8 @@ import asyncio
 
 from daphne.ws_protocol import WebSocketProtocol
 
-from game import limits, transport
+from game.core import limits
+from game.live import transport
 
 
 class FakeProtocol:

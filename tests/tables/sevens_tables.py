@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from game import services
-from game.identity import Player
+from game.core.identity import Player
 from game.models import Game, Table
 from game.sevens.engine import DECK, from_json, new_game, to_json
 

@@ -18,7 +18,7 @@ from channels.db import database_sync_to_async
 from django.test import Client
 from django.utils import translation
 
-from game.identity import SESSION_KEY
+from game.core.identity import SESSION_KEY
 from game.sevens.engine import playable
 from game.sevens.faces import card_name, short_name
 

@@ -11,11 +11,15 @@ import pytest
 from channels.db import database_sync_to_async
 from django.utils import timezone, translation
 
-from game import log, presence, render, selectors, services, timers
-from game.errors import ServiceError
+from game import registry, services
+from game import screen as render
+from game.core.errors import ServiceError
+from game.live import timers
 from game.models import Seat, Table
+from game.services import presence, selectors
 from game.services.play import ABSENT_TURN
 from game.sevens.engine import playable
+from game.ui import log
 
 from ..web.test_consumers import connect, drain
 from .sevens_tables import game_of, play, sevens_table, state_of
@@ -140,7 +144,8 @@ def test_the_clock_plays_a_card_that_fits_for_whoever_runs_out_of_time():
     assert played and played[0]["card"] in fits
     assert any(e["type"] == "timeout" and e["seat"] == seat for m in messages for e in m["events"])
     with translation.override("en"):
-        lines = log.lines([e for m in messages for e in m["events"]], ["Ana", "Ben", "Cleo"], "sevens")
+        events = [e for m in messages for e in m["events"]]
+        lines = log.lines(events, ["Ana", "Ben", "Cleo"], registry.KINDS["sevens"].log_line)
     assert any(line["text"].startswith("Time is up for") for line in lines)
     assert len(after["seats"][seat]["hand"]) < len(state["seats"][seat]["hand"])
 

@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 from game import services
-from game.engine import from_json, new_game, to_json
-from game.identity import Player
+from game.core.identity import Player
 from game.models import Game, Table
+from game.sevn.engine import from_json, new_game, to_json
 
 
 def people(*names: str) -> list[Player]:

@@ -8,8 +8,11 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
-from game import presence, render, selectors, services, timers
+from game import screen as render
+from game import services
+from game.live import timers
 from game.models import Presence, Seat, Table
+from game.services import presence, selectors
 from game.services.play import ABSENT_TURN
 
 from .factories import act, game_of, open_table, people, state_of
@@ -70,7 +73,7 @@ def test_one_person_and_three_bots_play_to_game_over_through_the_services():
 
 
 def services_default(state: dict) -> dict:
-    from game.engine.decisions import default_action
+    from game.sevn.engine.decisions import default_action
 
     if state["pending"]["kind"] == "turn":
         return {"kind": "draw"}

@@ -8,7 +8,8 @@ import copy
 import pytest
 from channels.layers import InMemoryChannelLayer
 
-from game import broadcast, services
+from game import services
+from game.delivery import broadcast
 
 from .factories import open_table
 
@@ -32,7 +33,7 @@ def test_an_update_unpacks_the_same_by_reference_and_as_json():
 async def test_the_local_layer_sweeps_for_expired_messages_once_a_second(monkeypatch):
     """The process-local layer delivers as Channels' in-memory one does, but its sweep of every
     channel and group runs at most once a second, not on every message of every socket."""
-    from game.channel_layer import LocalChannelLayer
+    from game.delivery.channel_layer import LocalChannelLayer
 
     layer = LocalChannelLayer(expiry=60)
     sweeps = []

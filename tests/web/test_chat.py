@@ -10,11 +10,12 @@ from django.contrib.auth.models import User
 from django.utils import timezone
 from django.utils.translation import override
 
-from game import limits, services
-from game.errors import ServiceError
-from game.identity import SESSION_KEY, Player, tag
+from game import services
+from game.core import limits
+from game.core.errors import ServiceError
+from game.core.identity import SESSION_KEY, Player, tag
 from game.models import ChatMessage, ModAction, Report, Sanction, Table
-from game.render import chat as chat_render
+from game.screen import chat as chat_render
 from game.services import moderation
 from game.services.chat import CHAT_KEPT
 from game.services.staff import Person
@@ -351,7 +352,7 @@ def test_closed_tables_take_no_chat():
 def test_people_listed_in_the_chat_are_the_seated_persons_only():
     table, (ana, ben) = open_table(start=False)
     services.bot_add(code=table.code, player=ana, level="easy")
-    from game import selectors
+    from game.services import selectors
 
     frame = chat_render.frame(selectors.snapshot(table), ana.key)
     assert frame[:2] == (True, True) and [name for _i, name, _k in frame[2]] == ["Ana", "Ben"]
@@ -363,7 +364,7 @@ def test_people_listed_in_the_chat_are_the_seated_persons_only():
 
 
 def test_a_chat_line_travels_between_processes_as_one_json_payload():
-    from game import broadcast
+    from game.delivery import broadcast
 
     table, (ana, _ben) = open_table(start=False)
     message = say(table, ana, "over redis")

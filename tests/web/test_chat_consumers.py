@@ -9,7 +9,8 @@ import json
 import pytest
 from channels.db import database_sync_to_async
 
-from game import broadcast, limits
+from game.core import limits
+from game.delivery import broadcast
 from game.services import moderation
 from game.services.staff import Person
 
@@ -203,7 +204,7 @@ async def test_the_host_turning_spectator_chat_off_reaches_the_spectators_at_onc
 
 async def test_a_spectator_who_sits_down_gets_the_players_composer():
     from game import services
-    from game.identity import Player
+    from game.core.identity import Player
 
     table, _ = await lobby()
     watcher = await connect(table.code, "guest:cleo", nickname="Cleo")

@@ -7,7 +7,7 @@ import pytest
 from django.test import Client
 
 from game import services
-from game.identity import NICKNAME_KEY, SESSION_KEY
+from game.core.identity import NICKNAME_KEY, SESSION_KEY
 from game.models import Report, Table
 
 from .factories import open_table

@@ -9,7 +9,7 @@ from channels.db import database_sync_to_async
 from channels.testing import WebsocketCommunicator
 from django.contrib.sessions.backends.db import SessionStore
 
-from game.identity import NICKNAME_KEY, SESSION_KEY
+from game.core.identity import NICKNAME_KEY, SESSION_KEY
 from sevn_site.asgi import application
 
 from .factories import game_of, open_table, state_of
@@ -178,7 +178,8 @@ async def test_deck_order_seed_and_player_keys_never_reach_a_client():
 
 
 async def test_closed_by_staff_reaches_every_viewer():
-    from game import broadcast, services
+    from game import services
+    from game.delivery import broadcast
 
     table, (ana, _ben) = await started_table()
     socket = await connect(table.code, ana.key)
@@ -213,7 +214,8 @@ async def test_production_routing_has_no_echo_sockets():
 async def test_an_update_overtaken_by_a_newer_one_brings_the_whole_log_again():
     """Two servers may broadcast two moves moments apart in the wrong order: the socket shows
     the newer table and, for the older update's log lines, re-reads table and log."""
-    from game import broadcast, services
+    from game import services
+    from game.delivery import broadcast
 
     table, (ana, ben) = await started_table(deck=["5", "9", "4", "1", "2", "3"])
     socket = await connect(table.code, ana.key)

@@ -8,7 +8,7 @@ from django.contrib.auth.models import Group, User
 from django.test import Client
 
 from game import services
-from game.identity import Player
+from game.core.identity import Player
 from game.models import ChatMessage, ModAction, Report, Sanction
 
 from .factories import game_of, open_table

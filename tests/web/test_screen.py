@@ -6,11 +6,12 @@ import re
 
 import pytest
 
-from game import selectors, services
-from game.broadcast import Passed
-from game.render import Screen, table_view
-from game.render.drawing import Drawings, Piece, draw, drawings
-from game.render.panels import Pile
+from game import services
+from game.delivery.broadcast import Passed
+from game.screen import Screen, table_view
+from game.services import selectors
+from game.sevn.panels import Pile
+from game.ui.pieces import Drawings, Piece, draw, drawings
 
 from .factories import open_table
 from .swaps import swapped_ids
@@ -130,7 +131,7 @@ def test_the_one_memo_is_bounded_and_draws_each_look_once(monkeypatch):
         return {"pile": pile}
 
     for count in (1, 2, 1, 3, 4, 5, 6):
-        draw(Piece("table/_pile.html", Pile("deck", count), context))
+        draw(Piece("sevn/_pile.html", Pile("deck", count), context))
     assert len(drawings._drawn) == 4 and calls == [1, 2, 3, 4, 5, 6]  # the second 1 was drawn already
 
 

@@ -7,10 +7,10 @@ import random
 import pytest
 
 from game import services
-from game.engine import legal_actions
-from game.errors import ServiceError
-from game.identity import Player
+from game.core.errors import ServiceError
+from game.core.identity import Player
 from game.models import Event, Table
+from game.sevn.engine import legal_actions
 
 from .factories import act, deciding, game_of, open_table, people, stack, state_of
 

@@ -11,13 +11,15 @@ import pytest
 from django.test import Client
 from django.utils import timezone, translation
 
-from game import log, presence, selectors, timers
-from game.engine import from_json, to_json
-from game.errors import ServiceError
+from game.core.errors import ServiceError
+from game.live import timers
 from game.models import Seat
-from game.render import Screen, render_table
-from game.render.panels import access_keys, points
+from game.screen import Screen, render_table
+from game.services import presence, selectors
 from game.services.play import ABSENT_TURN, rematch_ask
+from game.sevn import log
+from game.sevn.engine import from_json, to_json
+from game.sevn.panels import access_keys, points
 
 from .factories import act, game_of, open_table
 

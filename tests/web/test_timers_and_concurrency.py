@@ -8,8 +8,9 @@ from datetime import timedelta
 import pytest
 from django.db import connection
 
-from game import services, timers
-from game.errors import ServiceError
+from game import services
+from game.core.errors import ServiceError
+from game.live import timers
 from game.models import Event
 
 from .factories import deciding, game_of, open_table, state_of

@@ -9,7 +9,7 @@ import json
 import pytest
 
 from game import services
-from game.identity import tag
+from game.core.identity import tag
 from game.services import moderation
 from game.services.staff import Person
 

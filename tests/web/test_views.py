@@ -7,9 +7,9 @@ import re
 import pytest
 from django.test import Client
 
-from game import selectors
 from game.models import Table
-from game.render import render_table
+from game.screen import render_table
+from game.services import selectors
 
 from .factories import open_table
 

@@ -19,7 +19,7 @@ from collections.abc import Iterator
 
 from . import native
 from .bits import BEYOND
-from .sight import Sight
+from .sight import Evidence, Sight
 from .worlds import Dealer
 
 UNLIKE = 0.3
@@ -27,11 +27,6 @@ BURN_IN = 400
 THIN = 12
 MASK_64 = (1 << 64) - 1
 UNIT = 1.0 / (1 << 53)  # a 53-bit random integer times this is uniform in [0, 1)
-
-Evidence = list[tuple[int, int, tuple[tuple[int, int, int], ...]]]
-"""A seat's chosen plays, each as (card played, cards it has played since, candidates): the
-cards that fitted then and that it may have held, each with what medium's rule weighs
-(see `evidence_by_seat`)."""
 
 
 def evidence_by_seat(sight: Sight) -> list[Evidence]:

@@ -12,12 +12,9 @@ import ctypes
 from array import array
 from collections.abc import Iterator
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from .rollout import end_after
-
-if TYPE_CHECKING:
-    from .inference import Evidence
+from .sight import Evidence
 
 LIBRARY = Path(__file__).with_name("_native.so")
 PART = 64  # deals asked of the C chain at a time

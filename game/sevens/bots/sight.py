@@ -71,3 +71,9 @@ def round_moves(events: list[dict]) -> list[list]:
         elif event["type"] == "passed":
             moves.append([event["seat"], None])
     return moves
+
+
+Evidence = list[tuple[int, int, tuple[tuple[int, int, int], ...]]]
+"""A seat's chosen plays, each as (card played, cards it has played since, candidates): the
+cards that fitted then and that it may have held, each with what medium's rule weighs
+(see `inference.evidence_by_seat`; native.c reads the same)."""

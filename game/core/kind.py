@@ -1,0 +1,130 @@
+"""What a game is to the platform: the one surface tables, services, screens and sockets speak
+through (boardgame.io's game object, OpenSpiel's Game: rules hooks plus a little metadata).
+
+What is common (tables, seats, presence, timers, versions, the event log, broadcast, the screen)
+knows a game only as a `Kind`: how to deal a new game for a table, apply a move or a timeout,
+who must act, whether it is over, what each viewer may see, what its computer players do, how
+its table is drawn and how its log reads. Each game's folder (game/sevn, game/sevens) holds its
+engine, bots, pieces, partials, faces and log sentences, and one `kind.py` with its `KIND`;
+game.registry lists them.
+
+Secrecy lives here too: `views` is the only way a game's state reaches a page or a socket. A
+game whose cards are all face up gives every viewer one view; a game of hidden hands gives each
+seat the engine's view of its own hand and a spectator a view of none.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Hashable
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+
+
+class Kind:
+    """One game's rules and pictures as the tables use them."""
+
+    name: str  # the key a table stores (at most 8 characters)
+    label: Any  # the game's name for people (translated lazily)
+    about: Any  # one line about it on the start page (translated lazily)
+    min_seats: int
+    max_seats: int
+    max_bots: int  # a table needs at least (seats - max_bots) people
+    secret: bool  # whether viewers see different things (hidden hands)
+    illegal: type[Exception]  # the engine's error: its `code` names the refusal
+    folder: Path  # the game's folder: its partials are under templates/ there
+    table_template: str  # the partial that draws a game in play (lobby and closed tables are the platform's)
+    seat_range: Any  # the sentence that says how many seats a table of this game may have
+    start_note: Any  # the sentence that says how many people must be seated to start
+    actions: dict[str, tuple[str, ...]]  # each move's kind and the fields it carries: seat, pick, keep, card
+    options: tuple[str, ...] = ()  # which of the table's settings the game reads: "target", "rounds"
+
+    # The rules. A state is the engine's plain JSON-able dict; the platform reads only its "over"
+    # flag and asks the Kind everything else.
+
+    def new(self, table, seat_count: int, seed: int, events: list) -> dict:
+        raise NotImplementedError
+
+    def apply(self, state: dict, action: object, actor: int | None = None) -> list[dict]:
+        raise NotImplementedError
+
+    def timeout(self, state: dict) -> list[dict]:
+        raise NotImplementedError
+
+    def acting(self, state: dict) -> int | None:
+        """The seat whose decision the game waits for (None when it is over)."""
+        raise NotImplementedError
+
+    def winner(self, state: dict) -> int | None:
+        """The one winning seat, or None (not over yet, or a shared win)."""
+        raise NotImplementedError
+
+    def views(self, state: dict) -> dict[str, Any]:
+        """What viewers may see: {"view": a spectator's, "seat_views": one per seat or None}.
+        A view holds "current" (the seat that decides, or None) like every engine's view."""
+        raise NotImplementedError
+
+    def bot_action(self, level: str, state: dict, rng: random.Random) -> dict:
+        raise NotImplementedError
+
+    def bot_rng(self, seed: int, version: int, state: dict) -> random.Random:
+        raise NotImplementedError
+
+    def to_json(self, state: dict) -> str:
+        raise NotImplementedError
+
+    def from_json(self, text: str) -> dict:
+        raise NotImplementedError
+
+    # The table's settings.
+
+    def settings(self, target: object, rounds: object) -> dict[str, int]:
+        """The table's target score and number of rounds for this game, from what the host
+        asked for (a game that reads neither keeps the defaults); raises a ServiceError that
+        names what is wrong."""
+        raise NotImplementedError
+
+    def lobby_line(self, table: dict) -> str:
+        """The lobby's line about the game's settings (seats, target or rounds), in the active
+        language; the table's timer follows it."""
+        raise NotImplementedError
+
+    # The pictures.
+
+    def shared_pieces(self, snapshot: dict, events: list[dict]) -> Hashable:
+        """What every viewer of this update shares, worked out once per update and passed to
+        `viewer_table` for each viewer."""
+        raise NotImplementedError
+
+    def viewer_table(
+        self,
+        snapshot: dict,
+        shared: Any,
+        viewer_key: str | None,
+        asked: frozenset = frozenset(),
+        online: tuple[int, ...] | None = None,
+    ) -> Any:
+        """One viewer's table as a game.ui.common.TableView: its frame and its pieces by element id,
+        in page order. Pieces named "seat-N" are the seats (see `own_seat_apart`)."""
+        raise NotImplementedError
+
+    own_seat_apart: bool = True  # the viewer's seat is drawn apart ("you"), not in the list of seats
+
+    def log_line(self, event: dict, names: list[str]) -> str | None:
+        """One event in words for the log, or None for events the log leaves out."""
+        raise NotImplementedError
+
+    def face(self, code: str) -> dict:
+        """How a card looks in the active language: the dict cards/_card.html draws."""
+        raise NotImplementedError
+
+    def card_label(self, code: str) -> str:
+        """A card's name in a sentence ("8♠"), for refusals that name a card."""
+        raise NotImplementedError
+
+    rulebook: ModuleType | None = None  # the game's rulebook pictures, computed by its engine (rules app)
+
+    def rulebook_numbers(self) -> dict[str, int]:
+        """The numbers the game's rulebook prose refers to by {placeholder}, read from the engine."""
+        return {}

@@ -1,0 +1,157 @@
+"""Telling every viewer of a table to redraw.
+
+Table sockets live on a process-local layer (the "local" alias: Channels' in-memory layer), so
+within one process an update travels by reference to each socket of its table, at once. Across
+processes (Redis) an update travels once per process, not once per socket: each process follows,
+with one channel of its own, the tables it has sockets for, and relays what arrives to its local
+group. A table with 200 watchers on two servers costs Redis one delivery (to the other server),
+not two hundred; a table whose sockets are all in the process that made the move (the proxy
+routes a table's sockets to one process) costs Redis only the look-up of who follows it.
+
+What Redis loses (a restart, a failed send) the screens learn from the database (game.live.watch).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+from collections import Counter
+
+from asgiref.sync import async_to_sync
+from channels.layers import InMemoryChannelLayer, get_channel_layer
+
+logger = logging.getLogger(__name__)
+
+LOCAL = "local"  # the alias of the process-local layer every table socket uses
+
+
+class Passed:
+    """A message's body within the process, passed by reference to each socket (copying it, as
+    the in-memory layer does, is free). For a table update, `shared` and `log` are what the
+    renderer works out from it once for every screen of the process (game.screen)."""
+
+    __slots__ = ("body", "shared", "log")
+
+    def __init__(self, body: dict) -> None:
+        self.body = body
+        self.shared: object = None
+        self.log: object = None
+
+    def __deepcopy__(self, memo: dict) -> Passed:
+        return self
+
+
+def group_name(code: str) -> str:
+    return f"table.{code}"
+
+
+def message_type(update: dict) -> str:
+    """The socket handler a service's update goes to: a table update ({"snapshot", "events"}) to
+    table_update, a chat update ({"chat": "line" | "notice" | "settings", "body"}) to chat_<it>."""
+    return "table.update" if "snapshot" in update else f"chat.{update['chat']}"
+
+
+def pack(code: str, update: dict, *, local: bool = False) -> dict:
+    """The channel-layer message for a service's update: within the process the update itself,
+    by reference; between processes, JSON. Nothing but the snapshot and events (or the chat
+    body) goes out: the services' updates hold what every viewer may see, and tags, not keys."""
+    body = update["body"] if "chat" in update else {"snapshot": update["snapshot"], "events": update["events"]}
+    if local:
+        return {"type": message_type(update), "passed": Passed(body)}
+    return {"type": message_type(update), "code": code, "payload": json.dumps(body, separators=(",", ":"))}
+
+
+def passed(message: dict) -> Passed:
+    """What a socket's message carries (read it, never change it): every socket of the process
+    that receives it holds the same one."""
+    return message["passed"]
+
+
+def unpack(message: dict) -> dict:
+    """The body of a socket's message (read it, never change it)."""
+    return message["passed"].body
+
+
+def from_wire(message: dict) -> dict:
+    """A message that came over the shared layer, as this process's sockets receive it: parsed
+    once here for all of them."""
+    return {"type": message["type"], "passed": Passed(json.loads(message["payload"]))}
+
+
+def _shared_layer():
+    """The layer between processes, or None when this process is the whole site."""
+    layer = get_channel_layer()
+    return None if isinstance(layer, InMemoryChannelLayer) else layer
+
+
+async def send_async(code: str, update: dict) -> None:
+    """An update to every screen of the table: this process's at once, by reference; every
+    other process that follows the table through the shared layer (once per process; none when
+    the table's sockets are all here, as the proxy arranges)."""
+    await get_channel_layer(LOCAL).group_send(group_name(code), pack(code, update, local=True))
+    shared = _shared_layer()
+    if shared is not None:
+        message = {**pack(code, update), "sender": relay.channel}
+        await shared.group_send(group_name(code), message, exclude=relay.channel)
+
+
+def send(code: str, update: dict) -> None:
+    """From views and admin: a failure is logged, not raised (the change is committed, and every
+    screen finds out from its check of the database, game.live.watch)."""
+    try:
+        async_to_sync(send_async)(code, update)
+    except Exception:
+        logger.warning("broadcast failed for %s; screens will read the table", code, exc_info=True)
+
+
+class Relay:
+    """This process's follower of tables on the shared layer: one channel, one receive loop."""
+
+    def __init__(self) -> None:
+        self.channel: str | None = None
+        self.followed: Counter[str] = Counter()
+        self.task: asyncio.Task | None = None
+
+    async def follow(self, code: str) -> None:
+        """A socket of this process opened at this table (the first one joins the group)."""
+        shared = _shared_layer()
+        if shared is None:
+            return
+        self.followed[code] += 1
+        if self.channel is None:
+            self.channel = await shared.new_channel("tables.")
+        if self.task is None or self.task.done():
+            self.task = asyncio.ensure_future(self._relay(shared))
+        if self.followed[code] == 1:
+            await shared.group_add(group_name(code), self.channel)
+
+    async def unfollow(self, code: str) -> None:
+        shared = _shared_layer()
+        if shared is None or self.followed[code] <= 0:
+            return
+        self.followed[code] -= 1
+        if self.followed[code] == 0:
+            del self.followed[code]
+            await shared.group_discard(group_name(code), self.channel)
+
+    async def renew(self) -> None:
+        """Rejoin every followed table's group (Redis may have restarted and forgotten them)."""
+        shared = _shared_layer()
+        if shared is None or self.channel is None:
+            return
+        await asyncio.gather(*(shared.group_add(group_name(code), self.channel) for code in list(self.followed)))
+
+    async def _relay(self, shared) -> None:
+        local = get_channel_layer(LOCAL)
+        while True:
+            message = await shared.receive(self.channel)  # waits out an unreachable Redis itself
+            if message.get("sender") == self.channel:  # this process's screens had it at once
+                continue
+            try:
+                await local.group_send(group_name(message["code"]), from_wire(message))
+            except Exception:  # one bad message must not stop every table's updates
+                logger.exception("relaying an update failed")
+
+
+relay = Relay()

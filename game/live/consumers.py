@@ -1,0 +1,394 @@
+"""The live table socket: a snapshot on (re)connect, a redraw after every change, and moves.
+
+Thin on purpose: it parses a move, calls the service layer, broadcasts what the service saved,
+and draws the table for its own viewer. Errors go only to the socket that caused them.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import time
+from typing import NamedTuple
+
+from channels.consumer import get_handler_name
+from channels.db import database_sync_to_async
+from channels.generic.websocket import AsyncWebsocketConsumer
+from django.conf import settings
+from django.utils.translation import gettext_lazy as _
+
+from game import registry, services
+from game import screen as render
+from game.core import limits
+from game.core.errors import ENGINE_MESSAGES, ServiceError
+from game.core.identity import known_player
+from game.delivery.broadcast import LOCAL, group_name, passed, relay, send_async
+from game.live import watch
+from game.live.chat_socket import ChatSocket
+from game.services import presence, selectors
+
+logger = logging.getLogger(__name__)
+
+MAX_MESSAGE_BYTES = 2048
+LANGUAGES = {code for code, _name in settings.LANGUAGES}
+NOT_UNDERSTOOD = _("That move was not understood.")
+CLOSE_FLOODING, CLOSE_TOO_MANY_SOCKETS, CLOSE_NO_TABLE = 4429, 4430, 4404
+CLEANUP_SECONDS = 5  # a closing socket's last writes may not hold up a server that is stopping
+
+
+def _refuse_constant(name: str):
+    raise ValueError(name)  # NaN, Infinity, -Infinity are not JSON numbers a form can send
+
+
+def _small_int(value: object) -> int:
+    """A seat, a pick or a version: a whole number as JSON gives it (not a bool, not 1.9) or as a
+    form gives it (a string of digits)."""
+    if type(value) is int and 0 <= value < 10**9:
+        return value
+    if isinstance(value, str) and (value.isdigit() and value.isascii() and len(value) <= 9):
+        return int(value)
+    raise ValueError(value)
+
+
+def _flag(value: object) -> bool:
+    """Ballast's keep: a JSON bool, or the form's "true"/"false"."""
+    if isinstance(value, bool):
+        return value
+    if value in ("true", "false"):
+        return value == "true"
+    raise ValueError(value)
+
+
+def _card_code(value: object) -> str:
+    """A Sevens card as a form sends it ("8D", "10H"); the engine says whether it is one."""
+    if isinstance(value, str) and 2 <= len(value) <= 3 and value.isascii() and value.isalnum():
+        return value.upper()
+    raise ValueError(value)
+
+
+def decode(text: str) -> dict:
+    """A message from the socket: a JSON object with a "kind", or one clear refusal."""
+    if len(text) > MAX_MESSAGE_BYTES or len(text.encode()) > MAX_MESSAGE_BYTES:
+        raise ServiceError("too_big", _("That message is too large."))
+    try:
+        data = json.loads(text, parse_constant=_refuse_constant)
+    except (TypeError, ValueError, RecursionError):
+        raise ServiceError("malformed", NOT_UNDERSTOOD) from None
+    if not isinstance(data, dict) or not isinstance(data.get("kind"), str):
+        raise ServiceError("malformed", NOT_UNDERSTOOD)
+    return data
+
+
+class Move(NamedTuple):
+    """A move as a screen sends it: the engine action and the table it was made on (the version,
+    and the game's number, which pages send too: a rematch starts the versions anew)."""
+
+    action: dict
+    version: int
+    game: int | None = None
+
+
+def parse_move(text: str) -> Move:
+    """A move from a submitted form: {"kind", "version", one field} into an engine action and
+    the table version it was made on (required: a move without it could be applied twice).
+
+    Form values arrive as strings; each kind's one field is converted to its engine type. Anything
+    else (other types, huge or non-finite numbers, deep nesting) is refused with a ServiceError
+    before it reaches the service.
+    """
+    return move_of(decode(text))
+
+
+# How each field an action may carry arrives from a form, and what it becomes for the engine.
+FIELDS = {"seat": _small_int, "pick": _small_int, "keep": _flag, "card": _card_code}
+
+
+def move_of(data: dict) -> Move:
+    """The engine action and the table version (and game) of a decoded message (see parse_move).
+    Which fields an action carries is its game's (each Kind's `actions`, through the registry)."""
+    kind = data["kind"]
+    action: dict = {"kind": kind}
+    try:
+        for field in registry.action_fields(kind):
+            action[field] = FIELDS[field](data[field])
+    except (KeyError, TypeError, ValueError):
+        raise ServiceError("malformed", NOT_UNDERSTOOD) from None
+    try:
+        version = _small_int(data.get("version"))
+        game = None if data.get("game") is None else _small_int(data["game"])
+    except ValueError:
+        raise ServiceError(
+            "no_version", _("That move did not say which table it was made on: reload the page.")
+        ) from None
+    return Move(action, version, game)
+
+
+class QuickDispatch:
+    """Channels closes stale database connections before every message it dispatches, a hop
+    to the database thread and back each time: five per move at a table of four. The table's
+    handlers reach the database only through database_sync_to_async, which closes stale
+    connections itself, so they skip the hop."""
+
+    async def dispatch(self, message: dict) -> None:
+        handler = getattr(self, get_handler_name(message), None)
+        if handler is None:
+            raise ValueError(f"No handler for message type {message['type']}")
+        await handler(message)
+
+
+class TableConsumer(QuickDispatch, ChatSocket, AsyncWebsocketConsumer):
+    """One viewer's socket. It starts no task of its own (this process's heartbeat for all its
+    sockets is game.live.watch's), and whatever happens to it (a clean close, a crash in a handler,
+    the server shutting down), `__call__`'s cleanup forgets it everywhere."""
+
+    channel_layer_alias = LOCAL  # this process's sockets; game.delivery.broadcast relays what other processes send
+    present = False  # a seated viewer's presence row exists
+    following = False  # this socket counts in its process's following of the table (broadcast.relay)
+    code: str | None = None
+    address: str | None = None
+
+    async def __call__(self, scope, receive, send) -> None:
+        try:
+            await super().__call__(scope, receive, send)
+        finally:
+            await self._cleanup()
+
+    async def connect(self) -> None:
+        self.code = self.scope["url_route"]["kwargs"]["code"].upper()
+        query = dict(
+            part.split("=", 1) for part in self.scope.get("query_string", b"").decode().split("&") if "=" in part
+        )
+        self.language = query.get("lang") if query.get("lang") in LANGUAGES else settings.LANGUAGE_CODE
+        self.player = known_player(self.scope.get("session"), self.scope.get("user"))
+        self.viewer_key = self.player.key if self.player else None
+        self.screen = render.Screen(self.viewer_key, self.language)
+        self.budget = limits.message_budget()
+        self.chat_opened()
+        self.behind_since: object = None
+        self.resyncing = False
+        address = limits.client_address(self.scope)
+        if not limits.socket_opened(address):
+            await self.accept()
+            await self._close_with(
+                str(_("Too many open tables from your address: close some tabs.")), CLOSE_TOO_MANY_SOCKETS
+            )
+            return
+        self.address = address
+        snapshot, log, online = await self._snapshot_and_log()
+        await self.accept()
+        if snapshot is None:
+            await self._close_with(str(_("There is no table with that code.")), CLOSE_NO_TABLE)
+            return
+        await self.channel_layer.group_add(group_name(self.code), self.channel_name)
+        watch.add(self.code, self)
+        self.following = True
+        try:
+            await relay.follow(self.code)
+        except Exception:  # Redis away: the screens' check keeps this one current, the heartbeat rejoins
+            logger.warning("following table %s failed", self.code, exc_info=True)
+        await self.send(self.screen.full(snapshot, log, online) + await self.chat_panel(snapshot))
+        if self.viewer_key:
+            message = await database_sync_to_async(presence.arrived)(
+                code=self.code, player_key=self.viewer_key, channel=self.channel_name
+            )
+            self.present = True
+            if message:
+                await self._broadcast(message)
+
+    async def disconnect(self, close_code: int) -> None:
+        await self._cleanup()
+
+    async def send(self, text_data: str | None = None, bytes_data: bytes | None = None, close: bool = False) -> None:
+        """What this viewer sees; nothing if they have gone meanwhile (a browser that closed while
+        its table was being drawn is not a crash: its disconnect follows and cleans up)."""
+        try:
+            await super().send(text_data, bytes_data, close)
+        except RuntimeError as error:
+            if "closed protocol" not in str(error):
+                raise
+            logger.info("socket at %s closed before it was sent its table", self.code)
+
+    async def _cleanup(self) -> None:
+        """Forget the socket here (so no heartbeat refreshes it), in its group and in presence;
+        each step on its own, so one failing skips none."""
+        present, self.present = self.present, False
+        if self.address is not None:
+            limits.socket_closed(self.address)
+            self.address = None
+        if self.code is None:
+            return
+        code, self.code = self.code, None
+        watch.remove(code, self)
+        try:
+            await self.channel_layer.group_discard(group_name(code), self.channel_name)
+            if self.following:
+                self.following = False
+                await relay.unfollow(code)
+        except Exception:  # Redis away: the membership expires on its own
+            logger.warning("group_discard failed for %s", code, exc_info=True)
+        if present:
+            try:
+                message = await asyncio.wait_for(
+                    database_sync_to_async(presence.left)(channel=self.channel_name), CLEANUP_SECONDS
+                )
+                if message:
+                    await asyncio.wait_for(self._broadcast_from(code, message), CLEANUP_SECONDS)
+            except Exception:  # the database away: the presence row goes stale and is removed
+                logger.warning("presence.left failed for %s", code, exc_info=True)
+
+    async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
+        if self.code is None:
+            return
+        if not self.budget.take():
+            await self._over_budget()
+            return
+        try:
+            if text_data is None:
+                raise ServiceError("malformed", NOT_UNDERSTOOD)
+            data = decode(text_data)
+            if data["kind"] == "chat":
+                await self.chat_say(data)
+                return
+            if self.player is None:
+                raise ServiceError("spectator", _("You are watching this table: only seated players can play."))
+            move = move_of(data)
+            self._precheck(move)
+            message = await database_sync_to_async(services.game_act)(
+                code=self.code, player=self.player, action=move.action, version=move.version, game=move.game
+            )
+        except ServiceError as error:
+            await self._refuse(error)
+            return
+        except Exception:  # the database restarting, or a bug: this socket hears it, nothing closes
+            logger.exception("move failed at table %s", self.code)
+            await self.send(render.render_error(str(_("Something went wrong: try again.")), self.language))
+            return
+        await self._broadcast(message)
+
+    def _precheck(self, move: Move) -> None:
+        """Refuse without the database what this screen already knows to be wrong: a move on a
+        version older than the one shown (or on another game), or when the table shown waits for
+        someone else."""
+        shown, version = self.screen.version, move.version
+        if shown is None:
+            return
+        if not self.screen.seated(self.viewer_key):
+            raise ServiceError("spectator", _("You are watching this table: only seated players can play."))
+        if version < shown[1] or (move.game is not None and move.game != self.screen.game_number):
+            raise ServiceError("stale", _("The table changed before your move arrived. Here it is again."))
+        if version == shown[1] and not self.screen.decides(self.viewer_key):
+            raise ServiceError("not_your_turn", ENGINE_MESSAGES["not_your_turn"])
+
+    async def _over_budget(self) -> None:
+        if self.budget.flooding:
+            limits.penalise(limits.client_address(self.scope))
+            await self._close_with(str(_("This connection sent too many messages and was closed.")), CLOSE_FLOODING)
+        elif self.budget.notice_due():
+            await self.send(render.render_error(str(_("Slow down: you are sending too many messages.")), self.language))
+
+    async def _close_with(self, message: str, code: int) -> None:
+        await self.send(render.render_error(message, self.language))
+        await self.close(code=code, reason=message[:120])
+        await self._cleanup()
+
+    async def _broadcast(self, message: dict) -> None:
+        await self._broadcast_from(self.code, message)
+
+    @staticmethod
+    async def _broadcast_from(code: str, message: dict) -> None:
+        """Tell every screen; if the layer fails, this process's screens read the table at once
+        and the others find out from their own check (game.live.watch)."""
+        try:
+            await send_async(code, message)
+        except Exception:
+            logger.warning("broadcast failed for %s; local screens read again", code, exc_info=True)
+            await watch.resync_table(code)
+
+    async def table_update(self, message: dict) -> None:
+        """Redraw what changed on this viewer's table, from the broadcast snapshot (no database query)."""
+        try:
+            delivered = passed(message)
+            update = delivered.body
+            if self.screen.misses_lines_before(update["snapshot"]):
+                await self.resync()  # a version gap: a lost update's log lines come with the whole log
+                return
+            html = self.screen.update(update["snapshot"], update["events"], delivered)
+        except Exception:
+            logger.exception("drawing an update failed at table %s", self.code)
+            html = None
+        if html is None:  # overtaken by a newer update: the whole table and log, as they are now
+            await self.resync()
+            return
+        self.behind_since = None
+        if html:
+            await self.send(html)
+        await self.chat_follow(update["snapshot"])
+
+    def behind(self, held: object) -> bool:
+        """True if the database holds another table than this screen shows and no update has
+        reached the screen for RESYNC_AFTER seconds (updates in flight on a busy server are
+        not a loss: a screen that moves on is left to move on)."""
+        shown = self.screen.fingerprint
+        if held is None or held == shown:
+            self.behind_since = None
+            return False
+        now = time.monotonic()
+        if self.behind_since is None or self.behind_since[1] != shown:
+            self.behind_since = (now, shown)
+            return False
+        return now - self.behind_since[0] >= watch.RESYNC_AFTER
+
+    async def resync(self) -> None:
+        """The whole table and log again, read from the database, and the group rejoined."""
+        if self.resyncing or self.code is None:
+            return
+        self.resyncing = True
+        try:
+            snapshot, log, online = await self._snapshot_and_log()
+            await relay.renew()
+            self.behind_since = None
+            if snapshot is not None:
+                await self.send(self.screen.full(snapshot, log, online))
+        except Exception:
+            logger.warning("resync failed at table %s", self.code, exc_info=True)
+        finally:
+            self.resyncing = False
+
+    async def _refuse(self, error: ServiceError) -> None:
+        """The reason, to this socket only. A redraw only when this screen is behind the table
+        (the refusal says so); anything else it shows is already the table as it is."""
+        html = render.render_error(error.message, self.language)  # translated as it is drawn
+        if error.code == "closed" or (
+            error.code == "stale"
+            and error.version is not None
+            and (self.screen.version is None or self.screen.version[1] < error.version)
+        ):
+            snapshot, log, online = await self._snapshot_and_log()
+            if snapshot is not None:
+                html += self.screen.full(snapshot, log, online)
+        await self.send(html)
+
+    async def _snapshot_and_log(self) -> tuple[dict | None, list[dict], list[int]]:
+        """The table and its log as the database holds them. Sockets of one table that ask at the
+        same moment (a crowd arriving, every screen after a restart) share one read."""
+        code = self.code
+        reading = _reading.get(code)
+        if reading is None:
+            reading = _reading[code] = asyncio.ensure_future(_read_table(code))
+            reading.add_done_callback(lambda _done: _reading.pop(code, None))
+        return await asyncio.shield(reading)
+
+
+_reading: dict[str, asyncio.Future] = {}
+
+
+@database_sync_to_async
+def _read_table(code: str) -> tuple[dict | None, list[dict], list[int]]:
+    """The table, its log and whose sockets are open (so that every new screen, a spectator's
+    without a session too, marks who is here at once)."""
+    table = selectors.table_by_code(code)
+    if table is None:
+        return None, [], []
+    game = selectors.current_game(table)
+    return selectors.snapshot(table, game=game), selectors.log_events(game), presence.online(table.id)

@@ -1,0 +1,86 @@
+"""Deadlines that must fire with nobody connected and no request arriving: turn timeouts,
+bots' moves after their pause, and taking over for people who left.
+
+Every server process runs `run_forever` in its event loop; all of them may find the same
+deadline due, and the service layer lets exactly one apply it (table lock + re-read deadline).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import sys
+
+from channels.db import database_sync_to_async
+
+from game import services
+from game.delivery.broadcast import send_async
+from game.live import watch
+from game.services import presence, selectors
+
+logger = logging.getLogger(__name__)
+
+POLL_SECONDS = 0.2
+ABSENCE_CHECK_EVERY = 25  # polls, about every 5 s
+
+
+def fire_due(now=None, check_absent: bool = True) -> list[dict]:
+    """Apply everything due now; returns the messages to broadcast (sync, for tests too)."""
+    messages = []
+    for game_id in selectors.due_games(now):
+        try:
+            message = services.game_expire(game_id=game_id, now=now)
+        except Exception:  # one broken game must not stop every other table's clock
+            logger.exception("deadline of game %s failed", game_id)
+            continue
+        if message:
+            messages.append(message)
+    if check_absent:
+        messages += presence.mark_absent(now)
+    return messages
+
+
+async def broadcast_all(messages: list[dict]) -> None:
+    """Each committed change to every screen; one the layer fails to carry reaches this process's
+    screens at once and the others' through their own check (game.live.watch)."""
+    for message in messages:
+        code = message["snapshot"]["table"]["code"]
+        try:
+            await send_async(code, message)
+        except Exception:
+            logger.warning("broadcast failed for %s; local screens read again", code, exc_info=True)
+            await watch.resync_table(code)
+
+
+async def run_forever() -> None:
+    polls = 0
+    while True:
+        polls += 1
+        try:
+            messages = await database_sync_to_async(fire_due)(None, polls % ABSENCE_CHECK_EVERY == 0)
+            await broadcast_all(messages)
+        except asyncio.CancelledError:
+            raise
+        except Exception:
+            logger.exception("timer loop failed; retrying")
+        await asyncio.sleep(POLL_SECONDS)
+
+
+_running: set[asyncio.Task] = set()
+
+
+def start_with_server(deadlines: bool = True) -> None:
+    """Run the deadline loop (unless this process leaves it to others) and the screens' check
+    inside Daphne's event loop once the server runs (Daphne has no lifespan events; its Twisted
+    reactor is already installed when the app is imported)."""
+    reactor = sys.modules.get("twisted.internet.reactor")
+    if reactor is None:
+        return
+
+    def start() -> None:
+        loops = [run_forever(), watch.run_forever()] if deadlines else [watch.run_forever()]
+        for loop in loops:
+            task = asyncio.ensure_future(loop)
+            _running.add(task)  # a reference, or the collector may take a running task
+
+    reactor.callWhenRunning(start)

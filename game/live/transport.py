@@ -1,0 +1,56 @@
+"""A guard in front of every WebSocket's incoming queue in Daphne.
+
+A socket's messages are parsed by Daphne (autobahn) and queued for its consumer without bound.
+A client flooding thousands of frames a second keeps the process busy parsing and queueing
+long after the consumer's own allowance (game.core.limits) drops them, and every other table on that
+process waits behind it. So frames over a generous allowance are dropped before they are
+queued, and a socket that keeps flooding (or whose queue has grown long) is closed with 4429
+and a reason; its address is refused new sockets for a while. Installed at import of the ASGI
+app; tests/scaleout checks it against the pinned Daphne.
+"""
+
+from __future__ import annotations
+
+import logging
+
+from django.conf import settings
+
+from game.core import limits
+
+logger = logging.getLogger(__name__)
+
+QUEUE_MAX = 100  # messages waiting for one consumer
+CLOSE_REASON = "Too many messages: this connection was closed."
+
+
+def _guarded(original):
+    def onMessage(self, payload, isBinary):  # noqa: N802 - autobahn's name
+        state = self.__dict__
+        if state.get("_sevn_closing"):
+            return
+        budget = state.get("_sevn_budget")
+        if budget is None:
+            budget = state["_sevn_budget"] = limits.MessageBudget(
+                settings.SEVN_FRAME_RATE, settings.SEVN_FRAME_BURST, settings.SEVN_SOCKET_CLOSE_AFTER
+            )
+        queue = getattr(self, "application_queue", None)
+        if budget.take() and (queue is None or queue.qsize() < QUEUE_MAX):
+            return original(self, payload, isBinary)
+        if budget.flooding or (queue is not None and queue.qsize() >= QUEUE_MAX):
+            state["_sevn_closing"] = True
+            address = str(getattr(self, "client_addr", None) and self.client_addr[0])
+            limits.penalise(address)
+            logger.warning("closing a flooding socket from %s", address)
+            self.sendClose(code=4429, reason=CLOSE_REASON)
+
+    onMessage.sevn_guard = True
+    return onMessage
+
+
+def install() -> None:
+    try:
+        from daphne.ws_protocol import WebSocketProtocol
+    except ImportError:  # not served by Daphne
+        return
+    if not getattr(WebSocketProtocol.onMessage, "sevn_guard", False):
+        WebSocketProtocol.onMessage = _guarded(WebSocketProtocol.onMessage)

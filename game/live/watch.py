@@ -1,0 +1,97 @@
+"""The table sockets of this process, and the check that none of them falls behind.
+
+A committed move normally reaches every screen through the channel layer. When the layer
+loses one (Redis restarting, a failed broadcast, a group membership Redis forgot), nothing
+else would ever tell that screen. So every process compares, once a second, what each of its
+sockets shows with what the database holds, in three queries for all its tables; a socket that
+shows an older table and has received nothing for RESYNC_AFTER seconds (not merely waiting for
+an update in flight) reads its table again and rejoins its group. A socket that receives an
+update after a gap in versions reads the table too (consumers), so no log line goes missing.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import weakref
+from collections.abc import Hashable
+
+from channels.db import database_sync_to_async
+
+from game.delivery.broadcast import relay
+from game.services import presence, selectors
+
+logger = logging.getLogger(__name__)
+
+CHECK_SECONDS = 1.0
+RESYNC_AFTER = 2.5  # seconds a screen may show an older table without any update arriving
+
+_sockets: dict[str, weakref.WeakSet] = {}
+
+
+def add(code: str, consumer) -> None:
+    _sockets.setdefault(code, weakref.WeakSet()).add(consumer)
+
+
+def remove(code: str, consumer) -> None:
+    sockets = _sockets.get(code)
+    if sockets is not None:
+        sockets.discard(consumer)
+        if not sockets:
+            del _sockets[code]
+
+
+def sockets_of(code: str) -> list:
+    return list(_sockets.get(code, ()))
+
+
+def count() -> int:
+    return sum(len(sockets) for sockets in _sockets.values())
+
+
+async def resync_table(code: str) -> None:
+    """Every socket of this process at this table reads it again (a broadcast just failed)."""
+    await asyncio.gather(*(consumer.resync() for consumer in sockets_of(code)), return_exceptions=True)
+
+
+async def check_once() -> int:
+    """One comparison of every local socket with the database; returns how many resynced."""
+    codes = [code for code, sockets in _sockets.items() if sockets]
+    if not codes:
+        return 0
+    held: dict[str, Hashable] = await database_sync_to_async(selectors.fingerprints)(codes)
+    behind = []
+    for code in codes:
+        for consumer in sockets_of(code):
+            if consumer.behind(held.get(code)):
+                behind.append(consumer.resync())
+    if behind:
+        logger.warning("%d screens were behind their table; read again", len(behind))
+        await asyncio.gather(*behind, return_exceptions=True)
+    return len(behind)
+
+
+async def heartbeat() -> None:
+    """Every live socket of this process is present (one statement), and this process follows
+    its tables on Redis again (a restart forgets groups). A socket gone is gone from the
+    registry, so nothing here can outlive it."""
+    present = [consumer.channel_name for code in list(_sockets) for consumer in sockets_of(code) if consumer.present]
+    await database_sync_to_async(presence.heartbeat)(channels=present)
+    await relay.renew()
+
+
+async def run_forever() -> None:
+    """The screens' check every second, the heartbeat every HEARTBEAT, until the server stops."""
+    beats_every = max(1, round(presence.HEARTBEAT.total_seconds() / CHECK_SECONDS))
+    checks = 0
+    while True:
+        await asyncio.sleep(CHECK_SECONDS)
+        checks += 1
+        try:
+            await check_once()
+            if checks % beats_every == 0:
+                await heartbeat()
+        except asyncio.CancelledError:
+            raise
+        except Exception:  # the database restarting: try again next time
+            logger.exception("screen check failed; retrying")

@@ -1,0 +1,348 @@
+"""Moderation in admin: the reports queue and what can be done from a report, mutes and bans,
+chat search, and the moderators' log (read only, for everyone)."""
+
+from __future__ import annotations
+
+from django import forms
+from django.contrib import admin, messages
+from django.core.exceptions import PermissionDenied
+from django.db.models import Q
+from django.http import HttpRequest, HttpResponseRedirect
+from django.shortcuts import get_object_or_404
+from django.urls import path, reverse
+from django.utils import timezone
+from django.utils.html import format_html
+from django.utils.http import urlencode
+from django.utils.translation import gettext_lazy as _
+from django.utils.translation import ngettext
+
+from game import services
+from game.core import phrases
+from game.core.errors import ServiceError
+from game.delivery import broadcast
+from game.models import ChatMessage, ModAction, Report, Sanction, Seat
+from game.services import moderation
+from game.services.staff import Person
+
+
+class WarnForm(forms.Form):
+    warning = forms.ChoiceField(label=_("warning"), choices=[(key, text) for key, text in phrases.WARNINGS.items()])
+
+
+class MuteForm(forms.Form):
+    duration = forms.ChoiceField(
+        label=_("for"),
+        choices=[
+            ("15m", _("15 minutes")),
+            ("1h", _("1 hour")),
+            ("24h", _("24 hours")),
+            ("permanent", _("permanently")),
+        ],
+    )
+    scope = forms.ChoiceField(
+        label=_("where"), choices=[("table", _("at this table")), ("everywhere", _("everywhere"))]
+    )
+    reason = forms.CharField(label=_("reason (the player reads it)"), max_length=200)
+
+
+class BanForm(forms.Form):
+    duration = forms.ChoiceField(
+        label=_("for"),
+        choices=[("24h", _("24 hours")), ("7d", _("7 days")), ("30d", _("30 days")), ("permanent", _("permanently"))],
+    )
+    reason = forms.CharField(label=_("reason (the player reads it)"), max_length=200)
+
+
+class RenameForm(forms.Form):
+    nickname = forms.CharField(label=_("new nickname"), max_length=20)
+
+
+class ReasonForm(forms.Form):
+    reason = forms.CharField(label=_("reason"), max_length=200, required=False)
+
+
+class HandleForm(forms.Form):
+    note = forms.CharField(label=_("how it was handled"), max_length=200, required=False)
+
+
+# action -> (permission, form, what it does with the report's person)
+ACTIONS = {
+    "warn": ("game.warn_player", WarnForm, _("Warn")),
+    "mute": ("game.mute_player", MuteForm, _("Mute in chat")),
+    "remove": ("game.remove_player", ReasonForm, _("Remove from the table")),
+    "rename": ("game.rename_player", RenameForm, _("Rename")),
+    "ban": ("game.ban_player", BanForm, _("Ban from tables")),
+    "close": ("game.close_table", ReasonForm, _("Close the table")),
+    "handle": ("game.handle_report", HandleForm, _("Mark handled")),
+}
+
+
+def _seat_of(report: Report) -> Seat | None:
+    return (
+        Seat.objects.filter(table_id=report.table_id, player_key=report.reported_key).first()
+        if report.table_id
+        else None
+    )
+
+
+def _act(action: str, report: Report, data: dict, by) -> list[tuple[str, dict]]:
+    """Run one action on the report's person; the messages to broadcast."""
+    person = Person.reported_in(report)
+    if action == "warn":
+        return moderation.player_warn(
+            by=by, person=person, warning=data["warning"], report=report, table_code=report.table_code
+        )
+    if action == "mute":
+        table = report.table if data["scope"] == "table" else None
+        return moderation.player_mute(
+            by=by, person=person, duration=data["duration"], reason=data["reason"], table=table, report=report
+        )
+    if action == "ban":
+        return moderation.player_ban(
+            by=by, person=person, duration=data["duration"], reason=data["reason"], report=report
+        )
+    if action == "handle":
+        moderation.report_handle(by=by, report_id=report.id, note=data["note"])
+        return []
+    if report.table_id is None:
+        raise ServiceError("unknown_table", _("There is no table with that code."))
+    if action == "close":
+        return [
+            (
+                report.table_code,
+                services.table_close(code=report.table_code, reason=data["reason"], by=by, report=report),
+            )
+        ]
+    seat = _seat_of(report)
+    if seat is None:
+        raise ServiceError("not_seated", _("That player no longer sits at this table."))
+    if action == "remove":
+        return [
+            (
+                report.table_code,
+                services.seat_remove_by_staff(seat_id=seat.id, by=by, reason=data["reason"], report=report),
+            )
+        ]
+    return moderation.player_rename(
+        by=by, table_id=report.table_id, person=person, nickname=data["nickname"], report=report
+    )
+
+
+class ReadOnly(admin.ModelAdmin):
+    def has_add_permission(self, request, obj=None) -> bool:
+        return False
+
+    def has_change_permission(self, request, obj=None) -> bool:
+        return False
+
+    def has_delete_permission(self, request, obj=None) -> bool:
+        return False
+
+
+@admin.register(Report)
+class ReportAdmin(ReadOnly):
+    list_display = (
+        "created",
+        "status",
+        "reason",
+        "reported_name",
+        "message_text",
+        "reporter_name",
+        "table_code",
+        "handled_by",
+    )
+    list_display_links = ("created", "reported_name")
+    list_filter = ("status", "reason", "created")
+    search_fields = ("reported_name", "reporter_name", "table_code", "message_text", "comment")
+    date_hierarchy = "created"
+    fields = (
+        "status",
+        "created",
+        "table_code",
+        "reason",
+        "reported_name",
+        "message_text",
+        "comment",
+        "reporter_name",
+        "handled_by",
+        "handled_at",
+        "resolution",
+    )
+    readonly_fields = fields
+    change_form_template = "admin/game/report/change_form.html"
+
+    def get_urls(self):
+        return [
+            path(
+                "<int:report_id>/act/<str:action>/", self.admin_site.admin_view(self.act_view), name="game_report_act"
+            ),
+            *super().get_urls(),
+        ]
+
+    def change_view(self, request, object_id, form_url="", extra_context=None):
+        report = get_object_or_404(Report, pk=object_id)
+        return super().change_view(
+            request, object_id, form_url, {**(extra_context or {}), **self._moderation(request, report)}
+        )
+
+    def _moderation(self, request: HttpRequest, report: Report) -> dict:
+        person = Q(reported_key=report.reported_key)
+        if report.reported_user_id:
+            person |= Q(reported_user_id=report.reported_user_id)
+        seats = Seat.objects.filter(player_key=report.reported_key).select_related("table").order_by("-table__created")
+        chatted = reverse("admin:game_chatmessage_changelist") + "?" + urlencode({"author_key": report.reported_key})
+        forms_shown = [
+            (name, label, form_class(prefix=name), reverse("admin:game_report_act", args=[report.id, name]))
+            for name, (permission, form_class, label) in ACTIONS.items()
+            if request.user.has_perm(permission)
+        ]
+        return {
+            "evidence": [
+                {
+                    **line,
+                    "said": line["text"] or phrases.phrase_label(line["phrase"]),
+                    "at": line["time"][11:19],
+                    "where": ChatMessage.Channel(line["channel"]).label,
+                    "reported": line["id"] == report.message_id,
+                }
+                for line in report.evidence
+            ],
+            "other_reports": Report.objects.filter(person).exclude(id=report.id)[:50],
+            "tables": seats[:50],
+            "chat_history_url": chatted,
+            "action_forms": forms_shown,
+            "sanctions": Sanction.objects.filter(player_key=report.reported_key)[:20],
+            "sanctions_url": reverse("admin:game_sanction_changelist")
+            + "?"
+            + urlencode({"player_key": report.reported_key}),
+            "still_seated": _seat_of(report) is not None,
+            "title": _("Report about %(name)s") % {"name": report.reported_name},
+        }
+
+    def act_view(self, request: HttpRequest, report_id: int, action: str):
+        report = get_object_or_404(Report, pk=report_id)
+        back = HttpResponseRedirect(reverse("admin:game_report_change", args=[report.id]))
+        if action not in ACTIONS or request.method != "POST":
+            return back
+        permission, form_class, label = ACTIONS[action]
+        if not request.user.has_perm(permission):
+            raise PermissionDenied
+        form = form_class(request.POST, prefix=action)
+        if not form.is_valid():
+            self.message_user(
+                request, _("Fill in the form: %(errors)s") % {"errors": form.errors.as_text()}, messages.ERROR
+            )
+            return back
+        try:
+            sent = _act(action, report, form.cleaned_data, request.user)
+        except ServiceError as error:
+            self.message_user(request, error.message, messages.ERROR)
+            return back
+        for code, message in sent:
+            broadcast.send(code, message)
+        self.message_user(request, _("Done: %(action)s.") % {"action": label}, messages.SUCCESS)
+        return back
+
+
+class ActiveFilter(admin.SimpleListFilter):
+    title = _("in force")
+    parameter_name = "active"
+
+    def lookups(self, request, model_admin):
+        return [("yes", _("in force")), ("no", _("ended"))]
+
+    def queryset(self, request, queryset):
+        now = timezone.now()
+        active = Q(lifted__isnull=True) & (Q(expires__isnull=True) | Q(expires__gt=now))
+        if self.value() == "yes":
+            return queryset.filter(active)
+        if self.value() == "no":
+            return queryset.exclude(active)
+        return queryset
+
+
+@admin.register(Sanction)
+class SanctionAdmin(ReadOnly):
+    list_display = ("kind", "nickname", "table", "reason", "created", "expires", "in_force", "by", "lifted")
+    list_filter = ("kind", ActiveFilter, "created")
+    search_fields = ("nickname", "player_key", "reason")
+    readonly_fields = (
+        "kind",
+        "nickname",
+        "player_key",
+        "user",
+        "table",
+        "reason",
+        "created",
+        "expires",
+        "by",
+        "lifted",
+        "lifted_by",
+    )
+    fields = readonly_fields
+    actions = ["lift"]
+
+    @admin.display(description=_("in force"), boolean=True)
+    def in_force(self, sanction: Sanction) -> bool:
+        return sanction.lifted is None and (sanction.expires is None or sanction.expires > timezone.now())
+
+    def has_lift_permission(self, request) -> bool:
+        return request.user.has_perm("game.mute_player") or request.user.has_perm("game.ban_player")
+
+    @admin.action(description=_("Lift the selected mutes and bans now"), permissions=["lift"])
+    def lift(self, request, queryset) -> None:
+        may = {
+            Sanction.Kind.MUTE: request.user.has_perm("game.mute_player"),
+            Sanction.Kind.BAN: request.user.has_perm("game.ban_player"),
+        }
+        lifted = 0
+        for sanction in queryset.filter(lifted__isnull=True):
+            if may[sanction.kind]:
+                moderation.sanction_lift(by=request.user, sanction_id=sanction.id)
+                lifted += 1
+        self.message_user(request, ngettext("%(n)d lifted.", "%(n)d lifted.", lifted) % {"n": lifted}, messages.SUCCESS)
+
+
+@admin.register(ChatMessage)
+class ChatMessageAdmin(ReadOnly):
+    """Chat search across tables; `?author_key=…` is one person's chat history."""
+
+    list_display = ("created", "table", "channel", "nickname", "said", "history")
+    list_filter = ("channel", "created")
+    search_fields = ("text", "nickname", "table__code", "phrase")
+    date_hierarchy = "created"
+    fields = ("table", "channel", "nickname", "text", "phrase", "author_key", "author_user", "created")
+    readonly_fields = fields
+    list_select_related = ("table",)
+
+    @admin.display(description=_("message"))
+    def said(self, line: ChatMessage) -> str:
+        return line.text or phrases.phrase_label(line.phrase)
+
+    @admin.display(description=_("their chat"))
+    def history(self, line: ChatMessage) -> str:
+        url = reverse("admin:game_chatmessage_changelist") + "?" + urlencode({"author_key": line.author_key})
+        return format_html('<a href="{}">{}</a>', url, _("all tables"))
+
+
+@admin.register(ModAction)
+class ModActionAdmin(ReadOnly):
+    """The moderators' log: nobody adds, changes or deletes a line here, superusers neither."""
+
+    list_display = ("created", "actor_name", "action", "target_name", "table_code", "detail", "reason", "report")
+    list_filter = ("action", "created")
+    search_fields = ("actor_name", "target_name", "target_key", "table_code", "reason", "detail")
+    date_hierarchy = "created"
+    fields = (
+        "created",
+        "actor",
+        "actor_name",
+        "action",
+        "target_name",
+        "target_key",
+        "table_code",
+        "detail",
+        "reason",
+        "report",
+    )
+    readonly_fields = fields

@@ -1,0 +1,83 @@
+"""The start page: the tables you sit at, creating a table, finding one by its code, invite links."""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.utils.translation import gettext
+from django.views.decorators.http import require_GET, require_POST
+
+from game import registry, services
+from game.core.errors import ServiceError
+from game.core.identity import NICKNAME_KEY, known_player, player_for
+from game.pages.forms import CreateTableForm
+from game.pages.lookups import lookup_missed, lookups_exhausted
+from game.services import selectors
+
+HERO_CARDS = ("7", "second_chance", "13", "x2", "storm")
+
+
+def _home(request: HttpRequest, player, form: CreateTableForm, status: int = 200) -> HttpResponse:
+    return render(
+        request,
+        "game/home.html",
+        {
+            "form": form,
+            "tables": selectors.tables_of(player.key)[:20] if player else [],
+            "is_user": bool(player and player.is_user),
+            "hero_cards": [registry.KINDS["sevn"].face(code) for code in HERO_CARDS],
+        },
+        status=status,
+    )
+
+
+@require_GET
+def home(request: HttpRequest) -> HttpResponse:
+    player = known_player(request.session, request.user)  # looking creates no session
+    form = CreateTableForm(initial={"nickname": request.session.get(NICKNAME_KEY, "")})
+    return _home(request, player, form)
+
+
+@require_POST
+def table_create(request: HttpRequest) -> HttpResponse:
+    player = player_for(request.session, request.user)
+    form = CreateTableForm(request.POST)
+    if not form.is_valid():
+        return _home(request, player, form, status=400)
+    data = form.cleaned_data
+    try:
+        table = services.table_create(
+            player=player,
+            nickname=data["nickname"],
+            seat_count=data["seat_count"],
+            target=data["target"],
+            turn_seconds=data["turn_seconds"],
+            show_odds=data["show_odds"],
+            bot_speed=data["bot_speed"],
+            kind=data["kind"],
+            rounds=data["rounds"],
+        )
+    except ServiceError as error:
+        form.add_error(None, error.message)
+        return _home(request, player, form, status=400)
+    request.session[NICKNAME_KEY] = data["nickname"]
+    return redirect("table", code=table.code)
+
+
+@require_GET
+def table_find(request: HttpRequest) -> HttpResponse:
+    if (refused := lookups_exhausted(request)) is not None:
+        return refused
+    code = "".join(request.GET.get("code", "").split()).upper()
+    if selectors.table_by_code(code) is None:
+        lookup_missed(request)
+        messages.error(request, gettext("There is no table with that code."))
+        return redirect("home")
+    return redirect("table", code=code)
+
+
+@require_GET
+def table_invite(request: HttpRequest, code: str) -> HttpResponse:
+    """The language-neutral invite link: each friend lands on the table in their language."""
+    return redirect("table", code=code.upper())

@@ -1,9 +1,0 @@
-from __future__ import annotations
-
-from django.urls import path
-
-from . import consumers
-
-websocket_urlpatterns = [
-    path("ws/t/<str:code>/", consumers.TableConsumer.as_asgi()),
-]

@@ -1,0 +1,278 @@
+"""A viewer's table as HTML: the whole of it (a page, a socket that just opened) or, for a
+socket, only what changed since it last drew (Screen)."""
+
+from __future__ import annotations
+
+from contextlib import nullcontext
+
+from django.template.loader import render_to_string
+from django.utils.safestring import mark_safe
+from django.utils.translation import get_language, override
+
+from game import registry
+from game.core.identity import tag
+from game.delivery.broadcast import Passed
+from game.screen.log import log_entries, log_lines, log_piece
+from game.services.selectors import fingerprint
+from game.ui import common
+from game.ui.common import TableView, viewer_seat
+from game.ui.pieces import Piece, draw, shows
+
+LOBBY = "table/_table.html"  # a table waiting in its lobby, or closed: the same for every game
+
+
+def speaking(language: str):
+    """The viewer's language for what is drawn next (nothing to switch if it is already on)."""
+    return nullcontext() if get_language() == language else override(language)
+
+
+def playing(snapshot: dict) -> bool:
+    """A game on the table (its pieces are drawn; a lobby or a closed table is drawn whole)."""
+    return snapshot["game"] is not None and snapshot["table"]["status"] not in ("lobby", "closed")
+
+
+def table_view(
+    snapshot: dict,
+    viewer_key: str | None,
+    events: list[dict] = (),
+    asked: frozenset = frozenset(),
+    online: tuple[int, ...] | None = None,
+    passed: Passed | None = None,
+) -> TableView | None:
+    """One viewer's table as pieces, or None for a lobby or a closed table. What every viewer
+    shares is worked out once per update (`passed`: the update as this process's sockets
+    received it)."""
+    if not playing(snapshot):
+        return None
+    game = registry.of(snapshot["table"])
+    if passed is None:
+        shared = game.shared_pieces(snapshot, list(events))
+    else:
+        if passed.shared is None:
+            passed.shared = game.shared_pieces(snapshot, list(events))
+        shared = passed.shared
+    return game.viewer_table(snapshot, shared, viewer_key, asked, online)
+
+
+def table_context(
+    snapshot: dict,
+    viewer_key: str | None,
+    events: list[dict] = (),
+    asked: frozenset = frozenset(),
+    online: tuple[int, ...] | None = None,
+    seen: TableView | None = None,
+) -> dict:
+    """Everything the table template needs for one viewer, its pieces drawn."""
+    table, seats = snapshot["table"], snapshot["seats"]
+    mine = viewer_seat(snapshot, viewer_key)
+    context = {
+        "table": table,
+        "is_host": bool(viewer_key) and tag(viewer_key) == table["host"],
+        "my_seat": mine and mine["index"],
+        "seated": mine is not None,
+        "seats_taken": len(seats),
+        "game": snapshot["game"],
+        "table_template": registry.of(table).table_template,
+    }
+    if snapshot["game"] is None or table["status"] == "lobby":
+        by_index = {seat["index"]: seat for seat in seats}
+        context["game"] = None
+        context["table_template"] = LOBBY
+        context["lobby"] = [
+            {"index": i, "seat": by_index.get(i), "is_you": by_index.get(i) is not None and by_index[i] is mine}
+            for i in range(table["seat_count"])
+        ]
+        kind = registry.of(table)
+        context["lobby_line"] = kind.lobby_line(table)
+        context["start_note"] = kind.start_note
+        context["shows_odds"] = table["show_odds"] and "odds" in kind.options
+        context["can_start"] = len(seats) >= kind.min_seats
+        context["bots_left"] = kind.max_bots - sum(1 for seat in seats if seat["bot_level"])
+        return context
+    if table["status"] == "closed":
+        context["table_template"] = LOBBY
+        return context
+    seen = seen or table_view(snapshot, viewer_key, events, asked, online)
+    context.update(frame=seen.frame, me=seen.frame.me, drawn=_drawn_places(seen, registry.of(table).own_seat_apart))
+    return context
+
+
+def _drawn_places(seen: TableView, own_seat_apart: bool) -> dict:
+    """The drawn pieces by their place in the table's template: each by its element id
+    ("table-bar" is `bar`, "pile-deck" `pile_deck`), the seats joined in page order as `seats`,
+    and the viewer's own as `you` when the game draws it apart."""
+    html = {name: draw(piece) for name, piece in seen.pieces.items()}
+    me = seen.frame.me
+    apart = f"seat-{me}" if own_seat_apart else None
+    places = {name.replace("table-", "").replace("-", "_"): value for name, value in html.items()}
+    seats = [name for name in html if name.startswith("seat-") and name != apart]
+    places["seats"] = mark_safe("".join(html[name] for name in seats))  # each drawn (escaped) by its partial
+    places["you"] = html.get(apart, "") if apart else ""
+    return places
+
+
+def render_table(snapshot: dict, viewer_key: str | None, events: list[dict] = (), oob: bool = False) -> str:
+    context = table_context(snapshot, viewer_key, events)
+    context.update(oob=oob)
+    return render_to_string(context["table_template"], context)
+
+
+class Screen:
+    """What one socket's viewer has on screen, so that an update sends only what changed.
+
+    A whole table is sent when the socket opens and whenever the arrangement changes (the
+    game, the seats' order, the standings or the round summary appearing); otherwise only the
+    pieces whose data changed, each swapped in by its id, and nothing is drawn for the rest.
+    The screen is the socket's own: it lives as long as the connection, no game state.
+    """
+
+    def __init__(self, viewer_key: str | None, language: str) -> None:
+        self.viewer_key, self.language = viewer_key, language
+        self.frame: tuple | None = None
+        self.shown: dict[str, tuple] = {}  # element id -> what it shows (drawing.shows)
+        self.version: tuple[int, int] | None = None
+        self.snapshot: dict | None = None  # the last one drawn (shared with every other screen: read only)
+        self.online: tuple[int, ...] | None = None  # seats with a socket open, from the last presence change
+        self.asked: dict[int, set[int]] = {}  # game id -> seats that asked for a rematch
+
+    @property
+    def game_number(self) -> int | None:
+        """The number at the table of the game this screen shows."""
+        game = self.snapshot and self.snapshot["game"]
+        return game["number"] if game else None
+
+    @property
+    def fingerprint(self) -> tuple | None:
+        """Which state of the table this screen shows (compared with the database's by game.live.watch)."""
+        return fingerprint(self.snapshot)
+
+    def misses_lines_before(self, snapshot: dict) -> bool:
+        """Whether this update skips versions this screen never saw (their log lines with them)."""
+        game = snapshot["game"]
+        return (
+            game is not None
+            and self.version is not None
+            and self.version[0] == game["id"]
+            and game["version"] > self.version[1] + 1
+        )
+
+    def seated(self, viewer_key: str | None) -> bool:
+        return self.snapshot is not None and viewer_seat(self.snapshot, viewer_key) is not None
+
+    def decides(self, viewer_key: str | None) -> bool:
+        """Whether the table shown waits for this viewer's decision."""
+        game = self.snapshot and self.snapshot["game"]
+        if not game or game["over"] or game["view"]["current"] is None:
+            return False
+        mine = viewer_seat(self.snapshot, viewer_key)
+        return mine is not None and mine["index"] == game["view"]["current"]
+
+    def _heard(self, snapshot: dict, events: list[dict]) -> None:
+        """What an update says besides the table: who asked for a rematch, whose sockets are open."""
+        game = snapshot["game"]
+        for event in events:
+            if event["type"] == "presence":
+                self.online = tuple(event["online"])
+            elif event["type"] == "rematch_asked" and game is not None:
+                self.asked.setdefault(game["id"], set()).add(event["seat"])
+
+    def _asked(self, snapshot: dict) -> frozenset:
+        game = snapshot["game"]
+        return frozenset(self.asked.get(game["id"], ())) if game is not None else frozenset()
+
+    def full(self, snapshot: dict, log_events: list[dict], online: list[int] | None = None) -> str:
+        """The whole table and the whole log (on connect, and after a refused move); `online`:
+        whose sockets are open, as the database says at this moment."""
+        game = snapshot["game"]
+        if online is not None:
+            self.online = tuple(online)
+        if game is not None:  # the log is where earlier rematch requests are
+            self.asked[game["id"]] = {e["seat"] for e in log_events if e["type"] == "rematch_asked"}
+        with speaking(self.language):
+            html = self._whole(snapshot, self._view(snapshot, []))
+            return html + render_to_string(
+                "table/_log.html", {"lines": log_lines(log_entries(snapshot, log_events)), "oob": True}
+            )
+
+    def update(self, snapshot: dict, events: list[dict], passed: Passed | None = None) -> str | None:
+        """What changed since this screen was last drawn, and the new log lines ("" if nothing).
+
+        None when an update with log lines arrives after a newer one (two servers broadcast
+        moments apart): its table is already shown but its lines would be missing or out of
+        order, so the caller draws the whole table and log again from the database."""
+        game = snapshot["game"]
+        self._heard(snapshot, events)
+        if self._overtaken(snapshot):
+            if all(event["type"] == "presence" for event in events):  # it needs no table of its own
+                return self._presence_only()
+            return None if events else ""
+        with speaking(self.language):
+            seen = self._view(snapshot, events, passed)
+            if seen is None or seen.frame != self.frame:
+                html = self._whole(snapshot, seen)
+            else:
+                self.snapshot = snapshot
+                self._remember(game)
+                html = "".join(self._changed(seen.pieces))
+            if events and game is not None:
+                html += draw(self._log(snapshot, events, passed))
+            return html
+
+    def _overtaken(self, snapshot: dict) -> bool:
+        game = snapshot["game"]
+        return (
+            game is not None
+            and self.version is not None
+            and self.version[0] == game["id"]
+            and game["version"] < self.version[1]
+        )
+
+    def _view(self, snapshot: dict, events: list[dict], passed: Passed | None = None) -> TableView | None:
+        return table_view(snapshot, self.viewer_key, events, self._asked(snapshot), self.online, passed)
+
+    @staticmethod
+    def _log(snapshot: dict, events: list[dict], passed: Passed | None) -> Piece:
+        """The update's log lines (worked out once per update when it came through the layer)."""
+        if passed is None:
+            return log_piece(snapshot, events)
+        if passed.log is None:
+            passed.log = log_piece(snapshot, events)
+        return passed.log
+
+    def _changed(self, table_pieces: dict[str, Piece]):
+        """The pieces whose data this screen does not show yet, drawn (htmx's socket extension
+        swaps each in by its id)."""
+        for name, piece in table_pieces.items():
+            showing = shows(piece)
+            if self.shown.get(name) != showing:
+                self.shown[name] = showing
+                yield draw(piece)
+
+    def _presence_only(self) -> str:
+        """An older update that only says whose sockets are open: the marks, nothing else."""
+        if self.frame is None or "table-presence" not in self.shown:
+            return ""
+        return "".join(self._changed({"table-presence": common.presence(self.online)}))
+
+    def _whole(self, snapshot: dict, seen: TableView | None) -> str:
+        self.snapshot = snapshot
+        context = table_context(snapshot, self.viewer_key, seen=seen)
+        self.frame = seen.frame if seen is not None else None
+        self.shown = {name: shows(piece) for name, piece in seen.pieces.items()} if seen is not None else {}
+        self._remember(snapshot["game"])
+        context.update(oob=True)
+        return render_to_string(context["table_template"], context)
+
+    def _remember(self, game: dict | None) -> None:
+        self.version = (game["id"], game["version"]) if game is not None else None
+
+
+def render_error(message: str, language: str) -> str:
+    with override(language):
+        return render_to_string("table/_toast.html", {"message": message})
+
+
+def render_notice(message: str, language: str) -> str:
+    """Good news for whoever asked (a report received), in the toast's place."""
+    with override(language):
+        return render_to_string("table/_toast.html", {"message": message, "ok": True})

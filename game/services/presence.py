@@ -1,0 +1,160 @@
+"""Who is at the table right now: sockets of seated people, and taking over for the absent.
+
+Every screen marks each seat connected or not: a socket opening or closing broadcasts which
+seats have one open (an event of its own, "presence", that changes no game). A person whose
+last socket closed more than GRACE ago has their decisions time out after ABSENT_TURN (not the
+table's whole turn clock); more than AWAY_AFTER ago, they are marked away (a bot plays for them).
+When they come back, the away mark goes and the game (paused if only bots were left) goes on.
+"""
+
+from __future__ import annotations
+
+import logging
+from datetime import timedelta
+
+from django.db import transaction
+from django.db.models import Exists, OuterRef, Q
+from django.utils import timezone
+
+from game import services
+from game.models import Presence, Seat, Table
+from game.services import selectors
+from game.services.common import table_update
+from game.services.play import GRACE, hurry
+from game.services.store import locked_table_and_game
+
+logger = logging.getLogger(__name__)
+
+AWAY_AFTER = timedelta(seconds=60)
+# Each process says every HEARTBEAT which of its sockets live, and their people's seats were
+# last seen then: shorter than GRACE, so a move never asks whether its next decider is here.
+HEARTBEAT = timedelta(seconds=10)
+STALE_AFTER = HEARTBEAT * 3
+
+
+def online(table_id: int) -> list[int]:
+    """The seats of people with a socket open at the table (bots have none)."""
+    keys = set(Presence.objects.filter(table_id=table_id).values_list("player_key", flat=True))
+    return sorted(
+        index
+        for index, key in Seat.objects.filter(table_id=table_id, bot_level="").values_list("index", "player_key")
+        if key in keys
+    )
+
+
+def presence_event(table_id: int) -> dict:
+    return {"type": "presence", "online": online(table_id)}
+
+
+def _presence_message(table: Table) -> dict | None:
+    """Which seats have a socket open, for every screen of a running or finished game."""
+    if table.status not in (Table.Status.PLAYING, Table.Status.FINISHED):
+        return None
+    message = table_update(table, sorted(table.seats.all(), key=lambda seat: seat.index), selectors.current_game(table))
+    message["events"] = [presence_event(table.id)]
+    return message
+
+
+def arrived(*, code: str, player_key: str, channel: str) -> dict | None:
+    """A socket opened; a seated person who was away is back. Returns a message to broadcast:
+    whose sockets are open now (the new screen learns it too), and the return if they were away."""
+    table = selectors.table_by_code(code)
+    if table is None:
+        return None
+    now = timezone.now()
+    Presence.objects.update_or_create(channel=channel, defaults={"table": table, "player_key": player_key, "seen": now})
+    seat = table.seats.filter(player_key=player_key).first()
+    if seat is not None:
+        Seat.objects.filter(id=seat.id).update(last_seen=now)
+    if seat is not None and seat.away:
+        message = _back(table.id, seat.id)
+        if message is not None:
+            message["events"] = [*message["events"], presence_event(table.id)]
+            return message
+    return _presence_message(table)
+
+
+@transaction.atomic
+def _back(table_id: int, seat_id: int) -> dict | None:
+    table, _game = locked_table_and_game(table_id=table_id)
+    seat = Seat.objects.get(id=seat_id)
+    if not seat.away or table.status == Table.Status.CLOSED:
+        return None
+    seat.away, seat.timeouts_in_row = False, 0
+    seat.save(update_fields=["away", "timeouts_in_row"])
+    return services.refresh_deadline(table, events=[{"type": "back", "seat": seat.index}])
+
+
+def left(*, channel: str) -> dict | None:
+    """A socket closed; the seat remembers when its person was last here. If it was their last
+    socket at the table, returns the message that tells every screen the seat is not connected."""
+    presence = Presence.objects.filter(channel=channel).first()
+    if presence is None:
+        return None
+    presence.delete()
+    seated = Seat.objects.filter(table_id=presence.table_id, player_key=presence.player_key).update(
+        last_seen=timezone.now()
+    )
+    if not seated or Presence.objects.filter(table_id=presence.table_id, player_key=presence.player_key).exists():
+        return None
+    table = Table.objects.filter(id=presence.table_id).first()
+    return table and _presence_message(table)
+
+
+def heartbeat(*, channels: list[str]) -> None:
+    """This process's sockets are alive, and their seated people were seen now: a statement each
+    for all of them."""
+    if channels:
+        now = timezone.now()
+        Presence.objects.filter(channel__in=channels).update(seen=now)
+        here = Presence.objects.filter(
+            channel__in=channels, table_id=OuterRef("table_id"), player_key=OuterRef("player_key")
+        )
+        Seat.objects.filter(Exists(here)).update(last_seen=now)
+
+
+def mark_absent(now=None) -> list[dict]:
+    """Seated people in running games with no live socket for GRACE have their pending decision
+    due within ABSENT_TURN; with none for AWAY_AFTER they become away."""
+    now = now or timezone.now()
+    Presence.objects.filter(seen__lt=now - STALE_AFTER).delete()
+    live = Presence.objects.values("table_id", "player_key")
+    live_keys = {(row["table_id"], row["player_key"]) for row in live}
+    messages = []
+    for seat in Seat.objects.filter(
+        table__status=Table.Status.PLAYING,
+        away=False,
+        bot_level="",
+        last_seen__lt=now - GRACE,
+        last_seen__gte=now - AWAY_AFTER,
+    ).exclude(player_key=""):
+        if (seat.table_id, seat.player_key) not in live_keys:
+            message = hurry(table_id=seat.table_id, seat_index=seat.index, now=now)
+            if message:
+                messages.append(message)
+    long_ago = now - AWAY_AFTER
+    gone = (
+        Seat.objects.filter(table__status=Table.Status.PLAYING, away=False, bot_level="")
+        .exclude(player_key="")
+        .filter(Q(last_seen__lt=long_ago) | Q(last_seen__isnull=True, joined__lt=long_ago))
+    )
+    for seat in gone:
+        if (seat.table_id, seat.player_key) in live_keys:
+            continue
+        message = _away(seat.table_id, seat.id, now)
+        if message:
+            messages.append(message)
+    return messages
+
+
+@transaction.atomic
+def _away(table_id: int, seat_id: int, now) -> dict | None:
+    table, _game = locked_table_and_game(table_id=table_id)
+    seat = Seat.objects.get(id=seat_id)
+    if seat.away or table.status != Table.Status.PLAYING:
+        return None
+    if Presence.objects.filter(table_id=table_id, player_key=seat.player_key).exists():
+        return None
+    seat.away = True
+    seat.save(update_fields=["away"])
+    return services.refresh_deadline(table, events=[{"type": "away", "seat": seat.index}])

@@ -1,0 +1,104 @@
+"""Sevens behind the platform's Kind (game.core.kind): its engine, bots, pieces and log as the
+tables use them. Hands are secret: each seat gets the engine's `view(state, seat)`, a spectator
+`view(state, None)`."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+from django.utils.translation import gettext, ngettext
+from django.utils.translation import gettext_lazy as _
+
+from game.core.errors import choose_int
+from game.core.kind import Kind
+from game.sevens import engine, log, pieces, rulebook
+from game.sevens.bots import decide
+from game.sevens.engine.state import MAX_ROUNDS, MAX_SEATS, MIN_ROUNDS, MIN_SEATS
+from game.sevens.faces import face, short_name
+
+MAX_BOTS = 5
+ROUNDS = range(MIN_ROUNDS, MAX_ROUNDS + 1)
+
+
+class Sevens(Kind):
+    name, label = "sevens", _("Sevens")
+    min_seats, max_seats, max_bots, secret = MIN_SEATS, MAX_SEATS, MAX_BOTS, True
+    about = _("Fan Tan: play your cards onto the sevens, 3 to 7 players")
+    illegal = engine.IllegalAction
+    folder = Path(__file__).resolve().parent
+    table_template = "sevens/_table.html"
+    seat_range = _("A table of Sevens has 3 to 7 seats.")
+    start_note = _("At least three players must be seated to start a game of Sevens.")
+    options = ("rounds",)
+    actions = {"play": ("card",), "pass": ()}
+    own_seat_apart = False  # every seat in one list around the layout, yours marked
+
+    rulebook = rulebook
+
+    def new(self, table, seat_count, seed, events):
+        return engine.new_game(seat_count, seed, rounds=table.rounds, events=events)
+
+    def apply(self, state, action, actor=None):
+        return engine.apply(state, action, actor=actor)
+
+    def timeout(self, state):
+        """The clock ran out: said in the log (as SEVN's engine says it), then the default card."""
+        seat = state["current"]
+        return [{"type": "timeout", "seat": seat}, *engine.timeout(state)]
+
+    def acting(self, state):
+        return state["current"]
+
+    def winner(self, state):
+        winners = state["winners"]
+        return winners[0] if state["over"] and len(winners) == 1 else None
+
+    def views(self, state):
+        return {
+            "view": engine.view(state, None),
+            "seat_views": [engine.view(state, seat) for seat in range(len(state["seats"]))],
+        }
+
+    def bot_action(self, level, state, rng):
+        return decide(level, state, rng)
+
+    def bot_rng(self, seed, version, state):
+        return random.Random(f"{seed}/{version}/{len(state['moves'])}/{state['round']}")
+
+    def to_json(self, state):
+        return engine.to_json(state)
+
+    def from_json(self, text):
+        return engine.from_json(text)
+
+    def settings(self, target, rounds):
+        return {"rounds": choose_int(rounds, ROUNDS, "bad_rounds", _("A game of Sevens has 1 to 10 rounds."))}
+
+    def lobby_line(self, table):
+        rounds = ngettext("%(seats)s seats · %(n)s round", "%(seats)s seats · %(n)s rounds", table["rounds"]) % {
+            "seats": table["seat_count"],
+            "n": table["rounds"],
+        }
+        return f"{gettext('Sevens')} · {rounds}"
+
+    def shared_pieces(self, snapshot, events):
+        return pieces.shared_pieces(snapshot, events)
+
+    def viewer_table(self, snapshot, shared, viewer_key, asked=frozenset(), online=None):
+        return pieces.viewer_table(snapshot, shared, viewer_key, asked, online)
+
+    def log_line(self, event, names):
+        return log.line(event, names)
+
+    def face(self, code):
+        return face(code)
+
+    def card_label(self, code):
+        return short_name(code)
+
+    def rulebook_numbers(self):
+        return rulebook.numbers(self.max_bots)
+
+
+KIND = Sevens()

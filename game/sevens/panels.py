@@ -1,0 +1,148 @@
+"""What each piece of a Sevens table shows, as plain data from a viewer's view (no language in
+it), and the context its partial is drawn with (in the viewer's language): the layout, the
+seats, the bar, the last round, the standings and the viewer's hand."""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+from django.utils.text import capfirst
+from django.utils.translation import gettext
+
+from game.sevens.engine.cards import RANKS, SEVEN, SUITS, SYMBOL
+from game.sevens.faces import face, rank_label, short_name, suit_name
+
+
+def layout_rows(layout: dict) -> list[dict]:
+    """The four suit rows, A to K with the 7 in the middle: cards on the table, and the open
+    ends where a card may go next (a row without its 7 is open at the 7 only). The table and the
+    rulebook's Sevens example both draw them (sevens/_layout.html)."""
+    rows = []
+    for suit in SUITS:
+        ends = layout[suit]
+        low, high = (None, None) if ends is None else (RANKS.index(ends[0]), RANKS.index(ends[1]))
+        cells = []
+        for index, rank in enumerate(RANKS):
+            on_table = low is not None and low <= index <= high
+            open_end = (index == SEVEN) if low is None else index in (low - 1, high + 1)
+            cells.append(
+                {
+                    "rank": rank_label(rank),
+                    "code": rank + suit,
+                    "open": open_end,
+                    "seven": index == SEVEN,
+                    "face": face(rank + suit) if on_table else None,
+                }
+            )
+        if ends is None:
+            state = gettext("%(suit)s: no 7 yet") % {"suit": capfirst(suit_name(suit))}
+        else:
+            state = gettext("%(suit)s: %(low)s to %(high)s") % {
+                "suit": capfirst(suit_name(suit)),
+                "low": short_name(ends[0] + suit),
+                "high": short_name(ends[1] + suit),
+            }
+        rows.append({"suit": suit, "symbol": SYMBOL[suit], "name": suit_name(suit), "cells": cells, "label": state})
+    return rows
+
+
+def layout_context(layout: tuple[tuple[str, str] | None, ...]) -> dict:
+    return {"layout": layout_rows(dict(zip(SUITS, layout, strict=True)))}
+
+
+class SeatFacts(NamedTuple):
+    """A seat as everyone sees it: name, cards in hand, passes this round, penalty total."""
+
+    index: int
+    name: str
+    count: int
+    passes: int
+    total: int
+    dealer: bool
+    bot_level: str
+    away: bool
+    winner: bool
+    is_you: bool = False
+
+
+def seat_context(seat: SeatFacts) -> dict:
+    return {"seat": seat}
+
+
+class Bar(NamedTuple):
+    code: str
+    round: int
+    rounds: int
+
+
+def bar_context(bar: Bar) -> dict:
+    return {"bar": bar}
+
+
+class LastRound(NamedTuple):
+    """The round just finished: everyone's penalty and the cards they were left with (public
+    once the round is over)."""
+
+    round: int
+    over: bool  # the game too: the list stays open
+    names: tuple[str, ...]
+    penalties: tuple[int, ...]
+    hands: tuple[tuple[str, ...], ...]
+
+
+def last_round_data(view: dict, names: tuple[str, ...]) -> LastRound:
+    last = view["last_round"]
+    number = view["round"] - (0 if view["over"] else 1)
+    hands = tuple(tuple(hand) for hand in last["hands"])
+    return LastRound(number, view["over"], names, tuple(last["penalties"]), hands)
+
+
+def last_round_context(last: LastRound) -> dict:
+    seats = [
+        {"name": last.names[i], "penalty": penalty, "cards": [face(code) for code in last.hands[i]]}
+        for i, penalty in enumerate(last.penalties)
+    ]
+    return {"last_round": {"round": last.round, "seats": seats}, "over": last.over}
+
+
+class Standing(NamedTuple):
+    place: int
+    name: str
+    total: int
+    winner: bool
+
+
+def standings_data(view: dict, names: tuple[str, ...]) -> tuple[Standing, ...]:
+    """Final totals, lowest first (the lowest total wins; ties share the win and the place)."""
+    order = sorted(range(len(view["seats"])), key=lambda i: (view["seats"][i]["total"], i))
+    standings, place, last_total = [], 0, None
+    for rank, i in enumerate(order, start=1):
+        total = view["seats"][i]["total"]
+        if total != last_total:
+            place, last_total = rank, total
+        standings.append(Standing(place, names[i], total, i in view["winners"]))
+    return tuple(standings)
+
+
+def standings_context(standings: tuple[Standing, ...]) -> dict:
+    return {"standings": standings}
+
+
+class Hand(NamedTuple):
+    """A seated player's hand (playable cards marked on their turn), or what a spectator waits for."""
+
+    me: int | None
+    yours: bool
+    current_name: str | None
+    cards: tuple[tuple[str, bool], ...]  # (card, playable)
+
+
+def hand_context(hand: Hand) -> dict:
+    return {
+        "over": False,
+        "me": hand.me,
+        "yours": hand.yours,
+        "current_name": hand.current_name,
+        "hand": [{"face": face(code), "playable": playable} for code, playable in hand.cards],
+        "hand_count": len(hand.cards),
+    }

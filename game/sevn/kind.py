@@ -1,0 +1,104 @@
+"""SEVN behind the platform's Kind (game.core.kind): its engine, bots, pieces and log as the
+tables use them. Every card is face up, so every viewer shares one view."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+from django.utils.translation import gettext
+from django.utils.translation import gettext_lazy as _
+
+from game.core.errors import choose_int
+from game.core.kind import Kind
+from game.sevn import engine, log, pieces, rulebook
+from game.sevn.bots import decide
+from game.sevn.engine.cards import TARGET
+from game.sevn.engine.state import MAX_SEATS, MIN_SEATS
+from game.sevn.faces import card_name, face
+
+MIN_TARGET, MAX_TARGET = 50, 1000
+
+
+class Sevn(Kind):
+    name, label = "sevn", "SEVN"
+    min_seats, max_seats, max_bots, secret = MIN_SEATS, MAX_SEATS, MAX_SEATS - 1, False
+    about = _("push your luck, 2 to 8 players")
+    illegal = engine.IllegalAction
+    folder = Path(__file__).resolve().parent
+    table_template = "sevn/_table.html"
+    seat_range = _("A table has 2 to 8 seats.")
+    start_note = _("At least two players must be seated to start.")
+    options = ("target", "odds")
+    actions = {
+        "draw": (),
+        "pass": (),
+        "freeze": ("seat",),
+        "triple_draw": ("seat",),
+        "gift": ("seat",),
+        "crossroads": ("pick",),
+        "ballast": ("keep",),
+    }
+
+    rulebook = rulebook
+
+    def new(self, table, seat_count, seed, events):
+        return engine.new_game(seat_count, seed, target=table.target, events=events)
+
+    def apply(self, state, action, actor=None):
+        return engine.apply(state, action, actor=actor)
+
+    def timeout(self, state):
+        return engine.timeout(state)
+
+    def acting(self, state):
+        return None if state["pending"] is None else state["pending"]["seat"]
+
+    def winner(self, state):
+        return state["winner"]
+
+    def views(self, state):
+        return {"view": engine.public_view(state), "seat_views": None}
+
+    def bot_action(self, level, state, rng):
+        return decide(level, state, rng)
+
+    def bot_rng(self, seed, version, state):
+        return random.Random(f"{seed}/{version}/{len(state['history'])}/{state['round']}")
+
+    def to_json(self, state):
+        return engine.to_json(state)
+
+    def from_json(self, text):
+        return engine.from_json(text)
+
+    def settings(self, target, rounds):
+        message = _("The target score is between 50 and 1000.")
+        goal = choose_int(
+            TARGET if target is None else target, range(MIN_TARGET, MAX_TARGET + 1), "bad_target", message
+        )
+        return {"target": goal}
+
+    def lobby_line(self, table):
+        return gettext("%(n)s seats · first to %(target)s") % {"n": table["seat_count"], "target": table["target"]}
+
+    def shared_pieces(self, snapshot, events):
+        return pieces.shared_pieces(snapshot, events)
+
+    def viewer_table(self, snapshot, shared, viewer_key, asked=frozenset(), online=None):
+        return pieces.viewer_table(snapshot, shared, viewer_key, asked, online)
+
+    def log_line(self, event, names):
+        return log.line(event, names)
+
+    def face(self, code):
+        return face(code)
+
+    def card_label(self, code):
+        return card_name(code)
+
+    def rulebook_numbers(self):
+        return rulebook.numbers()
+
+
+KIND = Sevn()

@@ -1,0 +1,103 @@
+"""What every game's table has: #table-meta (the version a move is made on, whose turn it is, the
+clock), #table-presence (whose sockets are open), the turn pill, the rematch at game over, and
+the shape of one viewer's table (its frame and its pieces), and who sits where."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Hashable
+from typing import NamedTuple
+
+from game.core.identity import tag
+from game.ui.pieces import Piece
+
+
+class TableView(NamedTuple):
+    """One viewer's table: the arrangement around the pieces (a game's own Frame: when it
+    changes, a screen gets the whole table again) and the pieces, by element id in page order."""
+
+    frame: Hashable
+    pieces: dict[str, Piece]
+
+
+class Meta(NamedTuple):
+    """#table-meta: what the page's script and style read, sent with every change."""
+
+    game: int  # the game's number at the table (a move carries it, with the version)
+    version: int
+    turn: int | None  # the seat that decides
+    deadline_ms: int | None
+    timer: int  # the table's seconds per decision
+    show_summary: bool  # a round was scored by this update: the summary opens
+
+
+def meta_piece(meta: Meta) -> Piece:
+    """#table-meta, with the server's clock as the update is worked out (the page's countdown
+    corrects its own by it): drawn, not compared."""
+    return Piece("table/_meta.html", meta, _meta_context, int(time.time() * 1000))
+
+
+def _meta_context(meta: Meta, now_ms: int) -> dict:
+    return {"meta": meta, "now_ms": now_ms}
+
+
+def presence(online: tuple[int, ...] | None) -> Piece:
+    """Which seats have a socket open (as the last presence change said), read by the style:
+    a seat is not redrawn when its person comes and goes. None: not known yet."""
+    return Piece("table/_presence.html", online, _presence_context)
+
+
+def _presence_context(online: tuple[int, ...] | None) -> dict:
+    return {"online": " ".join(str(int(seat)) for seat in online or ()), "known": online is not None}
+
+
+class Turn(NamedTuple):
+    """The turn pill: who decides (None when nobody does), whether it is the viewer, and whether
+    a clock runs (its time is in #table-meta)."""
+
+    current_name: str | None
+    yours: bool
+    clock: bool
+
+
+def turn_context(turn: Turn) -> dict:
+    return {"turn": turn}
+
+
+class Rematch(NamedTuple):
+    """Game over, in the controls' place: the host starts a rematch and sees who asked for one;
+    anyone else seated may ask; a spectator waits with everyone."""
+
+    code: str
+    host_name: str
+    seated: bool
+    is_host: bool
+    asked_names: tuple[str, ...]  # for the host: who asked (never the host)
+    you_asked: bool
+
+
+def rematch(snapshot: dict, names: tuple[str, ...], me: int | None, is_host: bool, asked: frozenset) -> Rematch:
+    """The same rule for either game; `asked`: the seats that asked, as the viewer's screen heard."""
+    table = snapshot["table"]
+    host_seat = next((seat["index"] for seat in snapshot["seats"] if seat["who"] == table["host"]), None)
+    asked_names = tuple(names[seat] for seat in sorted(asked) if seat < len(names) and seat != host_seat)
+    return Rematch(
+        table["code"], table["host_name"], me is not None, is_host, asked_names if is_host else (), me in asked
+    )
+
+
+def rematch_context(rematch: Rematch) -> dict:
+    return {"decision": None, "over": True, "rematch": rematch}
+
+
+def viewer_seat(snapshot: dict, viewer_key: str | None) -> dict | None:
+    who = tag(viewer_key)
+    return next((s for s in snapshot["seats"] if who and s["who"] == who), None)
+
+
+def seat_names(snapshot: dict) -> list[str]:
+    names = list(snapshot["game"]["players"])
+    for seat in snapshot["seats"]:
+        if seat["index"] < len(names):
+            names[seat["index"]] = seat["nickname"]
+    return names

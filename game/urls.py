@@ -1,0 +1,26 @@
+"""The game's pages, one module per page family (game.pages); sevn_site.urls puts them under each
+language's prefix, and the language-neutral invite link outside them."""
+
+from __future__ import annotations
+
+from django.urls import path
+
+from game.pages import accounts, chat, home, reports, table
+
+urlpatterns = [
+    path("", home.home, name="home"),
+    path("tables/new/", home.table_create, name="table_create"),
+    path("tables/find/", home.table_find, name="table_find"),
+    path("t/<str:code>/", table.table, name="table"),
+    path("t/<str:code>/join/", table.table_join, name="table_join"),
+    path("t/<str:code>/leave/", table.table_leave, name="table_leave"),
+    path("t/<str:code>/remove/", table.table_remove, name="table_remove"),
+    path("t/<str:code>/bot/", table.table_bot, name="table_bot"),
+    path("t/<str:code>/start/", table.table_start, name="table_start"),
+    path("t/<str:code>/rematch/", table.table_rematch, name="table_rematch"),
+    path("t/<str:code>/chat/", chat.table_chat, name="table_chat"),
+    path("t/<str:code>/chat/name/", chat.table_chat_name, name="table_chat_name"),
+    path("t/<str:code>/chat/spectators/", chat.table_spectator_chat, name="table_spectator_chat"),
+    path("t/<str:code>/report/", reports.table_report, name="table_report"),
+    path("accounts/login/", accounts.LoginView.as_view(), name="login"),
+]
