@@ -81,6 +81,7 @@ class GlossaryEntry(models.Model):
     order = models.PositiveSmallIntegerField(_("order"), unique=True)
     source = models.CharField(_("rule term"), max_length=60)
     term = models.CharField(_("term"), max_length=100)
+    definition = models.TextField(_("definition"), blank=True)
 
     class Meta:
         verbose_name = _("glossary entry")

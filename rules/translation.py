@@ -27,4 +27,4 @@ class EdgeCaseTranslation(TranslationOptions):
 
 @register(GlossaryEntry)
 class GlossaryEntryTranslation(TranslationOptions):
-    fields = ("term",)
+    fields = ("term", "definition")

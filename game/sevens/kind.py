@@ -16,6 +16,7 @@ from game.sevens import engine, log, pieces, rulebook
 from game.sevens.bots import decide
 from game.sevens.engine.state import MAX_ROUNDS, MAX_SEATS, MIN_ROUNDS, MIN_SEATS
 from game.sevens.faces import face, short_name
+from game.ui.words import seat_count
 
 MAX_BOTS = 5
 ROUNDS = range(MIN_ROUNDS, MAX_ROUNDS + 1)
@@ -76,11 +77,8 @@ class Sevens(Kind):
         return {"rounds": choose_int(rounds, ROUNDS, "bad_rounds", _("A game of Sevens has 1 to 10 rounds."))}
 
     def lobby_line(self, table):
-        rounds = ngettext("%(seats)s seats · %(n)s round", "%(seats)s seats · %(n)s rounds", table["rounds"]) % {
-            "seats": table["seat_count"],
-            "n": table["rounds"],
-        }
-        return f"{gettext('Sevens')} · {rounds}"
+        rounds = ngettext("%(n)s round", "%(n)s rounds", table["rounds"]) % {"n": table["rounds"]}
+        return " · ".join((gettext("Sevens"), seat_count(table["seat_count"]), rounds))
 
     def shared_pieces(self, snapshot, events):
         return pieces.shared_pieces(snapshot, events)

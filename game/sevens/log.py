@@ -9,6 +9,7 @@ from django.utils.translation import ngettext_lazy, pgettext
 from game.sevens.faces import short_name
 from game.ui import log as table_log
 from game.ui.log import name as _name
+from game.ui.words import names_list
 
 # One sentence per kind of Sevens event (and, for a few, per variant of it); the table's own
 # events (a game starting, someone away, back or removed, a rematch request) are game.ui.log's.
@@ -58,7 +59,7 @@ def _facts(event: dict, names: list[str]) -> dict:
         )
     if event["type"] == "game_over":
         winners = event["winners"]
-        facts["who"] = pgettext("between the names of tied winners", " and ").join(names[i] for i in winners)
+        facts["who"] = names_list(names[i] for i in winners)
         facts["total"] = event["totals"][winners[0]]
     return facts
 

@@ -16,6 +16,7 @@ from game.sevn.bots import decide
 from game.sevn.engine.cards import TARGET
 from game.sevn.engine.state import MAX_SEATS, MIN_SEATS
 from game.sevn.faces import card_name, face
+from game.ui.words import seat_count
 
 MIN_TARGET, MAX_TARGET = 50, 1000
 
@@ -80,7 +81,8 @@ class Sevn(Kind):
         return {"target": goal}
 
     def lobby_line(self, table):
-        return gettext("%(n)s seats · first to %(target)s") % {"n": table["seat_count"], "target": table["target"]}
+        target = gettext("first to %(target)s") % {"target": table["target"]}
+        return f"{seat_count(table['seat_count'])} · {target}"
 
     def shared_pieces(self, snapshot, events):
         return pieces.shared_pieces(snapshot, events)

@@ -35,9 +35,16 @@ def fill_models(Section, Blurb, DemoStep, EdgeCase, GlossaryEntry) -> None:
         for language in LANGUAGES:
             fields[f"question_{language}"], fields[f"answer_{language}"] = texts[language]["edge_cases"][order]
         EdgeCase.objects.update_or_create(order=order, defaults=fields)
+    # Definitions arrived later (migration 0007): an older historical model has no field for them.
+    defined = any(field.name == "definition" for field in GlossaryEntry._meta.get_fields())
     for order, (term_key, term) in enumerate(source["glossary"].items()):
         fields = {"source": term_key, "term": term}
         fields.update({f"term_{language}": texts[language]["glossary"][term_key] for language in LANGUAGES})
+        if defined:
+            fields["definition"] = source["glossary_definitions"][term_key]
+            fields.update(
+                {f"definition_{language}": texts[language]["glossary_definitions"][term_key] for language in LANGUAGES}
+            )
         GlossaryEntry.objects.update_or_create(order=order, defaults=fields)
 
 
