@@ -2,11 +2,17 @@
 
 from __future__ import annotations
 
+import html
+import re
 from pathlib import Path
 
 import polib
+import pytest
+from django.template.loader import render_to_string
+from django.utils import translation
+from django.utils.translation import gettext
 
-from rules.content.load import read
+from rules.content.load import read, read_sevens
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -30,3 +36,158 @@ def test_dutch_speaks_of_the_chance_that_you_are_bust():
     translations = " ".join(entry.msgstr for entry in catalogue)
     assert "kans om af te gaan" not in translations
     assert "kans dat je af bent" in translations.lower()
+
+
+# The native reviewers' findings of "Players' polish" (items 11-17), kept fixed.
+
+LANGS = ("de", "nl", "pl", "fr")
+NNBSP = "\u202f"
+
+
+def _catalogue(language: str) -> polib.POFile:
+    return polib.pofile(str(ROOT / "locale" / language / "LC_MESSAGES" / "django.po"))
+
+
+def _msgstrs(language: str) -> list[str]:
+    strings = []
+    for entry in _catalogue(language):
+        strings.extend(entry.msgstr_plural.values() if entry.msgid_plural else [entry.msgstr])
+    return strings
+
+
+def _prose(language: str) -> str:
+    return _all_text(read(language)) + " " + _all_text(read_sevens(language))
+
+
+def test_sevens_goes_by_the_names_french_and_polish_players_know():
+    for language, name, wrong in (("fr", "Fan-tan", "Sept de carreau"), ("pl", "Karciane domino", "Siódemki")):
+        with translation.override(language):
+            assert gettext("Sevens") == name
+        assert not any(wrong in text for text in _msgstrs(language)), f"{language}: {wrong} left in the UI"
+        assert wrong not in _prose(language), f"{language}: {wrong} left in the rules"
+        assert name in read_sevens(language)["sections"]["sevens.intro"]["heading"]
+
+
+@pytest.mark.parametrize(
+    "msgid",
+    ["The %(card)s is not in your hand.", "The %(card)s does not fit the layout: play one of your highlighted cards."],
+)
+@pytest.mark.parametrize("language", ["de", "fr"])
+def test_no_article_before_a_card_code(language, msgid):
+    with translation.override(language):
+        for card in ("K♥", "D♥", "R♥", "A♠", "B♣", "V♣", "7♦"):
+            sentence = gettext(msgid) % {"card": card}
+            assert not re.search(rf"\b(der|die|das|den|le|la|l’|du|au)\s*{card}", sentence, re.IGNORECASE), sentence
+            assert card in sentence
+        assert not re.search(r"\b(du|au|le)\s+%\((low|high)\)s", gettext("%(suit)s: %(low)s to %(high)s"))
+        assert not re.search(r"\b(le|la|die)\s+%\(card\)s", gettext("Play %(card)s"), re.IGNORECASE)
+
+
+def test_french_puts_a_narrow_no_break_space_before_double_punctuation():
+    texts = _msgstrs("fr") + [_prose("fr")]
+    for text in texts:
+        bad = re.findall(r".{0,20}[ \u00a0][:;!?»].{0,5}|«[ \u00a0].{0,20}", text)
+        assert not bad, bad
+    assert sum(text.count(NNBSP + ":") for text in texts) > 100
+
+
+def test_french_says_fits_and_layout_one_way_and_hides_rather_than_mutes():
+    ui = " ".join(_msgstrs("fr"))
+    prose = _all_text(read_sevens("fr"))
+    for word in ("convient", "muet"):
+        assert word not in ui
+    assert "disposition" not in prose and not re.search(r"\bne va\b|\bqui va\b|carte va\b", prose)
+    assert "se joue à {sevens_min_seats} à" not in prose
+    with translation.override("fr"):
+        assert gettext("Mute") == gettext("Mute %(name)s").split()[0] == "Masquer"
+        muted = gettext("You are muted in chat. Reason: %(reason)s")
+        assert muted.startswith("Vous ne pouvez plus écrire dans le chat")
+
+
+def test_german_keeps_one_register_and_the_reviewed_sentences():
+    ui = " ".join(_msgstrs("de"))
+    for wrong in ("Nichts passt an", "für sie gelegt", "Gastgeber", "Teilnehmende", "Mitspielende", "Zuschauende"):
+        assert wrong not in ui, wrong
+    with translation.override("de"):
+        assert gettext("%(who)s passes: nothing fits.") == "%(who)s muss passen: Keine Karte passt."
+        assert gettext("Computer player") == "Computerspieler"
+        assert gettext("Yourself") == "Dich selbst"
+        assert "Spielleitung" in gettext("The host can no longer play here.")
+
+
+def test_dutch_reviewed_wording():
+    ui = " ".join(_msgstrs("nl"))
+    for wrong in ("Deler", "gastheer", "daag je geluk uit", "voor hen"):
+        assert wrong not in ui, wrong
+    prose = _prose("nl")
+    for wrong in ("groeien op", "ben als eerste je kaarten kwijt", "iedereen anders", "deler", "Stoppen"):
+        assert wrong not in prose, wrong
+    assert "lopen omhoog tot de heer en omlaag tot de aas" in prose
+    with translation.override("nl"):
+        assert gettext("Dealer") == "Gever"
+
+
+def test_polish_reviewed_wording():
+    ui = " ".join(_msgstrs("pl"))
+    for wrong in ("spasował", "za niego", "jeszcze przez %(left)s", "w ręce", "Bądź uprzejmy", "wybierasz sam"):
+        assert wrong not in ui, wrong
+    assert "w ręce" not in _prose("pl") and "jako pierwszy" not in _prose("pl")
+    with translation.override("pl"):
+        assert gettext("Dealer") == "Rozdający"
+        assert gettext("Frozen") == "Zamrożony"
+        assert gettext("Freeze") != gettext("Frozen")
+
+
+@pytest.mark.parametrize(
+    ("seats", "shown"), [(2, "2 miejsca"), (3, "3 miejsca"), (4, "4 miejsca"), (5, "5 miejsc"), (7, "7 miejsc")]
+)
+def test_polish_seat_counts_take_their_plural(seats, shown):
+    from game.sevens.kind import KIND as SEVENS
+    from game.sevn.kind import KIND as SEVN
+
+    with translation.override("pl"):
+        assert SEVN.lobby_line({"seat_count": seats, "target": 200}).startswith(shown + " ·")
+        line = SEVENS.lobby_line({"seat_count": seats, "rounds": 1})
+        assert line == f"Karciane domino · {shown} · 1 runda"
+
+
+@pytest.mark.parametrize(
+    ("language", "three", "two"),
+    [
+        ("en", "Ana, Ben and Cleo", "Ana and Ben"),
+        ("de", "Ana, Ben und Cleo", "Ana und Ben"),
+        ("nl", "Ana, Ben en Cleo", "Ana en Ben"),
+        ("pl", "Ana, Ben i Cleo", "Ana i Ben"),
+        ("fr", "Ana, Ben et Cleo", "Ana et Ben"),
+    ],
+)
+def test_tied_winners_are_joined_as_each_language_lists_names(language, three, two):
+    from game.sevens.log import line
+    from game.ui.words import names_list
+
+    names = ["Ana", "Ben", "Cleo", "Dan"]
+    event = {"type": "game_over", "winners": [0, 1, 2], "totals": [4, 4, 4, 9]}
+    with translation.override(language):
+        assert names_list(names[:3]) == three and names_list(names[:2]) == two and names_list(["Ana"]) == "Ana"
+        assert three in line(event, names)
+
+
+@pytest.mark.parametrize(("language", "chip"), [("en", "D"), ("de", "G"), ("nl", "G"), ("pl", "R"), ("fr", "D")])
+def test_the_sevens_dealer_chip_speaks_the_language(language, chip):
+    seat = {"index": 0, "name": "Ana", "count": 7, "total": 0, "dealer": True, "passes": 0, "bot_level": ""}
+    with translation.override(language):
+        html = render_to_string("sevens/_seat.html", {"seat": seat})
+        assert re.search(rf'class="chip chip--dealer" title="{gettext("Dealer")}"[^>]*>{chip}</span>', html)
+
+
+@pytest.mark.django_db
+@pytest.mark.usefixtures("rulebook")
+@pytest.mark.parametrize("language", ["en", *LANGS])
+@pytest.mark.parametrize("path", ["/rules/", "/rules/full/"])
+def test_the_glossary_defines_each_term_in_the_page_language(client, language, path):
+    content = client.get(f"/{language}{path}").content.decode()
+    glossary = content.split('<dl class="glossary">', 1)[1].split("</dl>", 1)[0]
+    texts = read(language)
+    for key, term in texts["glossary"].items():
+        assert f"<dt>{term}</dt><dd>{texts['glossary_definitions'][key]}</dd>" in html.unescape(glossary)
+    assert "out round" not in glossary and 'lang="en"' not in glossary
