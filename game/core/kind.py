@@ -128,3 +128,39 @@ class Kind:
     def rulebook_numbers(self) -> dict[str, int]:
         """The numbers the game's rulebook prose refers to by {placeholder}, read from the engine."""
         return {}
+
+
+class FolderKind(Kind):
+    """A game laid out as game/sevn and game/sevens are (engine/, bots/, pieces.py, log.py,
+    faces.py, rulebook.py): the Kind's plumbing is its modules' own functions, so a game's kind.py
+    says only what is its own (dealing, whose turn, who won, what viewers see, its settings)."""
+
+    engine: ModuleType  # new_game, apply, timeout, to_json, from_json, IllegalAction
+    bots: ModuleType  # decide(level, state, rng)
+    pieces: ModuleType  # shared_pieces, viewer_table
+    log: ModuleType  # line(event, names)
+    faces: ModuleType  # face(code)
+
+    def apply(self, state: dict, action: object, actor: int | None = None) -> list[dict]:
+        return self.engine.apply(state, action, actor=actor)
+
+    def to_json(self, state: dict) -> str:
+        return self.engine.to_json(state)
+
+    def from_json(self, text: str) -> dict:
+        return self.engine.from_json(text)
+
+    def bot_action(self, level: str, state: dict, rng: random.Random) -> dict:
+        return self.bots.decide(level, state, rng)
+
+    def shared_pieces(self, snapshot: dict, events: list[dict]) -> Hashable:
+        return self.pieces.shared_pieces(snapshot, events)
+
+    def viewer_table(self, snapshot, shared, viewer_key, asked=frozenset(), online=None):
+        return self.pieces.viewer_table(snapshot, shared, viewer_key, asked, online)
+
+    def log_line(self, event: dict, names: list[str]) -> str | None:
+        return self.log.line(event, names)
+
+    def face(self, code: str) -> dict:
+        return self.faces.face(code)

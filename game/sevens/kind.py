@@ -11,18 +11,17 @@ from django.utils.translation import gettext, ngettext
 from django.utils.translation import gettext_lazy as _
 
 from game.core.errors import choose_int
-from game.core.kind import Kind
-from game.sevens import engine, log, pieces, rulebook
-from game.sevens.bots import decide
+from game.core.kind import FolderKind
+from game.sevens import bots, engine, faces, log, pieces, rulebook
 from game.sevens.engine.state import MAX_ROUNDS, MAX_SEATS, MIN_ROUNDS, MIN_SEATS
-from game.sevens.faces import face, short_name
+from game.sevens.faces import short_name
 from game.ui.words import seat_count
 
 MAX_BOTS = 5
 ROUNDS = range(MIN_ROUNDS, MAX_ROUNDS + 1)
 
 
-class Sevens(Kind):
+class Sevens(FolderKind):
     name, label = "sevens", _("Sevens")
     min_seats, max_seats, max_bots, secret = MIN_SEATS, MAX_SEATS, MAX_BOTS, True
     about = _("Fan Tan: play your cards onto the sevens, 3 to 7 players")
@@ -35,13 +34,10 @@ class Sevens(Kind):
     actions = {"play": ("card",), "pass": ()}
     own_seat_apart = False  # every seat in one list around the layout, yours marked
 
-    rulebook = rulebook
+    engine, bots, pieces, log, faces, rulebook = engine, bots, pieces, log, faces, rulebook
 
     def new(self, table, seat_count, seed, events):
         return engine.new_game(seat_count, seed, rounds=table.rounds, events=events)
-
-    def apply(self, state, action, actor=None):
-        return engine.apply(state, action, actor=actor)
 
     def timeout(self, state):
         """The clock ran out: said in the log (as SEVN's engine says it), then the default card."""
@@ -61,17 +57,8 @@ class Sevens(Kind):
             "seat_views": [engine.view(state, seat) for seat in range(len(state["seats"]))],
         }
 
-    def bot_action(self, level, state, rng):
-        return decide(level, state, rng)
-
     def bot_rng(self, seed, version, state):
         return random.Random(f"{seed}/{version}/{len(state['moves'])}/{state['round']}")
-
-    def to_json(self, state):
-        return engine.to_json(state)
-
-    def from_json(self, text):
-        return engine.from_json(text)
 
     def settings(self, target, rounds):
         return {"rounds": choose_int(rounds, ROUNDS, "bad_rounds", _("A game of Sevens has 1 to 10 rounds."))}
@@ -79,18 +66,6 @@ class Sevens(Kind):
     def lobby_line(self, table):
         rounds = ngettext("%(n)s round", "%(n)s rounds", table["rounds"]) % {"n": table["rounds"]}
         return " · ".join((gettext("Sevens"), seat_count(table["seat_count"]), rounds))
-
-    def shared_pieces(self, snapshot, events):
-        return pieces.shared_pieces(snapshot, events)
-
-    def viewer_table(self, snapshot, shared, viewer_key, asked=frozenset(), online=None):
-        return pieces.viewer_table(snapshot, shared, viewer_key, asked, online)
-
-    def log_line(self, event, names):
-        return log.line(event, names)
-
-    def face(self, code):
-        return face(code)
 
     def card_label(self, code):
         return short_name(code)

@@ -10,18 +10,17 @@ from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from game.core.errors import choose_int
-from game.core.kind import Kind
-from game.sevn import engine, log, pieces, rulebook
-from game.sevn.bots import decide
+from game.core.kind import FolderKind
+from game.sevn import bots, engine, faces, log, pieces, rulebook
 from game.sevn.engine.cards import TARGET
 from game.sevn.engine.state import MAX_SEATS, MIN_SEATS
-from game.sevn.faces import card_name, face
+from game.sevn.faces import card_name
 from game.ui.words import seat_count
 
 MIN_TARGET, MAX_TARGET = 50, 1000
 
 
-class Sevn(Kind):
+class Sevn(FolderKind):
     name, label = "sevn", "SEVN"
     min_seats, max_seats, max_bots, secret = MIN_SEATS, MAX_SEATS, MAX_SEATS - 1, False
     about = _("push your luck, 2 to 8 players")
@@ -41,13 +40,10 @@ class Sevn(Kind):
         "ballast": ("keep",),
     }
 
-    rulebook = rulebook
+    engine, bots, pieces, log, faces, rulebook = engine, bots, pieces, log, faces, rulebook
 
     def new(self, table, seat_count, seed, events):
         return engine.new_game(seat_count, seed, target=table.target, events=events)
-
-    def apply(self, state, action, actor=None):
-        return engine.apply(state, action, actor=actor)
 
     def timeout(self, state):
         return engine.timeout(state)
@@ -61,17 +57,8 @@ class Sevn(Kind):
     def views(self, state):
         return {"view": engine.public_view(state), "seat_views": None}
 
-    def bot_action(self, level, state, rng):
-        return decide(level, state, rng)
-
     def bot_rng(self, seed, version, state):
         return random.Random(f"{seed}/{version}/{len(state['history'])}/{state['round']}")
-
-    def to_json(self, state):
-        return engine.to_json(state)
-
-    def from_json(self, text):
-        return engine.from_json(text)
 
     def settings(self, target, rounds):
         message = _("The target score is between 50 and 1000.")
@@ -83,18 +70,6 @@ class Sevn(Kind):
     def lobby_line(self, table):
         target = gettext("first to %(target)s") % {"target": table["target"]}
         return f"{seat_count(table['seat_count'])} · {target}"
-
-    def shared_pieces(self, snapshot, events):
-        return pieces.shared_pieces(snapshot, events)
-
-    def viewer_table(self, snapshot, shared, viewer_key, asked=frozenset(), online=None):
-        return pieces.viewer_table(snapshot, shared, viewer_key, asked, online)
-
-    def log_line(self, event, names):
-        return log.line(event, names)
-
-    def face(self, code):
-        return face(code)
 
     def card_label(self, code):
         return card_name(code)
