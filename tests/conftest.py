@@ -1,8 +1,14 @@
-"""Shared test settings: no bot pause, fast hashing, and the in-memory channel layer."""
+"""Shared test settings: no bot pause, fast hashing, and the in-memory channel layer; how the
+suite is shared between pytest-xdist's workers."""
 
 from __future__ import annotations
 
 import pytest
+
+# Folders whose tests run on one xdist worker, one after another: the scale-out tests share the
+# PostgreSQL and Redis on their usual ports (test_redis_layer counts the whole Redis server's
+# commands) and build module-scoped stacks that a split module would build twice.
+ONE_WORKER = ("tests/scaleout/",)
 
 
 @pytest.fixture(autouse=True)
@@ -41,12 +47,35 @@ def rulebook(db):
 
 def pytest_configure(config):
     """A test database file left by an earlier run may have its WAL files beside it; a fresh
-    database next to an old WAL file reads as corrupt, so start from nothing."""
+    database next to an old WAL file reads as corrupt, so start from nothing. Each xdist worker
+    has its own file (pytest-django appends the worker's id, test-db.sqlite3_gw0) and clears it."""
     from django.conf import settings
 
     name = settings.DATABASES["default"].get("TEST", {}).get("NAME")
+    worker = getattr(config, "workerinput", {}).get("workerid")
+    if name and worker:
+        name = f"{name}_{worker}"
     if name and settings.DATABASES["default"]["ENGINE"].endswith("sqlite3"):
         from pathlib import Path
 
         for suffix in ("", "-wal", "-shm", "-journal"):
             Path(f"{name}{suffix}").unlink(missing_ok=True)
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_xdist_make_scheduler(config, log):
+    """`--dist loadgroup` (pyproject.toml) with each ONE_WORKER folder as one group. pytest-xdist
+    3.8 names a test's group in its node id, which pytest 9.2 no longer lets it change, so an
+    xdist_group mark is lost (pytest-xdist issue 1386): the scheduler groups by path instead.
+    Every other test is scheduled alone, in collection order, so each worker still runs its
+    browser tests after all its others (tests/browser/conftest.py sorts them last)."""
+    if config.getvalue("dist") != "loadgroup":
+        return None
+    from xdist.scheduler import LoadGroupScheduling
+
+    class FolderGroups(LoadGroupScheduling):
+        def _split_scope(self, nodeid: str) -> str:
+            folder = next((folder for folder in ONE_WORKER if nodeid.startswith(folder)), None)
+            return folder or super()._split_scope(nodeid)
+
+    return FolderGroups(config, log)

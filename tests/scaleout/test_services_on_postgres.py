@@ -21,7 +21,8 @@ SUITES = [
 
 
 def test_services_and_the_store_pass_on_postgres():
-    env = {**os.environ, "DATABASE_URL": f"{PG}/sevn_services_{os.getpid()}"}
+    # In this one process (-n0): an xdist worker running this test starts no workers of its own
+    env = {**os.environ, "DATABASE_URL": f"{PG}/sevn_services_{os.getpid()}", "PYTEST_ADDOPTS": "-n0"}
     result = subprocess.run(
         [sys.executable, "-m", "pytest", "-rA", *SUITES], cwd=ROOT, env=env, capture_output=True, text=True, timeout=600
     )
