@@ -21,6 +21,8 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any
 
+from game.core.phrases import COMMON_PHRASES
+
 
 class Kind:
     """One game's rules and pictures as the tables use them."""
@@ -39,6 +41,7 @@ class Kind:
     start_note: Any  # the sentence that says how many people must be seated to start
     actions: dict[str, tuple[str, ...]]  # each move's kind and the fields it carries: seat, pick, keep, card
     options: tuple[str, ...] = ()  # which of the table's settings the game reads: "target", "rounds"
+    phrases: tuple[str, ...] = COMMON_PHRASES  # the quick phrases its tables' chat offers (game.core.phrases)
 
     # The rules. A state is the engine's plain JSON-able dict; the platform reads only its "over"
     # flag and asks the Kind everything else.

@@ -228,7 +228,15 @@ class Screen:
         )
 
     def _view(self, snapshot: dict, events: list[dict], passed: Passed | None = None) -> TableView | None:
-        return table_view(snapshot, self.viewer_key, events, self._asked(snapshot), self.online, passed)
+        return table_view(snapshot, self.viewer_key, events, self._asked(snapshot), self._online(snapshot), passed)
+
+    def _online(self, snapshot: dict) -> tuple[int, ...] | None:
+        """Whose sockets are open as this screen heard, and its own viewer's seat: this socket is
+        theirs, open (the reading it was first drawn with was taken a moment before it counted)."""
+        mine = viewer_seat(snapshot, self.viewer_key)
+        if self.online is None or mine is None or mine["index"] in self.online:
+            return self.online
+        return tuple(sorted((*self.online, mine["index"])))
 
     @staticmethod
     def _log(snapshot: dict, events: list[dict], passed: Passed | None) -> Piece:
@@ -252,7 +260,7 @@ class Screen:
         """An older update that only says whose sockets are open: the marks, nothing else."""
         if self.frame is None or "table-presence" not in self.shown:
             return ""
-        return "".join(self._changed({"table-presence": common.presence(self.online)}))
+        return "".join(self._changed({"table-presence": common.presence(self._online(self.snapshot))}))
 
     def _whole(self, snapshot: dict, seen: TableView | None) -> str:
         self.snapshot = snapshot

@@ -12,6 +12,7 @@ from django.utils.translation import gettext_lazy, ngettext, pgettext
 from game.sevn.bots.odds import bust_chance, crossroads_busts
 from game.sevn.engine.cards import SEVN_DISTINCT, TRIPLE_DRAW_CARDS, VALUE
 from game.sevn.faces import card_name, face
+from game.ui.common import winners_title
 from game.ui.pieces import Piece
 
 STATUS_LABELS = {
@@ -420,7 +421,7 @@ def standings_context(standings: Standings) -> dict:
         if position == 0 or row["total"] != rows[position - 1]["total"]:
             place = position + 1
         row["place"] = place
-    return {"standings": rows}
+    return {"standings": rows, "title": winners_title([row["name"] for row in rows if row["winner"]])}
 
 
 # Line colours of the score chart, one per seat (8 at most), each paired with its name in the
