@@ -107,9 +107,12 @@ class Kind:
         viewer_key: str | None,
         asked: frozenset = frozenset(),
         online: tuple[int, ...] | None = None,
+        recent: tuple[dict, ...] = (),
     ) -> Any:
         """One viewer's table as a game.ui.common.TableView: its frame and its pieces by element id,
-        in page order. Pieces named "seat-N" are the seats (see `own_seat_apart`)."""
+        in page order. Pieces named "seat-N" are the seats (see `own_seat_apart`). `recent`: the
+        game's latest events as the viewer's screen heard them, oldest first (to mark what was
+        played since the viewer's last turn)."""
         raise NotImplementedError
 
     own_seat_apart: bool = True  # the viewer's seat is drawn apart ("you"), not in the list of seats

@@ -47,8 +47,14 @@ def layout_rows(layout: dict) -> list[dict]:
     return rows
 
 
-def layout_context(layout: tuple[tuple[str, str] | None, ...]) -> dict:
-    return {"layout": layout_rows(dict(zip(SUITS, layout, strict=True)))}
+def layout_context(data: tuple[tuple[tuple[str, str] | None, ...], tuple[str, ...]]) -> dict:
+    """The layout's rows, and the cards marked as played lately (since the viewer's last turn)."""
+    layout, marked = data
+    rows = layout_rows(dict(zip(SUITS, layout, strict=True)))
+    for row in rows:
+        for cell in row["cells"]:
+            cell["recent"] = cell["face"] is not None and cell["code"] in marked
+    return {"layout": rows}
 
 
 class SeatFacts(NamedTuple):

@@ -94,8 +94,20 @@ def shared_pieces(snapshot: dict, events: list[dict]) -> Shared:
     pieces.update(
         {f"seat-{index}": Piece("sevens/_seat.html", seat, panels.seat_context) for index, seat in seats.items()}
     )
-    pieces["sevens-layout"] = Piece("sevens/_layout.html", layout, panels.layout_context)
+    pieces["sevens-layout"] = Piece("sevens/_layout.html", (layout, ()), panels.layout_context)
     return Shared(names, pieces, seats)
+
+
+def played_since(recent: tuple[dict, ...], seat: int | None) -> tuple[str, ...]:
+    """The cards played onto the layout since `seat` last played or passed (this round only;
+    everything this round for a seat that has not moved yet)."""
+    cards: list[str] = []
+    for event in reversed(recent):
+        if event["type"] == "dealt" or (event["type"] in ("played", "passed") and event["seat"] == seat):
+            break
+        if event["type"] == "played":
+            cards.append(event["card"])
+    return tuple(sorted(cards))
 
 
 def viewer_table(
@@ -104,6 +116,7 @@ def viewer_table(
     viewer_key: str | None,
     asked: frozenset = frozenset(),
     online: tuple[int, ...] | None = None,
+    recent: tuple[dict, ...] = (),
 ) -> TableView:
     """One viewer's Sevens table: the shared pieces, their own seat marked, the turn as they
     see it and their hand (from their own view: nobody else's)."""
@@ -127,7 +140,11 @@ def viewer_table(
     pieces.update({f"seat-{index}": everyone[f"seat-{index}"] for index in range(len(names))})
     if me is not None:
         pieces[f"seat-{me}"] = Piece("sevens/_seat.html", shared.seats[me]._replace(is_you=True), panels.seat_context)
-    pieces["sevens-layout"] = everyone["sevens-layout"]
+    # marked on the layout: what was played since this viewer's last turn (a spectator's: since
+    # the seat that decides now last did)
+    marked = played_since(recent, me if me is not None else view["current"]) if not view["over"] else ()
+    layout = everyone["sevens-layout"]
+    pieces["sevens-layout"] = layout._replace(data=(layout.data[0], marked)) if marked else layout
     if view["over"]:
         is_host = bool(viewer_key) and tag(viewer_key) == table["host"]
         rematch = common.rematch(snapshot, names, me, is_host, asked)

@@ -86,8 +86,8 @@ class Sevn(Kind):
     def shared_pieces(self, snapshot, events):
         return pieces.shared_pieces(snapshot, events)
 
-    def viewer_table(self, snapshot, shared, viewer_key, asked=frozenset(), online=None):
-        return pieces.viewer_table(snapshot, shared, viewer_key, asked, online)
+    def viewer_table(self, snapshot, shared, viewer_key, asked=frozenset(), online=None, recent=()):
+        return pieces.viewer_table(snapshot, shared, viewer_key, asked, online, recent)
 
     def log_line(self, event, names):
         return log.line(event, names)
