@@ -8,8 +8,13 @@ import time
 import pytest
 from playwright.sync_api import expect
 
+from game import services
 from game.services import presence
+from game.sevens.engine import playable
 
+from ..tables.sevens_tables import game_of, play, sevens_table, state_of
+from ..web.factories import act
+from . import scenes
 from .conftest import DESKTOP, PHONE
 from .play import create_table, join
 
@@ -79,3 +84,48 @@ def test_people_connected_since_the_lobby_are_online_from_the_start_and_stay_so(
         expect(ana.locator("#seat-1 .badge--away")).to_have_count(1, timeout=max(left, 1) * 1000)
         assert time.monotonic() - closed < presence.AWAY_AFTER.total_seconds() + 5
     contexts[0].close()
+
+
+def _open(browser, live_url, table, player, size, language):
+    context = browser.new_context(viewport=size, reduced_motion="reduce", has_touch=size["width"] < 500)
+    scenes.seat_as(context, live_url, player)
+    page = context.new_page()
+    page.goto(f"{live_url}/{language}/t/{table.code}/")
+    expect(page.locator("#table-presence[data-known]")).to_have_count(1)  # the socket is live
+    return context, page
+
+
+SIZES = {"phone": {"width": 390, "height": 844}, "desktop": {"width": 1280, "height": 800}}
+
+
+@pytest.mark.parametrize("language", ["en", "de"])
+@pytest.mark.parametrize("size", SIZES)
+def test_the_last_moves_are_marked_on_both_tables(browser, live_url, shoot, size, language):
+    """Sevens rings what was played since your last turn; SEVN the card drawn last; a phone
+    has the last move in one line near the table. Screenshots of both tables."""
+    table, players = sevens_table(turn_seconds=0)
+    for _ in range(4):  # a few plays after the opener
+        state = state_of(table)
+        seat = state["current"]
+        cards = playable(state["seats"][seat]["hand"], state["layout"])
+        if cards:
+            play(table, players[seat], cards[0])
+        else:
+            services.game_act(
+                code=table.code, player=players[seat], action={"kind": "pass"}, version=game_of(table).version
+            )
+    viewer = players[state_of(table)["current"]]  # the one whose turn it is: the others' plays are marked
+    context, page = _open(browser, live_url, table, viewer, SIZES[size], language)
+    expect(page.locator(".sevens-cell--recent .card").first).to_be_visible()
+    strip = page.locator("#table-last-move")
+    expect(strip).to_be_visible() if size == "phone" else expect(strip).to_be_hidden()
+    shoot(page, f"polish-sevens-{size}-{language}", full_page=False)
+    context.close()
+
+    sevn, (ana, ben) = scenes.two_players()
+    act(sevn, ben, {"kind": "draw"})
+    context, page = _open(browser, live_url, sevn, ana, SIZES[size], language)
+    expect(page.locator(".card.is-last")).to_have_count(1)
+    expect(page.locator("#seat-1 .card.is-last")).to_have_attribute("data-code", "4")
+    shoot(page, f"polish-sevn-{size}-{language}", full_page=False)
+    context.close()
