@@ -21,6 +21,8 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any
 
+from game.core.phrases import COMMON_PHRASES
+
 
 class Kind:
     """One game's rules and pictures as the tables use them."""
@@ -39,6 +41,7 @@ class Kind:
     start_note: Any  # the sentence that says how many people must be seated to start
     actions: dict[str, tuple[str, ...]]  # each move's kind and the fields it carries: seat, pick, keep, card
     options: tuple[str, ...] = ()  # which of the table's settings the game reads: "target", "rounds"
+    phrases: tuple[str, ...] = COMMON_PHRASES  # the quick phrases its tables' chat offers (game.core.phrases)
 
     # The rules. A state is the engine's plain JSON-able dict; the platform reads only its "over"
     # flag and asks the Kind everything else.
@@ -104,9 +107,12 @@ class Kind:
         viewer_key: str | None,
         asked: frozenset = frozenset(),
         online: tuple[int, ...] | None = None,
+        recent: tuple[dict, ...] = (),
     ) -> Any:
         """One viewer's table as a game.ui.common.TableView: its frame and its pieces by element id,
-        in page order. Pieces named "seat-N" are the seats (see `own_seat_apart`)."""
+        in page order. Pieces named "seat-N" are the seats (see `own_seat_apart`). `recent`: the
+        game's latest events as the viewer's screen heard them, oldest first (to mark what was
+        played since the viewer's last turn)."""
         raise NotImplementedError
 
     own_seat_apart: bool = True  # the viewer's seat is drawn apart ("you"), not in the list of seats
@@ -156,8 +162,8 @@ class FolderKind(Kind):
     def shared_pieces(self, snapshot: dict, events: list[dict]) -> Hashable:
         return self.pieces.shared_pieces(snapshot, events)
 
-    def viewer_table(self, snapshot, shared, viewer_key, asked=frozenset(), online=None):
-        return self.pieces.viewer_table(snapshot, shared, viewer_key, asked, online)
+    def viewer_table(self, snapshot, shared, viewer_key, asked=frozenset(), online=None, recent=()):
+        return self.pieces.viewer_table(snapshot, shared, viewer_key, asked, online, recent)
 
     def log_line(self, event: dict, names: list[str]) -> str | None:
         return self.log.line(event, names)

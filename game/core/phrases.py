@@ -15,6 +15,10 @@ QUICK_PHRASES = {
     "rematch": _("Rematch?"),
 }
 
+# What every game's tables offer; a game's Kind names its own list (`phrases`), which may add one
+# of its own ("Nice SEVN!" only where SEVN is played).
+COMMON_PHRASES = ("good_luck", "well_played", "oops", "thinking", "rematch")
+
 # An emoji reads the same everywhere; its name (for screen readers and staff) is translated. These
 # are all in Unicode's first emoticons, which even a system without a colour emoji font can draw.
 REACTIONS = {

@@ -10,6 +10,7 @@ from django.template.loader import render_to_string
 from django.utils.safestring import mark_safe
 from django.utils.translation import override
 
+from game import registry
 from game.core import phrases
 from game.core.identity import tag
 from game.services.chat import author_token, sanction_message
@@ -67,10 +68,11 @@ def _people(snapshot: dict) -> tuple[tuple, frozenset]:
 
 
 def frame(snapshot: dict, viewer_key: str | None) -> tuple:
-    """What the composer and the people list show: whether the viewer sits or hosts, and who sits."""
+    """What the composer and the people list show: whether the viewer sits or hosts, who sits,
+    and the quick phrases the table's game offers."""
     people, tags = _people(snapshot)
     who = tag(viewer_key)
-    return (who in tags, bool(who) and snapshot["table"]["host"] == who, people)
+    return (who in tags, bool(who) and snapshot["table"]["host"] == who, people, registry.of(snapshot["table"]).phrases)
 
 
 def parts(
@@ -85,7 +87,7 @@ def parts(
     oob: bool = False,
 ) -> str:
     """The composer and the people list for this viewer."""
-    seated, is_host, people = chat_frame
+    seated, is_host, people, offered = chat_frame
     context = {
         "code": code,
         "seated": seated,
@@ -93,7 +95,7 @@ def parts(
         "has_name": has_name or seated,
         "spectator_chat": spectator_chat,
         "oob": oob,
-        "quick_phrases": list(phrases.QUICK_PHRASES.items()),
+        "quick_phrases": [(key, phrases.QUICK_PHRASES[key]) for key in offered if key in phrases.QUICK_PHRASES],
         "reactions": [(key, emoji, label) for key, (emoji, label) in phrases.REACTIONS.items()],
         "people": [
             {"index": index, "nickname": name, "mine": who == tag(viewer_key), "author": author_token(code, who)}

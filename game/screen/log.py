@@ -42,3 +42,18 @@ def _log_context(data: tuple[str, tuple[str, ...], str]) -> dict:
     kind, names, events = data
     entries = log.lines(json.loads(events), list(names), registry.KINDS[kind].log_line)
     return {"lines": log_lines(entries), "announce": " ".join(entry["text"] for entry in entries[-4:])}
+
+
+def last_move_piece(snapshot: dict, recent: tuple[dict, ...]) -> Piece:
+    """#table-last-move: the latest log line of the events a screen heard, in one line near the
+    table (for phones, whose log is far below; empty until there is one)."""
+    kind = registry.of(snapshot["table"])
+    names = seat_names(snapshot)
+    latest = next((event for event in reversed(recent) if kind.log_line(event, names) is not None), None)
+    data = (kind.name, tuple(names), json.dumps(latest) if latest is not None else "")
+    return Piece("table/_last_move.html", data, _last_move_context)
+
+
+def _last_move_context(data: tuple[str, tuple[str, ...], str]) -> dict:
+    kind, names, event = data
+    return {"text": registry.KINDS[kind].log_line(json.loads(event), list(names)) if event else ""}

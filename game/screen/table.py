@@ -12,7 +12,7 @@ from django.utils.translation import get_language, override
 from game import registry
 from game.core.identity import tag
 from game.delivery.broadcast import Passed
-from game.screen.log import log_entries, log_lines, log_piece
+from game.screen.log import last_move_piece, log_entries, log_lines, log_piece
 from game.services.selectors import fingerprint
 from game.ui import common
 from game.ui.common import TableView, viewer_seat
@@ -38,10 +38,13 @@ def table_view(
     asked: frozenset = frozenset(),
     online: tuple[int, ...] | None = None,
     passed: Passed | None = None,
+    recent: tuple[dict, ...] = (),
 ) -> TableView | None:
     """One viewer's table as pieces, or None for a lobby or a closed table. What every viewer
     shares is worked out once per update (`passed`: the update as this process's sockets
-    received it)."""
+    received it); `recent`: the game's latest events as this viewer's screen heard them (the
+    game marks what was played since the viewer's last turn; the last one with a log line is
+    the phones' "last move" strip)."""
     if not playing(snapshot):
         return None
     game = registry.of(snapshot["table"])
@@ -51,7 +54,9 @@ def table_view(
         if passed.shared is None:
             passed.shared = game.shared_pieces(snapshot, list(events))
         shared = passed.shared
-    return game.viewer_table(snapshot, shared, viewer_key, asked, online)
+    seen = game.viewer_table(snapshot, shared, viewer_key, asked, online, recent)
+    seen.pieces["table-last-move"] = last_move_piece(snapshot, recent)
+    return seen
 
 
 def table_context(
@@ -117,6 +122,9 @@ def render_table(snapshot: dict, viewer_key: str | None, events: list[dict] = ()
     return render_to_string(context["table_template"], context)
 
 
+RECENT = 64  # the game's latest events a screen keeps for its marks (a round of turns at 8 seats and more)
+
+
 class Screen:
     """What one socket's viewer has on screen, so that an update sends only what changed.
 
@@ -134,6 +142,8 @@ class Screen:
         self.snapshot: dict | None = None  # the last one drawn (shared with every other screen: read only)
         self.online: tuple[int, ...] | None = None  # seats with a socket open, from the last presence change
         self.asked: dict[int, set[int]] = {}  # game id -> seats that asked for a rematch
+        self.recent: tuple[dict, ...] = ()  # the shown game's latest events (what was played lately)
+        self.recent_game: int | None = None
 
     @property
     def game_number(self) -> int | None:
@@ -176,6 +186,17 @@ class Screen:
             elif event["type"] == "rematch_asked" and game is not None:
                 self.asked.setdefault(game["id"], set()).add(event["seat"])
 
+    def _note(self, snapshot: dict, events: list[dict], whole: bool = False) -> None:
+        """Keep the game's latest events (`whole`: the log read again, all of them there is)."""
+        game = snapshot["game"]
+        if game is None:
+            self.recent, self.recent_game = (), None
+            return
+        if whole or self.recent_game != game["id"]:
+            self.recent, self.recent_game = (), game["id"]
+        heard = tuple(event for event in events if event["type"] not in ("presence", "rematch_asked"))
+        self.recent = (self.recent + heard)[-RECENT:]
+
     def _asked(self, snapshot: dict) -> frozenset:
         game = snapshot["game"]
         return frozenset(self.asked.get(game["id"], ())) if game is not None else frozenset()
@@ -188,6 +209,7 @@ class Screen:
             self.online = tuple(online)
         if game is not None:  # the log is where earlier rematch requests are
             self.asked[game["id"]] = {e["seat"] for e in log_events if e["type"] == "rematch_asked"}
+        self._note(snapshot, log_events, whole=True)
         with speaking(self.language):
             html = self._whole(snapshot, self._view(snapshot, []))
             return html + render_to_string(
@@ -206,6 +228,7 @@ class Screen:
             if all(event["type"] == "presence" for event in events):  # it needs no table of its own
                 return self._presence_only()
             return None if events else ""
+        self._note(snapshot, events)
         with speaking(self.language):
             seen = self._view(snapshot, events, passed)
             if seen is None or seen.frame != self.frame:
@@ -228,7 +251,16 @@ class Screen:
         )
 
     def _view(self, snapshot: dict, events: list[dict], passed: Passed | None = None) -> TableView | None:
-        return table_view(snapshot, self.viewer_key, events, self._asked(snapshot), self.online, passed)
+        online = self._online(snapshot)
+        return table_view(snapshot, self.viewer_key, events, self._asked(snapshot), online, passed, self.recent)
+
+    def _online(self, snapshot: dict) -> tuple[int, ...] | None:
+        """Whose sockets are open as this screen heard, and its own viewer's seat: this socket is
+        theirs, open (the reading it was first drawn with was taken a moment before it counted)."""
+        mine = viewer_seat(snapshot, self.viewer_key)
+        if self.online is None or mine is None or mine["index"] in self.online:
+            return self.online
+        return tuple(sorted((*self.online, mine["index"])))
 
     @staticmethod
     def _log(snapshot: dict, events: list[dict], passed: Passed | None) -> Piece:
@@ -252,7 +284,7 @@ class Screen:
         """An older update that only says whose sockets are open: the marks, nothing else."""
         if self.frame is None or "table-presence" not in self.shown:
             return ""
-        return "".join(self._changed({"table-presence": common.presence(self.online)}))
+        return "".join(self._changed({"table-presence": common.presence(self._online(self.snapshot))}))
 
     def _whole(self, snapshot: dict, seen: TableView | None) -> str:
         self.snapshot = snapshot

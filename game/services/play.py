@@ -63,7 +63,11 @@ def game_start(*, code: str, player: Player) -> dict:
     table.save(update_fields=["status", "updated"])
     records = [{"type": "game_started", "number": game.number, "seats": len(seats)}] + opening
     records += _play_bots(table, seats, game, state)
-    return _commit(table, seats, game, state, records)
+    message = _commit(table, seats, game, state, records)
+    # Whose sockets are open: every screen is told at the start (a lobby's screens were told
+    # nobody's presence, a screen that opened there knew only those who came before it).
+    message["events"].append(selectors.presence_event(table.id))
+    return message
 
 
 @transaction.atomic

@@ -34,16 +34,11 @@ STALE_AFTER = HEARTBEAT * 3
 
 def online(table_id: int) -> list[int]:
     """The seats of people with a socket open at the table (bots have none)."""
-    keys = set(Presence.objects.filter(table_id=table_id).values_list("player_key", flat=True))
-    return sorted(
-        index
-        for index, key in Seat.objects.filter(table_id=table_id, bot_level="").values_list("index", "player_key")
-        if key in keys
-    )
+    return selectors.online(table_id)
 
 
 def presence_event(table_id: int) -> dict:
-    return {"type": "presence", "online": online(table_id)}
+    return selectors.presence_event(table_id)
 
 
 def _presence_message(table: Table) -> dict | None:

@@ -13,7 +13,7 @@ from django.utils import timezone
 from game import registry
 from game.core.identity import tag
 from game.core.kind import Kind
-from game.models import Event, Game, Seat, Table
+from game.models import Event, Game, Presence, Seat, Table
 
 LOG_LINES = 80
 
@@ -24,6 +24,21 @@ def table_by_code(code: str) -> Table | None:
 
 def current_game(table: Table) -> Game | None:
     return table.games.order_by("-number").first()
+
+
+def online(table_id: int) -> list[int]:
+    """The seats of people with a socket open at the table (bots have none)."""
+    keys = set(Presence.objects.filter(table_id=table_id).values_list("player_key", flat=True))
+    return sorted(
+        index
+        for index, key in Seat.objects.filter(table_id=table_id, bot_level="").values_list("index", "player_key")
+        if key in keys
+    )
+
+
+def presence_event(table_id: int) -> dict:
+    """Whose sockets are open, as an event every screen hears (it changes no game)."""
+    return {"type": "presence", "online": online(table_id)}
 
 
 def table_dict(table: Table) -> dict:

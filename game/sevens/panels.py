@@ -11,6 +11,7 @@ from django.utils.translation import gettext
 
 from game.sevens.engine.cards import RANKS, SEVEN, SUITS, SYMBOL
 from game.sevens.faces import face, rank_label, short_name, suit_name
+from game.ui.common import winners_title
 
 
 def layout_rows(layout: dict) -> list[dict]:
@@ -46,8 +47,14 @@ def layout_rows(layout: dict) -> list[dict]:
     return rows
 
 
-def layout_context(layout: tuple[tuple[str, str] | None, ...]) -> dict:
-    return {"layout": layout_rows(dict(zip(SUITS, layout, strict=True)))}
+def layout_context(data: tuple[tuple[tuple[str, str] | None, ...], tuple[str, ...]]) -> dict:
+    """The layout's rows, and the cards marked as played lately (since the viewer's last turn)."""
+    layout, marked = data
+    rows = layout_rows(dict(zip(SUITS, layout, strict=True)))
+    for row in rows:
+        for cell in row["cells"]:
+            cell["recent"] = cell["face"] is not None and cell["code"] in marked
+    return {"layout": rows}
 
 
 class SeatFacts(NamedTuple):
@@ -73,6 +80,7 @@ class Bar(NamedTuple):
     code: str
     round: int
     rounds: int
+    summary: bool = False  # a round is over: its result can be opened again
 
 
 def bar_context(bar: Bar) -> dict:
@@ -80,29 +88,38 @@ def bar_context(bar: Bar) -> dict:
 
 
 class LastRound(NamedTuple):
-    """The round just finished: everyone's penalty and the cards they were left with (public
-    once the round is over)."""
+    """The round just finished: who went out, everyone's penalty, the cards they were left with
+    (public once the round is over) and the new totals."""
 
     round: int
-    over: bool  # the game too: the list stays open
+    over: bool  # the game too: the result stays open
     names: tuple[str, ...]
     penalties: tuple[int, ...]
     hands: tuple[tuple[str, ...], ...]
+    totals: tuple[int, ...]
 
 
 def last_round_data(view: dict, names: tuple[str, ...]) -> LastRound:
     last = view["last_round"]
     number = view["round"] - (0 if view["over"] else 1)
     hands = tuple(tuple(hand) for hand in last["hands"])
-    return LastRound(number, view["over"], names, tuple(last["penalties"]), hands)
+    totals = tuple(seat["total"] for seat in view["seats"])
+    return LastRound(number, view["over"], names, tuple(last["penalties"]), hands, totals)
 
 
 def last_round_context(last: LastRound) -> dict:
     seats = [
-        {"name": last.names[i], "penalty": penalty, "cards": [face(code) for code in last.hands[i]]}
+        {
+            "name": last.names[i],
+            "penalty": penalty,
+            "out": not last.hands[i],
+            "cards": [face(code) for code in last.hands[i]],
+            "total": last.totals[i],
+        }
         for i, penalty in enumerate(last.penalties)
     ]
-    return {"last_round": {"round": last.round, "seats": seats}, "over": last.over}
+    out = next((seat["name"] for seat in seats if seat["out"]), None)
+    return {"last_round": {"round": last.round, "seats": seats, "out_name": out}, "over": last.over}
 
 
 class Standing(NamedTuple):
@@ -125,7 +142,7 @@ def standings_data(view: dict, names: tuple[str, ...]) -> tuple[Standing, ...]:
 
 
 def standings_context(standings: tuple[Standing, ...]) -> dict:
-    return {"standings": standings}
+    return {"standings": standings, "title": winners_title([row.name for row in standings if row.winner])}
 
 
 class Hand(NamedTuple):

@@ -6,7 +6,7 @@ may see, and every piece's data comes from it and nothing else of the game. So a
 hand cannot be drawn by mistake: it is in no piece.
 
 The shape is SEVN's (game.sevn.pieces): the pieces every viewer shares are worked out once per
-update (`shared_pieces`: the bar, the layout, the seats, the last round, the standings), each
+update (`shared_pieces`: the bar, the layout, the seats, the last round's result, the standings), each
 viewer adds their own (the turn, their hand or what they wait for, their seat marked "you").
 What each piece shows and how it is drawn is in game.sevens.panels.
 """
@@ -56,7 +56,8 @@ def shared_pieces(snapshot: dict, events: list[dict]) -> Shared:
     names = tuple(seat_names(snapshot))
     turn = view["current"] if view["current"] is not None and not view["over"] else None
     deadline_ms = int(game["deadline"] * 1000) if game["deadline"] else None
-    meta = common.Meta(game["number"], game["version"], turn, deadline_ms, table["turn_seconds"], False)
+    show_summary = not view["over"] and any(event["type"] == "round_over" for event in events)
+    meta = common.Meta(game["number"], game["version"], turn, deadline_ms, table["turn_seconds"], show_summary)
     by_index = {seat["index"]: seat for seat in snapshot["seats"]}
     winners = set(view["winners"])
     seats = {}
@@ -77,7 +78,9 @@ def shared_pieces(snapshot: dict, events: list[dict]) -> Shared:
     pieces = {
         "table-meta": common.meta_piece(meta),
         "table-bar": Piece(
-            "sevens/_bar.html", panels.Bar(table["code"], view["round"], view["rounds"]), panels.bar_context
+            "sevens/_bar.html",
+            panels.Bar(table["code"], view["round"], view["rounds"], bool(view["last_round"])),
+            panels.bar_context,
         ),
     }
     if view["over"]:
@@ -85,14 +88,26 @@ def shared_pieces(snapshot: dict, events: list[dict]) -> Shared:
             "sevens/_standings.html", panels.standings_data(view, names), panels.standings_context
         )
     if view["last_round"]:
-        pieces["last-round"] = Piece(
-            "sevens/_last_round.html", panels.last_round_data(view, names), panels.last_round_context
+        pieces["summary"] = Piece(
+            "sevens/_summary.html", panels.last_round_data(view, names), panels.last_round_context
         )
     pieces.update(
         {f"seat-{index}": Piece("sevens/_seat.html", seat, panels.seat_context) for index, seat in seats.items()}
     )
-    pieces["sevens-layout"] = Piece("sevens/_layout.html", layout, panels.layout_context)
+    pieces["sevens-layout"] = Piece("sevens/_layout.html", (layout, ()), panels.layout_context)
     return Shared(names, pieces, seats)
+
+
+def played_since(recent: tuple[dict, ...], seat: int | None) -> tuple[str, ...]:
+    """The cards played onto the layout since `seat` last played or passed (this round only;
+    everything this round for a seat that has not moved yet)."""
+    cards: list[str] = []
+    for event in reversed(recent):
+        if event["type"] == "dealt" or (event["type"] in ("played", "passed") and event["seat"] == seat):
+            break
+        if event["type"] == "played":
+            cards.append(event["card"])
+    return tuple(sorted(cards))
 
 
 def viewer_table(
@@ -101,6 +116,7 @@ def viewer_table(
     viewer_key: str | None,
     asked: frozenset = frozenset(),
     online: tuple[int, ...] | None = None,
+    recent: tuple[dict, ...] = (),
 ) -> TableView:
     """One viewer's Sevens table: the shared pieces, their own seat marked, the turn as they
     see it and their hand (from their own view: nobody else's)."""
@@ -120,11 +136,15 @@ def viewer_table(
             "sevens/_turn.html", common.Turn(current_name, yours, bool(game["deadline"])), common.turn_context
         ),
     }
-    pieces.update({name: everyone[name] for name in ("standings", "last-round") if name in everyone})
+    pieces.update({name: everyone[name] for name in ("standings", "summary") if name in everyone})
     pieces.update({f"seat-{index}": everyone[f"seat-{index}"] for index in range(len(names))})
     if me is not None:
         pieces[f"seat-{me}"] = Piece("sevens/_seat.html", shared.seats[me]._replace(is_you=True), panels.seat_context)
-    pieces["sevens-layout"] = everyone["sevens-layout"]
+    # marked on the layout: what was played since this viewer's last turn (a spectator's: since
+    # the seat that decides now last did)
+    marked = played_since(recent, me if me is not None else view["current"]) if not view["over"] else ()
+    layout = everyone["sevens-layout"]
+    pieces["sevens-layout"] = layout._replace(data=(layout.data[0], marked)) if marked else layout
     if view["over"]:
         is_host = bool(viewer_key) and tag(viewer_key) == table["host"]
         rematch = common.rematch(snapshot, names, me, is_host, asked)
@@ -135,5 +155,5 @@ def viewer_table(
         pieces["controls"] = Piece(
             "sevens/_hand.html", panels.Hand(me, yours, current_name, cards), panels.hand_context
         )
-    frame = Frame(table["status"], game["id"], me, len(names), view["over"], "last-round" in everyone)
+    frame = Frame(table["status"], game["id"], me, len(names), view["over"], "summary" in everyone)
     return TableView(frame, pieces)

@@ -30,6 +30,7 @@ class Sevn(FolderKind):
     seat_range = _("A table has 2 to 8 seats.")
     start_note = _("At least two players must be seated to start.")
     options = ("target", "odds")
+    phrases = ("good_luck", "well_played", "nice_sevn", "oops", "thinking", "rematch")
     actions = {
         "draw": (),
         "pass": (),

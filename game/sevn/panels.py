@@ -12,6 +12,7 @@ from django.utils.translation import gettext_lazy, ngettext, pgettext
 from game.sevn.bots.odds import bust_chance, crossroads_busts
 from game.sevn.engine.cards import SEVN_DISTINCT, TRIPLE_DRAW_CARDS, VALUE
 from game.sevn.faces import card_name, face
+from game.ui.common import winners_title
 from game.ui.pieces import Piece
 
 STATUS_LABELS = {
@@ -36,8 +37,9 @@ def step_label(name: str) -> str:
     return str(STEP_LABELS[name]) if name in STEP_LABELS else card_name(name)
 
 
-def _cards(row: list[str], fresh: set[str], bust: bool) -> tuple[list[dict], list[dict]]:
-    """A row split into scoring values and the rest, each in the order the cards joined."""
+def _cards(row: list[str], fresh: set[str], bust: bool, last: str | None = None) -> tuple[list[dict], list[dict]]:
+    """A row split into scoring values and the rest, each in the order the cards joined; `last`:
+    the card drawn last at the table (its latest copy in the row is marked)."""
     values, extras = [], []
     last_position = {code: position for position, code in enumerate(row)}
     for position, code in enumerate(row):
@@ -45,6 +47,7 @@ def _cards(row: list[str], fresh: set[str], bust: bool) -> tuple[list[dict], lis
             "face": face(code),
             "new": code in fresh and last_position[code] == position,
             "busting": bust and position == len(row) - 1,  # the duplicate that busted the row
+            "last": code == last and last_position[code] == position,
         }
         (values if code in VALUE else extras).append(card)
     return values, extras
@@ -77,6 +80,17 @@ class SeatFacts(NamedTuple):
     round_score: int
     row: tuple[str, ...]
     winner: bool
+    last: str | None = None  # the card drawn last at the table, if this seat drew it (marked)
+
+
+def last_drawn(recent: tuple[dict, ...]) -> tuple[int, str] | None:
+    """The seat that drew the card that last joined a row this round, and the card."""
+    for event in reversed(recent):
+        if event["type"] == "round_started":
+            return None
+        if event["type"] in ("joined", "bust"):
+            return event["seat"], event["card"]
+    return None
 
 
 def seat_facts(snapshot: dict, index: int) -> SeatFacts:
@@ -123,7 +137,7 @@ def dealer_mark() -> str:
 
 def seat_panel(facts: SeatFacts, fresh: set[str], shake: bool) -> dict:
     """The seat template's context: cards drawn, labels in the viewer's language."""
-    values, extras = _cards(list(facts.row), fresh, facts.status == "bust")
+    values, extras = _cards(list(facts.row), fresh, facts.status == "bust", facts.last)
     status_label = STATUS_LABELS[facts.status]()
     return {
         "index": facts.index,
@@ -420,7 +434,7 @@ def standings_context(standings: Standings) -> dict:
         if position == 0 or row["total"] != rows[position - 1]["total"]:
             place = position + 1
         row["place"] = place
-    return {"standings": rows}
+    return {"standings": rows, "title": winners_title([row["name"] for row in rows if row["winner"]])}
 
 
 # Line colours of the score chart, one per seat (8 at most), each paired with its name in the

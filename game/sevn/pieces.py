@@ -95,6 +95,7 @@ def viewer_table(
     viewer_key: str | None,
     asked: frozenset = frozenset(),
     online: tuple[int, ...] | None = None,
+    recent: tuple[dict, ...] = (),
 ) -> TableView:
     """One viewer's table (`asked`, `online`: what their screen knows of rematch requests and
     open sockets), pieces in page order: the bar, the other seats clockwise after the viewer's,
@@ -121,6 +122,10 @@ def viewer_table(
     )
     if me is not None:
         pieces[f"seat-{me}"] = everyone[f"seat-{me}"]
+    drew = panels.last_drawn(recent) if not game["over"] else None
+    if drew is not None and f"seat-{drew[0]}" in pieces:  # the card drawn last at the table, marked
+        seat = pieces[f"seat-{drew[0]}"]
+        pieces[f"seat-{drew[0]}"] = seat._replace(data=seat.data._replace(last=drew[1]))
     pieces["controls"] = _controls(snapshot, shared, me, is_host, decision, asked)
     frame = Frame(table["status"], game["id"], me, order, shared.paused, game["over"], shared.summary)
     return TableView(frame, pieces)

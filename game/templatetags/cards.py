@@ -16,13 +16,15 @@ register = template.Library()
 
 
 def _card_context(look: tuple) -> dict:
-    face, size, new, busting = look
-    return {"card": dict(face), "size": size, "new": new, "busting": busting}
+    face, size, new, busting, last = look
+    return {"card": dict(face), "size": size, "new": new, "busting": busting, "last": last}
 
 
 @register.simple_tag
-def card(face: dict, size: str = "md", new: bool = False, busting: bool = False) -> str:
-    return drawn("cards/_card.html", (tuple(face.items()), size, bool(new), bool(busting)), _card_context)
+def card(face: dict, size: str = "md", new: bool = False, busting: bool = False, last: bool = False) -> str:
+    """`last`: the card played or drawn last at the table (marked until the next)."""
+    look = (tuple(face.items()), size, bool(new), bool(busting), bool(last))
+    return drawn("cards/_card.html", look, _card_context)
 
 
 @register.simple_tag
@@ -31,7 +33,10 @@ def card_row(cards: list[dict], size: str = "md") -> str:
     redrawn every time a card joins it. Small named cards (bonus, action) are drawn as chips
     with their name: a symbol alone does not say which card it is."""
     return mark_safe(  # each card drawn (and escaped) by its partial
-        "".join(card(c["face"], _sized(c["face"], size), c.get("new", False), c.get("busting", False)) for c in cards)
+        "".join(
+            card(c["face"], _sized(c["face"], size), c.get("new", False), c.get("busting", False), c.get("last", False))
+            for c in cards
+        )
     )
 
 

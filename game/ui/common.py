@@ -8,8 +8,11 @@ import time
 from collections.abc import Hashable
 from typing import NamedTuple
 
+from django.utils.translation import gettext
+
 from game.core.identity import tag
 from game.ui.pieces import Piece
+from game.ui.words import names_list
 
 
 class TableView(NamedTuple):
@@ -101,3 +104,11 @@ def seat_names(snapshot: dict) -> list[str]:
         if seat["index"] < len(names):
             names[seat["index"]] = seat["nickname"]
     return names
+
+
+def winners_title(names: list[str]) -> str:
+    """Game over's headline in the active language: one winner wins, several share the win (one
+    sentence, never one per winner)."""
+    if len(names) == 1:
+        return gettext("%(name)s wins!") % {"name": names[0]}
+    return gettext("%(names)s share the win!") % {"names": names_list(names)}

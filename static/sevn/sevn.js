@@ -521,7 +521,7 @@
     if (seat) { openReport(seat, "seat", seat.getAttribute("data-report-seat")); return; }
     if (target.closest("[data-report-cancel]")) { target.closest("dialog").close(); return; }
     var notice = target.closest("[data-close-notice]");
-    if (notice) notice.closest(".toast").remove();
+    if (notice) notice.closest(".notice-banner").remove();
   });
   document.addEventListener("htmx:wsAfterMessage", chatArrived);
 

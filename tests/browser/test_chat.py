@@ -152,8 +152,9 @@ def test_a_moderator_mutes_a_player_in_admin_and_the_next_line_is_refused_live(b
     form.locator("[data-moderation=mute]").click()
     expect(mod.locator(".messagelist")).to_contain_text("Done")
 
-    expect(ben.locator("#toast")).to_contain_text("You are muted in chat for")  # told at once
+    expect(ben.locator("#notice")).to_contain_text("You are muted in chat for")  # told at once, above the table
     ben.click("[data-close-notice]")
+    expect(ben.locator("#notice .notice-banner")).to_have_count(0)
     ben.fill("#chat-text", "why?")
     ben.press("#chat-text", "Enter")
     expect(ben.locator("#toast")).to_contain_text("You are muted in chat for 59")

@@ -102,7 +102,7 @@ def test_two_people_and_a_spectator_play_a_round_live_with_the_keyboard(browser,
     assert state_of(table)["over"] and plays > 5
     for page in (ana_page, ben_page, watcher):
         expect(page.locator("#standings")).to_be_visible()
-        expect(page.locator("#last-round")).to_be_visible()
+        expect(page.locator("#summary")).to_be_visible()
         expect(page.locator("#log-list")).to_contain_text("passes: nothing fits")
     shoot(ana_page, "sevens-game-over-phone", full_page=False)
     for context in (ana_context, ben_context, watch_context):

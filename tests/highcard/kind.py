@@ -90,7 +90,7 @@ class HighCard(Kind):
     def shared_pieces(self, snapshot, events):
         return tuple(seat_names(snapshot))
 
-    def viewer_table(self, snapshot, shared, viewer_key, asked=frozenset(), online=None):
+    def viewer_table(self, snapshot, shared, viewer_key, asked=frozenset(), online=None, recent=()):
         table, game = snapshot["table"], snapshot["game"]
         view = game["view"]
         mine = viewer_seat(snapshot, viewer_key)

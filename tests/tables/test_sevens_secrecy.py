@@ -3,7 +3,7 @@
 Complete games of Sevens with two people, bots and a spectator: every socket message each
 viewer receives and the table page each of them loads are searched for the cards still in the
 other seats' hands (as codes, as names, as the log writes them). Cards shown after a round
-(the round's leftovers, `#last-round`) are public by then and are taken out before searching.
+(the round's leftovers, in its result `#summary`) are public by then and are taken out before searching.
 """
 
 from __future__ import annotations
@@ -27,7 +27,7 @@ from .sevens_tables import game_of, sevens_table, state_of
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
-LAST_ROUND = re.compile(r'<details id="last-round".*?</details>', re.S)
+LAST_ROUND = re.compile(r'<section class="summary sevens-summary" id="summary".*?</section>', re.S)
 
 
 def spoken(code: str) -> list[str]:

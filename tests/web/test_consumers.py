@@ -227,8 +227,10 @@ async def test_an_update_overtaken_by_a_newer_one_brings_the_whole_log_again():
     assert 'data-version="3"' in await socket.receive_from()
     await broadcast.send_async(table.code, older)
     again = await socket.receive_from()
-    assert 'id="log"' in again and "Ben draws 4." in again and "Ana draws 1." in again
-    assert again.index("Ben draws 4.") < again.index("Ana draws 1.") and 'data-version="3"' in again
+    log = again[again.index('id="log"') :]  # (the table's last-move line says "Ana draws 1." too)
+    assert "Ben draws 4." in log and "Ana draws 1." in log
+    assert log.index("Ben draws 4.") < log.index("Ana draws 1.") and 'data-version="3"' in again
+    assert '<p id="table-last-move" class="last-move" aria-hidden="true">Ana draws 1.</p>' in again
     await socket.disconnect()
 
 

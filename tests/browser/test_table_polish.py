@@ -1,0 +1,131 @@
+"""The table as players asked for it: presence true from the first second and kept true, others'
+moves easy to follow, round results and the game's end in view, notices that never block play."""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+from playwright.sync_api import expect
+
+from game import services
+from game.services import presence
+from game.sevens.engine import playable
+
+from ..tables.sevens_tables import game_of, play, sevens_table, state_of
+from ..web.factories import act
+from . import scenes
+from .conftest import DESKTOP, PHONE
+from .play import create_table, join
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+# Each seat's presence mark as its viewer sees it: "online", "offline", or "" for a bot.
+MARKS = """() => Object.fromEntries([...document.querySelectorAll('.seat[data-seat]')].map(seat => {
+    const on = seat.querySelector('.presence__on'), off = seat.querySelector('.presence__off');
+    const shown = el => el && getComputedStyle(el).display !== 'none';
+    return [seat.dataset.seat, shown(on) ? 'online' : shown(off) ? 'offline' : ''];
+}))"""
+
+
+def marks(page) -> dict:
+    return page.evaluate(MARKS)
+
+
+def wait_for_marks(page, wanted: dict, seconds: float) -> None:
+    end = time.monotonic() + seconds
+    while True:
+        seen = marks(page)
+        if all(seen.get(seat) == mark for seat, mark in wanted.items()):
+            return
+        assert time.monotonic() < end, f"presence marks {seen}, wanted {wanted}"
+        time.sleep(0.1)
+
+
+def sevens_host(page, base: str, nickname: str) -> str:
+    """A three-seat Sevens table hosted from the home page: its invite link."""
+    page.goto(f"{base}/en/")
+    page.get_by_label("Sevens", exact=False).first.check()
+    page.fill("#id_nickname", nickname)
+    page.select_option("#id_seat_count", "3")
+    page.select_option("#id_turn_seconds", "0")
+    page.click(".panel--create button.button--primary")
+    page.wait_for_url("**/t/**")
+    expect(page.locator('body[data-socket="live"]')).to_have_count(1)
+    return page.locator("#invite-link").input_value()
+
+
+@pytest.mark.parametrize("game", ["sevn", "sevens"])
+def test_people_connected_since_the_lobby_are_online_from_the_start_and_stay_so(browser, live_url, game):
+    """Both online on both screens within 2 s of the start and a minute later; Ben closes his
+    tab: offline on Ana's screen at once, away (a bot plays for him) after presence.AWAY_AFTER."""
+    contexts = [browser.new_context(viewport=size) for size in (DESKTOP, PHONE)]
+    ana, ben = (context.new_page() for context in contexts)
+    invite = create_table(ana, live_url, "Ana", seats=2) if game == "sevn" else sevens_host(ana, live_url, "Ana")
+    join(ben, invite, "Ben")
+    if game == "sevens":  # Sevens needs three: a bot in the last seat
+        ana.locator('[data-action="add-bot"]').first.click()
+        expect(ana.locator(".lobby-seat .badge--bot")).to_have_count(1)
+    ana.click('[data-action="start"]')
+    started = time.monotonic()
+    both = {"0": "online", "1": "online"}
+    for page in (ana, ben):
+        expect(page.locator("#table")).to_have_attribute("data-status", "playing")
+        wait_for_marks(page, both, 2 - (time.monotonic() - started))
+    expect(ana.locator("#seat-0 .badge--you")).to_have_count(1)
+    ana.wait_for_timeout(60_000)
+    for page in (ana, ben):
+        assert all(marks(page)[seat] == "online" for seat in both), marks(page)
+    contexts[1].close()
+    closed = time.monotonic()
+    wait_for_marks(ana, {"0": "online", "1": "offline"}, 2)
+    if game == "sevens":  # the away mark is the platform's: one game shows it
+        left = presence.AWAY_AFTER.total_seconds() - (time.monotonic() - closed) + 5
+        expect(ana.locator("#seat-1 .badge--away")).to_have_count(1, timeout=max(left, 1) * 1000)
+        assert time.monotonic() - closed < presence.AWAY_AFTER.total_seconds() + 5
+    contexts[0].close()
+
+
+def _open(browser, live_url, table, player, size, language):
+    context = browser.new_context(viewport=size, reduced_motion="reduce", has_touch=size["width"] < 500)
+    scenes.seat_as(context, live_url, player)
+    page = context.new_page()
+    page.goto(f"{live_url}/{language}/t/{table.code}/")
+    expect(page.locator("#table-presence[data-known]")).to_have_count(1)  # the socket is live
+    return context, page
+
+
+SIZES = {"phone": {"width": 390, "height": 844}, "desktop": {"width": 1280, "height": 800}}
+
+
+@pytest.mark.parametrize("language", ["en", "de"])
+@pytest.mark.parametrize("size", SIZES)
+def test_the_last_moves_are_marked_on_both_tables(browser, live_url, shoot, size, language):
+    """Sevens rings what was played since your last turn; SEVN the card drawn last; a phone
+    has the last move in one line near the table. Screenshots of both tables."""
+    table, players = sevens_table(turn_seconds=0)
+    for _ in range(4):  # a few plays after the opener
+        state = state_of(table)
+        seat = state["current"]
+        cards = playable(state["seats"][seat]["hand"], state["layout"])
+        if cards:
+            play(table, players[seat], cards[0])
+        else:
+            services.game_act(
+                code=table.code, player=players[seat], action={"kind": "pass"}, version=game_of(table).version
+            )
+    viewer = players[state_of(table)["current"]]  # the one whose turn it is: the others' plays are marked
+    context, page = _open(browser, live_url, table, viewer, SIZES[size], language)
+    expect(page.locator(".sevens-cell--recent .card").first).to_be_visible()
+    strip = page.locator("#table-last-move")
+    expect(strip).to_be_visible() if size == "phone" else expect(strip).to_be_hidden()
+    shoot(page, f"polish-sevens-{size}-{language}", full_page=False)
+    context.close()
+
+    sevn, (ana, ben) = scenes.two_players()
+    act(sevn, ben, {"kind": "draw"})
+    context, page = _open(browser, live_url, sevn, ana, SIZES[size], language)
+    expect(page.locator(".card.is-last")).to_have_count(1)
+    expect(page.locator("#seat-1 .card.is-last")).to_have_attribute("data-code", "4")
+    shoot(page, f"polish-sevn-{size}-{language}", full_page=False)
+    context.close()
