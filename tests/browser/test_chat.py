@@ -48,7 +48,7 @@ def test_two_players_read_each_others_quick_phrases_in_their_own_language(browse
     expect(ben.locator("#chat-table-list")).to_contain_text("Ben Viel Glück!")
     ana.click('[data-phrase="nice_sevn"]')
     ana.click('[data-phrase="cool"]')
-    expect(ben.locator("#chat-table-list")).to_contain_text("Ana Starke SEVN!")
+    expect(ben.locator("#chat-table-list")).to_contain_text("Ana Starkes SEVN!")
     expect(ben.locator('#chat-table-list [aria-label="Lässig"]')).to_have_text("😎")
     say(ana, "<b>see</b> https://example.org")
     line = ben.locator("#chat-table-list .chat__line").last
