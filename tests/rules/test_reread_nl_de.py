@@ -3,19 +3,12 @@
 from __future__ import annotations
 
 from rules.content.load import read, read_sevens
-
-
-def _all_text(content: object) -> str:
-    if isinstance(content, dict):
-        return " ".join(_all_text(value) for value in content.values())
-    if isinstance(content, list):
-        return " ".join(_all_text(value) for value in content)
-    return str(content)
+from tests.rules.texts import all_text
 
 
 def test_dutch_rules_read_as_dutch_not_as_english_word_order():
     nl = read("nl")
-    text = _all_text(nl)
+    text = all_text(nl)
     for calque in (
         "precies de regels waarmee",  # "exactly the rules the app plays by"
         "geef de nieuwe dan aan",  # an imperative after an inverted condition
@@ -31,7 +24,7 @@ def test_dutch_rules_read_as_dutch_not_as_english_word_order():
 
 
 def test_dutch_sevens_moves_the_dealer_not_the_dealing_and_deals_the_cards_out():
-    text = _all_text(read_sevens("nl"))
+    text = all_text(read_sevens("nl"))
     for wrong in ("het geven schuift", "Het geven schuift", "zie of hij past", "de tafel speelt", "loopt nooit rond"):
         assert wrong not in text, wrong
     for wrong in ("worden gedeeld", "één voor één gedeeld", "vanaf links van de gever", "Met hoeveel kun je"):
@@ -43,7 +36,7 @@ def test_dutch_sevens_moves_the_dealer_not_the_dealing_and_deals_the_cards_out()
 
 def test_german_sevens_says_what_a_native_player_says():
     sevens = read_sevens("de")
-    text = _all_text(sevens)
+    text = all_text(sevens)
     for wrong in (
         "und sieh, ob",  # an English imperative "see whether"
         "nach denen der Tisch spielt",

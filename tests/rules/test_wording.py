@@ -13,20 +13,13 @@ from django.utils import translation
 from django.utils.translation import gettext
 
 from rules.content.load import read, read_sevens
+from tests.rules.texts import all_text
 
 ROOT = Path(__file__).resolve().parents[2]
 
 
-def _all_text(content: object) -> str:
-    if isinstance(content, dict):
-        return " ".join(_all_text(value) for value in content.values())
-    if isinstance(content, list):
-        return " ".join(_all_text(value) for value in content)
-    return str(content)
-
-
 def test_dutch_says_whoever_is_bust_scores_zero_not_a_finished_row():
-    text = _all_text(read("nl"))
+    text = all_text(read("nl"))
     assert "Een rij die af is" not in text  # "af" also means "finished": a finished row scores zero
     assert "Wie af is, scoort altijd nul" in text
 
@@ -56,7 +49,7 @@ def _msgstrs(language: str) -> list[str]:
 
 
 def _prose(language: str) -> str:
-    return _all_text(read(language)) + " " + _all_text(read_sevens(language))
+    return all_text(read(language)) + " " + all_text(read_sevens(language))
 
 
 def test_sevens_goes_by_the_names_french_and_polish_players_know():
@@ -93,7 +86,7 @@ def test_french_puts_a_narrow_no_break_space_before_double_punctuation():
 
 def test_french_says_fits_and_layout_one_way_and_hides_rather_than_mutes():
     ui = " ".join(_msgstrs("fr"))
-    prose = _all_text(read_sevens("fr"))
+    prose = all_text(read_sevens("fr"))
     for word in ("convient", "muet"):
         assert word not in ui
     assert "disposition" not in prose and not re.search(r"\bne va\b|\bqui va\b|carte va\b", prose)
