@@ -15,6 +15,9 @@ from collections import Counter
 from django.conf import settings
 from django.core.cache import cache
 
+from game.core import outage, proxy
+from game.core.outage import CACHE_DOWN
+
 
 class MessageBudget:
     """One socket's allowance: `rate` messages a second, up to `burst` at once. A socket that
@@ -95,30 +98,55 @@ def socket_closed(address: str) -> None:
 
 
 def client_address(scope_or_meta: dict) -> str:
-    """The client's address: Daphne puts the proxy's X-Forwarded-For there with --proxy-headers."""
-    client = scope_or_meta.get("client")
-    if client:
-        return str(client[0])
-    return str(scope_or_meta.get("REMOTE_ADDR", ""))
+    """The client's address, from a socket's scope or a page's META (game.core.proxy: a forwarded
+    address counts only from a trusted proxy)."""
+    return proxy.client_address(scope_or_meta)
 
 
 def over_limit(kind: str, address: str, limit: int, window: int) -> bool:
-    """Count one `kind` request from `address`; True once more than `limit` came in `window` s."""
+    """Count one `kind` request from `address`; True once more than `limit` came in `window` s.
+    With the shared cache away (Redis down) nothing is counted and nothing refused."""
     key = f"sevn:limit:{kind}:{address}:{int(time.time()) // window}"
-    if cache.add(key, 1, timeout=window + 1):
+    if outage.skipping():
         return False
     try:
-        count = cache.incr(key)
-    except ValueError:  # expired between add and incr
-        cache.add(key, 1, timeout=window + 1)
+        if cache.add(key, 1, timeout=window + 1):
+            return False
+        try:
+            count = cache.incr(key)
+        except ValueError:  # expired between add and incr
+            cache.add(key, 1, timeout=window + 1)
+            return False
+    except CACHE_DOWN as error:
+        outage.down("the shared cache", error)
         return False
+    outage.up("the shared cache")
     return count > limit
 
 
 def is_limited(kind: str, address: str, limit: int, window: int) -> bool:
     """True if `address` already made more than `limit` `kind` requests in this window (no count)."""
     key = f"sevn:limit:{kind}:{address}:{int(time.time()) // window}"
-    return (cache.get(key) or 0) > limit
+    if outage.skipping():
+        return False
+    try:
+        count = cache.get(key) or 0
+    except CACHE_DOWN as error:
+        outage.down("the shared cache", error)
+        return False
+    outage.up("the shared cache")
+    return count > limit
+
+
+def lookups_exhausted(address: str) -> bool:
+    """True if `address` asked about too many table codes that do not exist this minute: every
+    answer that tells whether a code exists (a page, a form, a socket) is refused until then."""
+    return is_limited("lookup", address, settings.SEVN_LOOKUPS_PER_MINUTE, 60)
+
+
+def lookup_missed(address: str) -> None:
+    """`address` was told that a table code does not exist."""
+    over_limit("lookup", address, settings.SEVN_LOOKUPS_PER_MINUTE, 60)
 
 
 CHAT_MESSAGES, CHAT_WINDOW = 5, 10.0  # a person's chat lines in any CHAT_WINDOW seconds, at every table

@@ -12,6 +12,7 @@ import logging
 import time
 from typing import NamedTuple
 
+from asgiref.sync import sync_to_async
 from channels.consumer import get_handler_name
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
@@ -34,6 +35,7 @@ MAX_MESSAGE_BYTES = 2048
 LANGUAGES = {code for code, _name in settings.LANGUAGES}
 NOT_UNDERSTOOD = _("That move was not understood.")
 CLOSE_FLOODING, CLOSE_TOO_MANY_SOCKETS, CLOSE_NO_TABLE = 4429, 4430, 4404
+CLOSE_LOOKUPS = 4429  # too many requests: here, too many unknown table codes from the address
 CLEANUP_SECONDS = 5  # a closing socket's last writes may not hold up a server that is stopping
 
 
@@ -175,9 +177,16 @@ class TableConsumer(QuickDispatch, ChatSocket, AsyncWebsocketConsumer):
             )
             return
         self.address = address
+        # Whether a code exists is what guessing codes asks: past the address's look-up limit
+        # (the same as pages and forms count) no socket is told, whether the table exists or not.
+        if await sync_to_async(limits.lookups_exhausted, thread_sensitive=False)(address):
+            await self.accept()
+            await self._close_with(str(_("Too many tables looked up: wait a minute and try again.")), CLOSE_LOOKUPS)
+            return
         snapshot, log, online = await self._snapshot_and_log()
         await self.accept()
         if snapshot is None:
+            await sync_to_async(limits.lookup_missed, thread_sensitive=False)(address)
             await self._close_with(str(_("There is no table with that code.")), CLOSE_NO_TABLE)
             return
         await self.channel_layer.group_add(group_name(self.code), self.channel_name)

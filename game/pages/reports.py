@@ -10,6 +10,7 @@ from game import services
 from game.core.errors import ServiceError
 from game.core.identity import NICKNAME_KEY, player_for
 from game.pages.answers import answer
+from game.pages.lookups import count_refusal
 
 
 @require_POST
@@ -26,5 +27,6 @@ def table_report(request: HttpRequest, code: str) -> HttpResponse:
             nickname=request.session.get(NICKNAME_KEY, ""),
         )
     except ServiceError as error:
+        count_refusal(request, error)
         return answer(request, code, error.message)
     return answer(request, code, gettext("Thank you: staff will look at your report."), ok=True)

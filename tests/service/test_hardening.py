@@ -1,0 +1,147 @@
+"""Issue 25 ("hardening, round two") in one process: the admin login's throttle, the one
+look-up limit every answer about a table code counts against, the client's address behind a
+trusted proxy only, reports per address and folded, the chat allowance as one step, look-alike
+names. (The same on the real stack: tests/scaleout/test_hardening.py.)"""
+
+from __future__ import annotations
+
+import pytest
+from channels.testing import WebsocketCommunicator
+from django.contrib.auth.hashers import MD5PasswordHasher
+from django.contrib.auth.models import User
+from django.test import Client
+
+from game.core import limits, proxy
+from sevn_site.asgi import application
+from tests.web.factories import open_table
+
+ORIGIN = (b"origin", b"http://127.0.0.1:8000")
+HOST = (b"host", b"127.0.0.1:8000")
+
+
+# --- 7. X-Forwarded-For only from a trusted proxy ---------------------------------------------
+
+
+def test_a_forwarded_address_counts_only_from_a_trusted_proxy(settings):
+    settings.SEVN_TRUSTED_PROXIES = "127.0.0.1, 10.9.0.0/16"
+    assert proxy.resolve("127.0.0.1", "203.0.113.7") == "203.0.113.7"  # nginx on this machine
+    assert proxy.resolve("10.9.3.4", "198.51.100.1, 203.0.113.7") == "203.0.113.7"  # the last hop it saw
+    assert proxy.resolve("127.0.0.1", "203.0.113.7, 10.9.0.5") == "203.0.113.7"  # behind two trusted proxies
+    assert proxy.resolve("192.0.2.50", "203.0.113.7") == "192.0.2.50"  # anyone else: their own address
+    assert proxy.resolve("127.0.0.1", "not-an-address") == "127.0.0.1"
+    assert proxy.resolve("127.0.0.1", None) == "127.0.0.1"
+    meta = {"REMOTE_ADDR": "127.0.0.1", "HTTP_X_FORWARDED_FOR": "203.0.113.7"}
+    assert limits.client_address(meta) == "203.0.113.7"
+    scope = {"type": "websocket", "client": ["192.0.2.50", 5], "headers": [(b"x-forwarded-for", b"203.0.113.7")]}
+    assert limits.client_address(scope) == "192.0.2.50"
+    assert limits.client_address({**scope, "client": ["127.0.0.1", 5]}) == "203.0.113.7"
+
+
+@pytest.mark.django_db
+def test_forged_forwarded_addresses_from_an_untrusted_peer_share_its_one_limit(settings):
+    settings.SEVN_LOOKUPS_PER_MINUTE = 5
+    client = Client(REMOTE_ADDR="192.0.2.50")
+    statuses = [client.get(f"/en/t/ZZZZ{n:02d}/", HTTP_X_FORWARDED_FOR=f"198.51.100.{n}").status_code for n in range(8)]
+    assert statuses[:6] == [404] * 6 and statuses[6:] == [429, 429]
+    # the proxy on this machine forwards real clients: each has its own count
+    nginx = Client(REMOTE_ADDR="127.0.0.1")
+    assert nginx.get("/en/t/ZZZZ99/", HTTP_X_FORWARDED_FOR="198.51.100.1").status_code == 404
+
+
+# --- 1. the admin login -----------------------------------------------------------------------
+
+
+class CountingHasher(MD5PasswordHasher):
+    calls = 0
+
+    def encode(self, password, salt):
+        CountingHasher.calls += 1
+        return super().encode(password, salt)
+
+
+@pytest.fixture
+def counted_hashes(settings):
+    settings.PASSWORD_HASHERS = ["tests.service.test_hardening.CountingHasher"]
+    CountingHasher.calls = 0
+    return CountingHasher
+
+
+def admin_try(client: Client, password: str, username: str = "boss") -> int:
+    return client.post(
+        "/admin/login/?next=/admin/", {"username": username, "password": password, "next": "/admin/"}
+    ).status_code
+
+
+@pytest.mark.django_db
+def test_admin_login_is_throttled_per_address_and_a_refused_try_hashes_nothing(settings, counted_hashes):
+    settings.SEVN_LOGINS_PER_MINUTE = 3
+    User.objects.create_superuser("boss", "", "right-password-1")
+    client = Client(REMOTE_ADDR="192.0.2.10")
+    statuses = [admin_try(client, f"wrong-{n}") for n in range(4)]
+    assert statuses == [200] * 4  # three failures allowed, the fourth counted past the limit
+    hashed = counted_hashes.calls
+    statuses = [admin_try(client, f"wrong-{n}") for n in range(20)]
+    assert statuses == [429] * 20 and counted_hashes.calls == hashed  # no hash for a refused try
+    assert admin_try(client, "right-password-1") == 429  # until the minute is over
+    assert admin_try(Client(REMOTE_ADDR="192.0.2.11"), "right-password-1", username="other") == 200  # others may
+
+
+@pytest.mark.django_db
+def test_admin_login_is_throttled_per_account_whatever_the_address(settings, counted_hashes):
+    settings.SEVN_LOGINS_PER_MINUTE = 3
+    User.objects.create_superuser("boss", "", "right-password-1")
+    statuses = [admin_try(Client(REMOTE_ADDR=f"192.0.2.{n}"), "wrong", username="Boss") for n in range(10)]
+    assert statuses[:4] == [200] * 4 and set(statuses[4:]) == {429}
+    assert admin_try(Client(REMOTE_ADDR="192.0.2.99"), "right-password-1") == 429
+    assert Client(REMOTE_ADDR="192.0.2.99").get("/admin/login/").status_code == 200  # the page itself shows
+
+
+@pytest.mark.django_db
+def test_admin_login_still_signs_in(settings):
+    User.objects.create_superuser("boss", "", "right-password-1")
+    client = Client(REMOTE_ADDR="192.0.2.10")
+    assert admin_try(client, "wrong") == 200
+    assert admin_try(client, "right-password-1") == 302
+    assert client.get("/admin/").status_code == 200
+
+
+# --- 3. one look-up limit for every answer about a code -----------------------------------
+
+
+@pytest.mark.django_db
+def test_the_report_and_chat_forms_count_unknown_codes_and_are_refused_past_the_limit(settings):
+    settings.SEVN_LOOKUPS_PER_MINUTE = 4
+    table, _players = open_table()
+    client = Client(REMOTE_ADDR="192.0.2.20", HTTP_HX_REQUEST="true")
+    answers = []
+    for n in range(3):
+        answers.append(client.post(f"/en/t/ZZZZ{n:02d}/report/", {"reason": "spam", "seat": "0"}))
+        answers.append(client.post(f"/en/t/YYYY{n:02d}/chat/", {"text": "hello"}))
+    told = [response for response in answers if b"There is no table with that code" in response.content]
+    assert len(told) == 5 and answers[-1].status_code == 429
+    # past the limit a real table is refused alike: nothing tells it exists
+    assert client.post(f"/en/t/{table.code}/report/", {"reason": "spam", "seat": "0"}).status_code == 429
+    assert client.get(f"/en/t/{table.code}/").status_code == 429
+    assert client.post(f"/en/t/{table.code}/join/", {"nickname": "Zed"}).status_code == 429
+    assert Client(REMOTE_ADDR="192.0.2.21").get(f"/en/t/{table.code}/").status_code == 200
+
+
+async def socket_close(code: str, address: str) -> tuple[str, int]:
+    socket = WebsocketCommunicator(application, f"/ws/t/{code}/?lang=en", headers=[ORIGIN, HOST])
+    socket.scope["client"] = [address, 40000]
+    connected, _ = await socket.connect()
+    assert connected
+    said = await socket.receive_from()
+    closing = await socket.receive_output()
+    await socket.wait()
+    return said, closing.get("code", 0)
+
+
+@pytest.mark.django_db(transaction=True)
+async def test_table_sockets_count_unknown_codes_and_are_refused_past_the_limit(settings):
+    settings.SEVN_LOOKUPS_PER_MINUTE = 3
+    closes = [(await socket_close(f"ZZZZ{n:02d}", "192.0.2.30"))[1] for n in range(6)]
+    assert closes[:4] == [4404] * 4 and closes[4:] == [4429, 4429]
+    said, code = await socket_close("ZZZZ99", "192.0.2.30")
+    assert code == 4429 and "Too many tables looked up" in said
+    assert (await socket_close("ZZZZ99", "192.0.2.31"))[1] == 4404
