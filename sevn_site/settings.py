@@ -240,6 +240,8 @@ SEVN_FRAME_BURST = _env_int("SEVN_FRAME_BURST", 100)
 SEVN_MAX_SOCKETS_PER_ADDRESS = _env_int("SEVN_MAX_SOCKETS_PER_ADDRESS", 64)
 SEVN_LOOKUPS_PER_MINUTE = _env_int("SEVN_LOOKUPS_PER_MINUTE", 30)
 SEVN_LOGINS_PER_MINUTE = _env_int("SEVN_LOGINS_PER_MINUTE", 10)
+# Reports a client address, and a person, may send in an hour (then refused until it is over).
+SEVN_REPORTS_PER_HOUR = _env_int("SEVN_REPORTS_PER_HOUR", 20)
 # The proxies whose X-Forwarded-For names the client (addresses or networks, comma-separated):
 # from anyone else the connection's own address counts (game.core.proxy).
 SEVN_TRUSTED_PROXIES = os.environ.get("SEVN_TRUSTED_PROXIES", "127.0.0.1")

@@ -103,39 +103,56 @@ def client_address(scope_or_meta: dict) -> str:
     return proxy.client_address(scope_or_meta)
 
 
+def _keys(kind: str, address: str, window: int) -> tuple[str, str, float]:
+    """This window's and the previous window's counter, and how far into this window we are."""
+    now = time.time()
+    number = int(now) // window
+    key = f"sevn:limit:{kind}:{address}:"
+    return f"{key}{number}", f"{key}{number - 1}", (now - number * window) / window
+
+
+def _estimate(current: int, previous: int, into: float) -> float:
+    """Requests in the last `window` seconds (a sliding window from two fixed ones: the previous
+    window's count weighs what is left of it), so that a window's edge lets no double burst through."""
+    return current + previous * (1.0 - into)
+
+
 def over_limit(kind: str, address: str, limit: int, window: int) -> bool:
-    """Count one `kind` request from `address`; True once more than `limit` came in `window` s.
-    With the shared cache away (Redis down) nothing is counted and nothing refused."""
-    key = f"sevn:limit:{kind}:{address}:{int(time.time()) // window}"
+    """Count one `kind` request from `address`; True once more than `limit` came in the last
+    `window` s. With the shared cache away (Redis down) nothing is counted and nothing refused."""
+    key, before, into = _keys(kind, address, window)
     if outage.skipping():
         return False
     try:
-        if cache.add(key, 1, timeout=window + 1):
-            return False
-        try:
-            count = cache.incr(key)
-        except ValueError:  # expired between add and incr
-            cache.add(key, 1, timeout=window + 1)
-            return False
+        if cache.add(key, 1, timeout=2 * window + 1):
+            count = 1
+        else:
+            try:
+                count = cache.incr(key)
+            except ValueError:  # expired between add and incr
+                cache.add(key, 1, timeout=2 * window + 1)
+                count = 1
+        previous = cache.get(before) or 0
     except CACHE_DOWN as error:
         outage.down("the shared cache", error)
         return False
     outage.up("the shared cache")
-    return count > limit
+    return _estimate(count, previous, into) > limit
 
 
 def is_limited(kind: str, address: str, limit: int, window: int) -> bool:
-    """True if `address` already made more than `limit` `kind` requests in this window (no count)."""
-    key = f"sevn:limit:{kind}:{address}:{int(time.time()) // window}"
+    """True if `address` already made more than `limit` `kind` requests in the last `window` s
+    (nothing counted)."""
+    key, before, into = _keys(kind, address, window)
     if outage.skipping():
         return False
     try:
-        count = cache.get(key) or 0
+        counts = cache.get_many([key, before])
     except CACHE_DOWN as error:
         outage.down("the shared cache", error)
         return False
     outage.up("the shared cache")
-    return count > limit
+    return _estimate(counts.get(key) or 0, counts.get(before) or 0, into) > limit
 
 
 def lookups_exhausted(address: str) -> bool:

@@ -12,6 +12,7 @@ from django.contrib.auth.models import User
 from django.test import Client
 
 from game.core import limits, proxy
+from game.core.errors import ServiceError
 from sevn_site.asgi import application
 from tests.web.factories import open_table
 
@@ -145,3 +146,56 @@ async def test_table_sockets_count_unknown_codes_and_are_refused_past_the_limit(
     said, code = await socket_close("ZZZZ99", "192.0.2.30")
     assert code == 4429 and "Too many tables looked up" in said
     assert (await socket_close("ZZZZ99", "192.0.2.31"))[1] == 4404
+
+
+# --- 4. reports: per address, and folded --------------------------------------------------------
+
+
+@pytest.mark.django_db
+def test_a_thousand_reports_with_fresh_sessions_from_one_address_leave_a_handful_queued(settings):
+    from game.models import Report
+
+    table, _players = open_table()
+    accepted = 0
+    for n in range(1000):
+        client = Client(REMOTE_ADDR="192.0.2.40", HTTP_HX_REQUEST="true")  # no cookie: a fresh guest each time
+        response = client.post(f"/en/t/{table.code}/report/", {"reason": "spam", "seat": str(n % 2), "comment": n})
+        accepted += b"Thank you" in response.content
+    assert accepted == settings.SEVN_REPORTS_PER_HOUR
+    queued = Report.objects.filter(status=Report.Status.OPEN)
+    assert queued.count() == 2  # one entry for each person reported
+    assert sorted(queued.values_list("count", flat=True)) == [10, 10]
+
+
+@pytest.mark.django_db
+def test_reports_of_one_person_at_one_table_fold_into_one_entry_while_it_is_open(settings):
+    from game import services
+    from game.core.identity import Player
+    from game.models import Report
+
+    table, _players = open_table(names=("Ana", "Ben", "Cy"))
+    reporters = [Player(key=f"guest:reporter-{n}") for n in range(3)]
+    for reporter in reporters:
+        services.report_create(code=table.code, player=reporter, reason="insults", seat_index=1)
+    entry = Report.objects.get()
+    assert entry.count == 3 and entry.last_reported >= entry.created and entry.reported_name == "Ben"
+    assert [item["reason"] for item in entry.more] == ["insults", "insults"]  # who else, why, when
+    with pytest.raises(ServiceError):  # a folded reporter has reported it already, too
+        services.report_create(code=table.code, player=reporters[2], reason="spam", seat_index=1)
+    services.report_create(code=table.code, player=reporters[0], reason="spam", seat_index=0)
+    assert Report.objects.count() == 2  # another person: an entry of their own
+    Report.objects.filter(id=entry.id).update(status=Report.Status.HANDLED)
+    services.report_create(code=table.code, player=Player(key="guest:late"), reason="insults", seat_index=1)
+    assert Report.objects.filter(status=Report.Status.OPEN, reported_name="Ben").get().count == 1  # a new entry
+
+
+@pytest.mark.django_db
+def test_one_person_is_limited_whatever_address_they_use(settings):
+    settings.SEVN_REPORTS_PER_HOUR = 3
+    table, _players = open_table(names=("Ana", "Ben", "Cy"))
+    client = Client(HTTP_HX_REQUEST="true")
+    said = [
+        client.post(f"/en/t/{table.code}/report/", {"reason": "spam", "seat": n % 3}, REMOTE_ADDR=f"192.0.2.{n}")
+        for n in range(5)
+    ]
+    assert [b"Too many reports" in response.content for response in said] == [False] * 3 + [True] * 2
