@@ -157,23 +157,35 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     }
 
 REDIS_URL = os.environ.get("REDIS_URL", "")
+# Redis connections per process, all told: the channel layer's pool and the cache's pool share
+# this number (game.delivery.redis_pools: a quarter, at least 2, for the cache); a burst waits.
+REDIS_POOL_SIZE = _env_int("REDIS_POOL_SIZE", 50)
 if REDIS_URL:
+    from game.delivery.redis_pools import cache_share, layer_share
+
     CHANNEL_LAYERS = {
         "default": {
             "BACKEND": "game.delivery.channel_layer.ServiceRedisChannelLayer",
             "CONFIG": {
                 "hosts": [REDIS_URL],
-                "pool_size": _env_int("REDIS_POOL_SIZE", 50),
+                "pool_size": layer_share(REDIS_POOL_SIZE),
                 "capacity": 200,
             },
         }
     }
-    # Counters every process shares (rate limits on lookups and logins).
+    # Counters every process shares (rate limits on lookups, logins, reports, chat), on one
+    # bounded pool per process (Django's own would make one per thread and task).
     CACHES = {
         "default": {
             "BACKEND": "django.core.cache.backends.redis.RedisCache",
             "LOCATION": REDIS_URL,
-            "OPTIONS": {"socket_timeout": 5, "socket_connect_timeout": 5},
+            "OPTIONS": {
+                "pool_class": "game.delivery.redis_pools.SharedCachePool",
+                "max_connections": cache_share(REDIS_POOL_SIZE),
+                "timeout": 5,  # seconds a call waits for a free connection
+                "socket_timeout": 5,
+                "socket_connect_timeout": 5,
+            },
         }
     }
 else:

@@ -172,11 +172,20 @@ CHAT_MESSAGES, CHAT_WINDOW = 5, 10.0  # a person's chat lines in any CHAT_WINDOW
 def chat_wait(person: str, now: float | None = None) -> float:
     """0 if `person` may send a chat line now (and it is counted), else the seconds until they
     may. Kept in the shared cache: one allowance per person whatever sockets and processes
-    their lines arrive on."""
+    their lines arrive on. The allowance is CHAT_MESSAGES slots that each expire CHAT_WINDOW
+    seconds after a line took it; a line takes a free one with one atomic add (SET NX), so that
+    checking and counting are one step and lines sent at once cannot all find room."""
     now = time.time() if now is None else now
-    key = f"sevn:chat:{person}"
-    sent = [stamp for stamp in (cache.get(key) or []) if stamp > now - CHAT_WINDOW]
-    if len(sent) >= CHAT_MESSAGES:
-        return sent[0] + CHAT_WINDOW - now
-    cache.set(key, [*sent, now], timeout=int(CHAT_WINDOW) + 1)
-    return 0.0
+    keys = [f"sevn:chat:{person}:{slot}" for slot in range(CHAT_MESSAGES)]
+    if outage.skipping():
+        return 0.0
+    try:
+        for key in keys:
+            if cache.add(key, now, timeout=int(CHAT_WINDOW)):
+                outage.up("the shared cache")
+                return 0.0
+        taken = [stamp for stamp in cache.get_many(keys).values() if isinstance(stamp, (int, float))]
+    except CACHE_DOWN as error:
+        outage.down("the shared cache", error)
+        return 0.0
+    return max(0.5, min(taken, default=now) + CHAT_WINDOW - now)

@@ -21,7 +21,7 @@ from django.utils.translation import gettext_lazy as _
 
 from game import registry, services
 from game import screen as render
-from game.core import limits
+from game.core import limits, outage
 from game.core.errors import ENGINE_MESSAGES, ServiceError
 from game.core.identity import known_player
 from game.delivery.broadcast import LOCAL, group_name, passed, relay, send_async
@@ -192,10 +192,7 @@ class TableConsumer(QuickDispatch, ChatSocket, AsyncWebsocketConsumer):
         await self.channel_layer.group_add(group_name(self.code), self.channel_name)
         watch.add(self.code, self)
         self.following = True
-        try:
-            await relay.follow(self.code)
-        except Exception:  # Redis away: the screens' check keeps this one current, the heartbeat rejoins
-            logger.warning("following table %s failed", self.code, exc_info=True)
+        await relay.follow(self.code)  # Redis away: skipped, the screens' check keeps this one current
         await self.send(self.screen.full(snapshot, log, online) + await self.chat_panel(snapshot))
         if self.viewer_key:
             message = await database_sync_to_async(presence.arrived)(
@@ -345,17 +342,18 @@ class TableConsumer(QuickDispatch, ChatSocket, AsyncWebsocketConsumer):
         now = time.monotonic()
         if self.behind_since is None or self.behind_since[1] != shown:
             self.behind_since = (now, shown)
-            return False
+            return outage.is_down()  # no update can come through Redis: read the table now
         return now - self.behind_since[0] >= watch.RESYNC_AFTER
 
     async def resync(self) -> None:
-        """The whole table and log again, read from the database, and the group rejoined."""
+        """The whole table and log again, read from the database."""
         if self.resyncing or self.code is None:
             return
         self.resyncing = True
         try:
+            # the table as the database holds it, at once: nothing here waits for Redis (the
+            # relay rejoins the table's group by itself once Redis answers: game.live.watch)
             snapshot, log, online = await self._snapshot_and_log()
-            await relay.renew()
             self.behind_since = None
             if snapshot is not None:
                 await self.send(self.screen.full(snapshot, log, online))

@@ -5,6 +5,8 @@ names. (The same on the real stack: tests/scaleout/test_hardening.py.)"""
 
 from __future__ import annotations
 
+import threading
+
 import pytest
 from channels.testing import WebsocketCommunicator
 from django.contrib.auth.hashers import MD5PasswordHasher
@@ -13,6 +15,7 @@ from django.test import Client
 
 from game.core import limits, proxy
 from game.core.errors import ServiceError
+from game.core.identity import Player
 from sevn_site.asgi import application
 from tests.web.factories import open_table
 
@@ -199,3 +202,139 @@ def test_one_person_is_limited_whatever_address_they_use(settings):
         for n in range(5)
     ]
     assert [b"Too many reports" in response.content for response in said] == [False] * 3 + [True] * 2
+
+
+# --- 5. a move whose database connection broke is tried once more -------------------------------
+
+
+@pytest.mark.django_db(transaction=True)  # (a move inside a test's transaction is not retried)
+def test_a_move_that_lost_its_database_connection_is_tried_once_more(monkeypatch):
+    from django.db import OperationalError
+
+    from game import services
+    from game.services import store
+    from tests.web.factories import deciding, game_of
+
+    table, players = open_table()
+    version = game_of(table).version
+    real, broken = store.locked_table_and_game, []
+
+    def breaks_once(*args, **kwargs):
+        if not broken:
+            broken.append(1)
+            raise OperationalError("server closed the connection unexpectedly")
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(store, "locked_table_and_game", breaks_once)
+    update = services.game_act(
+        code=table.code, player=deciding(table, players), action={"kind": "pass"}, version=version
+    )
+    assert broken and game_of(table).version == version + 1 and update["snapshot"]
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_move_is_tried_at_most_twice(monkeypatch):
+    from django.db import OperationalError
+
+    from game import services
+    from game.services import store
+    from tests.web.factories import deciding, game_of
+
+    table, players = open_table()
+    version, calls = game_of(table).version, []
+
+    def always_breaks(*args, **kwargs):
+        calls.append(1)
+        raise OperationalError("the database system is shutting down")
+
+    monkeypatch.setattr(store, "locked_table_and_game", always_breaks)
+    with pytest.raises(OperationalError):
+        services.game_act(code=table.code, player=deciding(table, players), action={"kind": "pass"}, version=version)
+    assert len(calls) == 2
+
+
+# --- 8. the chat allowance in one step; look-alike names; combining marks -----------------------
+
+
+class ReadTogether:
+    """The cache, with every read held until all the parallel posts have read (the moment the
+    race needs: each one checks before any of them has written)."""
+
+    def __init__(self, cache, parties: int) -> None:
+        self.cache, self.barrier = cache, threading.Barrier(parties, timeout=2)
+
+    def get(self, *args, **kwargs):
+        try:
+            self.barrier.wait()
+        except threading.BrokenBarrierError:
+            pass
+        return self.cache.get(*args, **kwargs)
+
+    def __getattr__(self, name):
+        return getattr(self.cache, name)
+
+
+def test_parallel_chat_lines_get_no_more_than_the_allowance(monkeypatch):
+    from django.core.cache import cache
+
+    monkeypatch.setattr(limits, "cache", ReadTogether(cache, 12))
+    allowed = []
+    threads = [threading.Thread(target=lambda: allowed.append(limits.chat_wait("guest:fast") == 0)) for _ in range(12)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert allowed.count(True) == limits.CHAT_MESSAGES
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    "nickname",
+    ["Αdmin", "Mоderator", "Вot Ada", "ᗅdmin", "B\u0337o\u0337t\u0337 Ada", "𝐒𝐭𝐚𝐟𝐟", "ѕtaff", "Сomputer"],
+)
+def test_names_that_look_like_staff_or_a_bot_are_refused_in_any_letters(nickname):
+    from game import services
+
+    table, _players = open_table(start=False)
+    with pytest.raises(ServiceError) as refused:
+        services.seat_take(code=table.code, player=Player(key="guest:imp"), nickname=nickname)
+    assert refused.value.code == "reserved_nickname"
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("nickname", ["Аna", "ANA", "Ana\u0301\u0301", "Ａｎａ"])
+def test_a_name_that_looks_like_a_seated_one_is_refused_at_the_table_and_in_its_chat(nickname):
+    from game import services
+
+    table, _players = open_table(start=False)  # Ana and Ben sit here
+    with pytest.raises(ServiceError) as refused:
+        services.seat_take(code=table.code, player=Player(key="guest:imp"), nickname=nickname)
+    assert refused.value.code == "nickname_taken"
+    with pytest.raises(ServiceError) as refused:
+        services.chat_post(code=table.code, player=Player(key="guest:watcher"), text="hi", nickname=nickname)
+    assert refused.value.code == "nickname_taken"
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("nickname", ["Zoë", "李雷", "Robotnik", "Botanist", "Việt", "Анна", "Ádmiral"])
+def test_real_names_in_any_script_are_still_welcome(nickname):
+    from game import services
+
+    table, _players = open_table(start=False)
+    services.seat_take(code=table.code, player=Player(key="guest:new"), nickname=nickname)
+
+
+@pytest.mark.django_db
+def test_combining_marks_are_capped_in_names_and_chat_lines():
+    from game import services
+    from game.models import ChatMessage
+
+    table, (ana, _ben) = open_table(start=False)
+    with pytest.raises(ServiceError) as refused:
+        services.chat_post(code=table.code, player=ana, text="\u0301" * 199)
+    assert refused.value.code == "chat_blank"
+    services.chat_post(code=table.code, player=ana, text="Z" + "\u0337\u0322\u034e\u0301\u0338" * 30 + "algo")
+    stored = ChatMessage.objects.get().text
+    assert stored.endswith("algo") and len(stored) <= 1 + 2 + 4  # Z (or Ź, composed) and two marks
+    name = services.clean_nickname("Zed" + "\u0336" * 40)
+    assert name == "Zed\u0336\u0336"
