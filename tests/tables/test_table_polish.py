@@ -70,9 +70,8 @@ def move(table, players) -> dict:
 MARKS_SEED = 2
 
 
-def test_sevens_marks_the_cards_played_since_each_viewers_own_last_turn(monkeypatch):
-    monkeypatch.setattr("game.services.play.secrets.randbits", lambda bits: MARKS_SEED)
-    table, players = sevens_table(turn_seconds=0)
+def test_sevens_marks_the_cards_played_since_each_viewers_own_last_turn():
+    table, players = sevens_table(turn_seconds=0, seed=MARKS_SEED)
     snapshot = snapshot_of(table)
     screens = [Screen(player.key, "en") for player in players] + [Screen(None, "en")]
     for screen in screens:
