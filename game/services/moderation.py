@@ -115,7 +115,12 @@ def player_mute(
         report=report,
     )
     mark_handled(report, by, f"muted {duration} {where}")
-    notice = {"kind": "mute", "expires": until.timestamp() if until else None, "reason": why}
+    notice = {
+        "kind": "mute",
+        "expires": until.timestamp() if until else None,
+        "reason": why,
+        "table": table.code if table else None,  # None: everywhere
+    }
     return _notice(person, notice, table.code if table else (report.table_code if report else None))
 
 
