@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from django import forms
 from django.contrib import admin, messages
+from django.contrib.admin.utils import unquote
 from django.core.exceptions import PermissionDenied
 from django.db.models import Q
 from django.http import HttpRequest, HttpResponseRedirect
@@ -196,7 +197,9 @@ class ReportAdmin(PeopleByTag, ReadOnly):
         ]
 
     def change_view(self, request, object_id, form_url="", extra_context=None):
-        report = get_object_or_404(Report, pk=object_id)
+        report = self.get_object(request, unquote(object_id))
+        if report is None:  # admin's own answer to an unknown or malformed id (not a 500)
+            return super().change_view(request, object_id, form_url, extra_context)
         return super().change_view(
             request, object_id, form_url, {**(extra_context or {}), **self._moderation(request, report)}
         )

@@ -551,6 +551,7 @@
       var compose = document.getElementById("chat-compose");
       if (!compose || !compose.contains(refused)) return;
       compose.querySelectorAll("input[disabled], button[disabled]").forEach(function (control) { control.disabled = false; });
+      compose.querySelectorAll(".chat__phrases[hidden]").forEach(function (row) { row.hidden = false; });
       var field = document.getElementById("chat-text");
       if (field) field.setAttribute("aria-describedby", "chat-count");
       refused.remove();

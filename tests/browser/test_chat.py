@@ -159,7 +159,7 @@ def test_a_moderator_mutes_a_player_in_admin_and_the_next_line_is_refused_live(b
     expect(ben.locator("#chat-refused")).to_contain_text("You are muted in chat for 59")
     expect(ben.locator("#chat-refused")).to_contain_text("Reason: insulting Ana")
     expect(ben.locator("#chat-text")).to_be_disabled()
-    expect(ben.locator('[data-phrase="good_luck"]')).to_be_disabled()
+    expect(ben.locator('[data-phrase="good_luck"]')).to_be_hidden()
     ana.wait_for_timeout(500)
     assert "why?" not in ana.locator("#chat-table-list").inner_text()
     mod.reload()
@@ -351,3 +351,27 @@ def test_a_rename_shows_in_open_chat_lists_at_once(browser, live_url):
     for page in (ana, ben):  # no reload: the lines show the new name
         expect(page.locator("#chat-table-list .chat__line").first).to_contain_text("Player2 hello all")
         assert "Badname" not in page.locator("#chat").inner_text()
+
+
+def test_a_mute_that_ends_opens_the_box_again_without_a_reload(browser, live_url):
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from ..web.factories import open_table
+    from .scenes import seat_as
+
+    table, (_ana, ben) = open_table(turn_seconds=0)
+    _sanction(ben.key, reason="cool down", expires=timezone.now() + timedelta(seconds=6))
+    context = browser.new_context(viewport=DESKTOP)
+    seat_as(context, live_url, ben)
+    page = context.new_page()
+    page.goto(f"{live_url}/en/t/{table.code}/")
+    expect(page.locator("#chat-refused")).to_contain_text("Reason: cool down")
+    expect(page.locator("#chat-text")).to_be_disabled()
+    expect(page.locator("#chat-text")).to_be_enabled(timeout=12_000)
+    expect(page.locator("#chat-refused")).to_have_count(0)
+    expect(page.locator('[data-phrase="good_luck"]')).to_be_visible()
+    say(page, "back again")
+    expect(page.locator("#chat-table-list")).to_contain_text("Ben back again")
+    context.close()

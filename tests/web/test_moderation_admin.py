@@ -198,3 +198,9 @@ def test_staff_search_the_chat_and_read_one_persons_chat_across_tables(moderator
     html = moderator.get("/admin/game/chatmessage/", {"who": staff_tag(ben.key)}).content.decode()
     assert "you are all idiots" in html and "hello from elsewhere" in html and "good luck all" not in html
     assert ChatMessage.objects.count() == 3
+
+
+def test_a_malformed_report_address_is_not_a_server_error(moderator, reported):
+    *_, report = reported
+    response = moderator.get(f"/admin/game/report/{report.id}/change/widgets.css/change/")
+    assert response.status_code in (302, 404)
