@@ -68,7 +68,8 @@ class ChatSocket:
         await self._broadcast(message)
 
     async def _refused_now(self, code: str) -> str:
-        """A line refused for a mute or a ban this screen did not know of: its composer says why."""
+        """The composer again when a refusal may have changed (a line refused for a mute or a ban
+        this screen did not know of, a mute lifted): it says why, or takes lines again."""
         if code not in ("mute", "ban", "closed") or self.screen.snapshot is None:
             return ""
         recent = await database_sync_to_async(services.chat_recent)(self.code, self.player)
@@ -134,6 +135,9 @@ class ChatSocket:
             body["to"] == tag(player.key) or (body["user_id"] and body["user_id"] == player.user_id)
         ):
             notice = body["notice"]
+            if notice["kind"] == "lifted":  # no word of its own: the chat box opens (if nothing else holds it)
+                await self.send(await self._refused_now("mute"))
+                return
             drawn = chat_render.notice(notice, self.language)
             if notice["kind"] in ("mute", "ban") and notice.get("table") in (None, self.code):
                 self.chat_refusal = {"kind": notice["kind"], "until": notice["expires"], "reason": notice["reason"]}

@@ -322,7 +322,8 @@ class SanctionAdmin(PeopleByTag, ReadOnly):
         lifted = 0
         for sanction in queryset.filter(lifted__isnull=True):
             if may[sanction.kind]:
-                moderation.sanction_lift(by=request.user, sanction_id=sanction.id)
+                for code, message in moderation.sanction_lift(by=request.user, sanction_id=sanction.id):
+                    broadcast.send(code, message)
                 lifted += 1
         self.message_user(request, ngettext("%(n)d lifted.", "%(n)d lifted.", lifted) % {"n": lifted}, messages.SUCCESS)
 

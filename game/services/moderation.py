@@ -181,11 +181,12 @@ def _hand_over_hosting(person: Person) -> Sent:
 
 
 @transaction.atomic
-def sanction_lift(*, by, sanction_id: int) -> None:
-    """A mute or ban ends now (a person banned by mistake may play again at once)."""
+def sanction_lift(*, by, sanction_id: int) -> Sent:
+    """A mute or ban ends now (a person banned by mistake may play again at once); their open
+    screens are told, so that a chat box closed by it opens again."""
     sanction = Sanction.objects.select_for_update().get(id=sanction_id)
     if sanction.lifted is not None:
-        return
+        return []
     sanction.lifted, sanction.lifted_by = timezone.now(), by
     sanction.save(update_fields=["lifted", "lifted_by"])
     log_action(
@@ -196,6 +197,8 @@ def sanction_lift(*, by, sanction_id: int) -> None:
         detail=staff_words.store(staff_words.entry("lifted", kind=sanction.kind)),
         reason=sanction.reason,
     )
+    person = Person(sanction.player_key, sanction.nickname, sanction.user_id)
+    return _notice(person, {"kind": "lifted"}, sanction.table.code if sanction.table_id else None)
 
 
 @transaction.atomic

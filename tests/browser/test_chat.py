@@ -166,6 +166,17 @@ def test_a_moderator_mutes_a_player_in_admin_and_the_next_line_is_refused_live(b
     expect(mod.locator(".field-status")).to_contain_text("Handled")
     expect(mod.locator(".field-handled_by")).to_contain_text("mod")
 
+    # the mute lifted in admin: Ben's box opens again at once
+    mod.goto(f"{live_url}/admin/game/sanction/")
+    mod.locator("#result_list input.action-select").first.check()
+    mod.select_option("select[name=action]", "lift")
+    mod.locator("button[name=index]").click()
+    expect(mod.locator(".messagelist")).to_contain_text("1 lifted.")
+    expect(ben.locator("#chat-text")).to_be_enabled()
+    expect(ben.locator("#chat-refused")).to_have_count(0)
+    say(ben, "sorry Ana")
+    expect(ana.locator("#chat-table-list")).to_contain_text("Ben sorry Ana")
+
 
 @pytest.mark.parametrize("game", ["sevn", "sevens"])
 def test_a_player_is_reported_from_their_seat_and_never_from_your_own(browser, live_url, game):
