@@ -48,7 +48,7 @@ def table(request: HttpRequest, code: str) -> HttpResponse:
 
 def _chat_context(table, snapshot: dict, player, request: HttpRequest) -> dict:
     """The chat panel as this visitor first sees it (the socket brings it again, then live)."""
-    recent = services.chat_recent(table.code)
+    recent = services.chat_recent(table.code, player)
     viewer_key = player.key if player else None
     token = author_token(table.code, tag(viewer_key)) if viewer_key else None
     has_name = bool(player and (player.is_user or request.session.get(NICKNAME_KEY)))
@@ -62,6 +62,7 @@ def _chat_context(table, snapshot: dict, player, request: HttpRequest) -> dict:
                 has_name=has_name,
                 spectator_chat=recent["spectator_chat"],
                 language=get_language(),
+                refusal=recent["refusal"],
                 csrf_token=get_token(request),
             )
         ),
