@@ -11,9 +11,9 @@ from django.db.models import QuerySet
 from django.utils import timezone
 
 from game import registry
-from game.core.identity import tag
+from game.core.identity import Player, tag
 from game.core.kind import Kind
-from game.models import Event, Game, Presence, Seat, Table
+from game.models import Event, Game, Presence, Profile, Seat, Table
 
 LOG_LINES = 80
 
@@ -160,3 +160,11 @@ def due_games(now=None) -> list[int]:
     return list(
         Game.objects.filter(deadline__lte=now, over=False).order_by("deadline").values_list("id", flat=True)[:200]
     )
+
+
+def account_player(user_id: int) -> Player | None:
+    """The player a signed-in person is, from their account (a socket that learns of a log-in)."""
+    profile = Profile.objects.select_related("user").filter(user_id=user_id).first()
+    if profile is None:
+        return None
+    return Player(key=profile.player_key, user_id=user_id, username=profile.user.get_username()[:20])

@@ -1,0 +1,88 @@
+"""Accounts through allauth: sign up (with the e-mailed code), log in, log out, the rate limit
+on failed logins, the site's look and languages; staff still log in to admin."""
+
+from __future__ import annotations
+
+import pytest
+from django.contrib.auth.models import User
+from django.core import mail
+from django.test import Client
+
+from game.models import Profile
+
+from .helpers import PASSWORD, log_in, sign_up
+
+pytestmark = pytest.mark.django_db
+
+
+def test_sign_up_sends_a_code_and_logs_in_once_it_is_entered(client):
+    sign_up(client, "Dora")
+    user = User.objects.get(username="Dora")
+    assert user.emailaddress_set.get().verified
+    assert "Signed in as Dora" in client.get("/en/").content.decode()
+    assert Profile.objects.get(user=user).player_key == f"user:{user.pk}"  # no guest before
+
+
+def test_a_wrong_code_logs_nobody_in(client):
+    client.post(
+        "/en/accounts/signup/",
+        {"username": "Ed", "email": "ed@example.com", "password1": PASSWORD, "password2": PASSWORD},
+    )
+    assert len(mail.outbox) == 1
+    response = client.post("/en/accounts/confirm-email/", {"code": "AAAAAA"})
+    assert response.status_code == 200 and "Signed in as" not in client.get("/en/").content.decode()
+
+
+def test_log_in_by_name_or_e_mail_and_log_out(client):
+    sign_up(Client(), "Flo")
+    assert log_in(client, "Flo").status_code == 302
+    assert "Signed in as Flo" in client.get("/en/").content.decode()
+    client.post("/en/accounts/logout/")
+    assert "Signed in as" not in client.get("/en/").content.decode()
+    assert log_in(client, "flo@example.com").status_code == 302
+    assert "Signed in as Flo" in client.get("/en/").content.decode()
+
+
+def test_usernames_follow_the_nickname_rules(client):
+    response = client.post(
+        "/en/accounts/signup/",
+        {"username": "Moderator", "email": "m@example.com", "password1": PASSWORD, "password2": PASSWORD},
+    )
+    assert response.status_code == 200 and "kept for computer players and staff" in response.content.decode()
+    assert not User.objects.exists()
+
+
+def test_failed_logins_are_rate_limited_per_address(client, settings):
+    settings.ACCOUNT_RATE_LIMITS = {**settings.ACCOUNT_RATE_LIMITS, "login_failed": "3/m/ip"}
+    User.objects.create_user("ana", password="right-password-1")
+    pages = [log_in(client, "ana", "wrong").content.decode() for _ in range(4)]
+    assert all("Too many failed login attempts" not in page for page in pages[:3])
+    assert "Too many failed login attempts" in pages[3]
+    refused = log_in(client, "ana", "right-password-1")  # the right password waits too
+    assert refused.status_code == 200 and "Too many failed login attempts" in refused.content.decode()
+    assert "Signed in as" not in client.get("/en/").content.decode()
+
+
+@pytest.mark.parametrize(
+    ("language", "words"),
+    [
+        ("en", ["Sign In", "Forgot your password?"]),
+        ("de", ["Anmeldung", "Passwort vergessen?"]),
+        ("fr", ["Connexion", "Mot de passe oublié"]),
+        ("nl", ["Aanmelden"]),
+        ("pl", ["Zaloguj"]),
+    ],
+)
+def test_the_login_page_is_the_site_s_page_in_each_language(client, language, words):
+    html = client.get(f"/{language}/accounts/login/").content.decode()
+    assert 'class="site-header"' in html and "sevn/sevn.css" in html  # the site's frame and look
+    assert 'class="button button--primary"' in html
+    for word in words:
+        assert word in html, word
+    assert "passkey_login" in html  # signing in with a passkey is offered
+
+
+def test_staff_log_in_to_admin(client):
+    User.objects.create_superuser("root", "root@example.com", "pw-123456")
+    response = client.post("/admin/login/?next=/admin/", {"username": "root", "password": "pw-123456"})
+    assert response.status_code == 302 and client.get("/admin/").status_code == 200
