@@ -168,3 +168,43 @@ def account_player(user_id: int) -> Player | None:
     if profile is None:
         return None
     return Player(key=profile.player_key, user_id=user_id, username=profile.user.get_username()[:20])
+
+
+def your_tables(player_key: str, limit: int = 20) -> list[dict]:
+    """A person's open tables, the ones waiting for their move first: {"table", "your_move"}."""
+    tables = list(tables_of(player_key)[:limit])
+    seats = dict(Seat.objects.filter(player_key=player_key, table__in=tables).values_list("table_id", "index"))
+    playing = [table for table in tables if table.status == Table.Status.PLAYING and table.id in seats]
+    games = {game.table_id: game for game in Game.objects.filter(table__in=playing, over=False)}
+    rows = []
+    for table in tables:
+        game = games.get(table.id)
+        your_move = False
+        if game is not None:
+            kind = registry.of(table)
+            your_move = kind.acting(kind.from_json(game.state)) == seats[table.id]
+        rows.append({"table": table, "your_move": your_move})
+    rows.sort(key=lambda row: not row["your_move"])  # stable: newest first within each
+    return rows
+
+
+def recent_games(user_id: int, limit: int = 10) -> list[dict]:
+    """A person's finished games, newest first: when, which game, who played, who won, and
+    whether they did ({"game", "kind", "players", "winner", "won"})."""
+    seats = dict(Seat.objects.filter(user_id=user_id).values_list("table_id", "index"))
+    games = (
+        Game.objects.filter(over=True, table_id__in=seats).select_related("table").order_by("-finished", "-id")[:limit]
+    )
+    rows = []
+    for game in games:
+        winner = game.players[game.winner] if game.winner is not None and game.winner < len(game.players) else None
+        rows.append(
+            {
+                "game": game,
+                "kind": registry.of(game.table).label,
+                "players": game.players,
+                "winner": winner,
+                "won": game.winner is not None and game.winner == seats.get(game.table_id),
+            }
+        )
+    return rows
