@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from django.urls import path
 
+from game.accounts import pages as accounts
 from game.pages import chat, home, reports, table
 
 urlpatterns = [
@@ -22,4 +23,6 @@ urlpatterns = [
     path("t/<str:code>/chat/name/", chat.table_chat_name, name="table_chat_name"),
     path("t/<str:code>/chat/spectators/", chat.table_spectator_chat, name="table_spectator_chat"),
     path("t/<str:code>/report/", reports.table_report, name="table_report"),
+    path("u/<str:name>/", accounts.profile, name="profile"),
+    path("settings/profile/", accounts.profile_settings, name="account_profile_settings"),
 ]

@@ -80,3 +80,12 @@ def account_signed_in(*, user, guest_key: str | None) -> SignedIn:
         sent.append((table.code, {"chat": "account", "body": body}))
         sent.append((table.code, table_update(table, seats_of(table), selectors.current_game(table))))
     return SignedIn(key=key, sent=sent)
+
+
+def profile_update(*, user, private: bool, hide_online: bool) -> Profile:
+    """What others may see of a person: their games and results (private: only they, and their
+    friends), and whether friends see them online."""
+    profile = _profile(user, None)
+    profile.private, profile.hide_online = bool(private), bool(hide_online)
+    profile.save(update_fields=["private", "hide_online"])
+    return profile

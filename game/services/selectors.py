@@ -208,3 +208,31 @@ def recent_games(user_id: int, limit: int = 10) -> list[dict]:
             }
         )
     return rows
+
+
+def profile_of(name: str) -> Profile | None:
+    """A person's profile by their username (exactly as written, or in other letter case)."""
+    return Profile.objects.select_related("user").filter(user__username__iexact=name).first()
+
+
+def profile_stats(user_id: int, opponents: int = 5) -> dict:
+    """A person's finished games: played and won per game, and whom they played most often
+    ({"per_kind": [{"kind", "played", "won"}], "opponents": [(name, games)]})."""
+    seats = dict(Seat.objects.filter(user_id=user_id).values_list("table_id", "index"))
+    counts: dict[str, list[int]] = {}
+    met: dict[str, int] = {}
+    rows = Game.objects.filter(over=True, table_id__in=seats).values_list(
+        "table_id", "table__kind", "winner", "players"
+    )
+    for table_id, kind, winner, players in rows:
+        tally = counts.setdefault(kind, [0, 0])
+        tally[0] += 1
+        tally[1] += winner is not None and winner == seats[table_id]
+        for index, name in enumerate(players):
+            if index != seats[table_id]:
+                met[name] = met.get(name, 0) + 1
+    per_kind = [
+        {"kind": registry.KINDS[kind].label if kind in registry.KINDS else kind, "played": p, "won": w}
+        for kind, (p, w) in sorted(counts.items())
+    ]
+    return {"per_kind": per_kind, "opponents": sorted(met.items(), key=lambda item: (-item[1], item[0]))[:opponents]}

@@ -129,5 +129,11 @@ def test_a_guest_signs_up_mid_game_plays_on_and_finds_the_table_on_another_brows
     other.locator(".my-tables a", has_text=code).click()
     expect(other.locator("#controls")).not_to_contain_text("You are watching this game.")
     shoot(other, "accounts-second-browser-table")
+    other.goto(f"{base}/en/")
+    shoot(other, "accounts-home-signed-in")
+    other.locator(".site-account__name").click()  # the header's name leads to the profile
+    expect(other.locator("h1")).to_have_text("Gus")
+    expect(other.locator("#results-title")).to_have_text("Games played and won")
+    shoot(other, "accounts-profile")
     for ctx in (gus_ctx, ben_ctx, other_ctx):
         ctx.close()
