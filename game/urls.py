@@ -6,6 +6,7 @@ from __future__ import annotations
 from django.urls import path
 
 from game.accounts import pages as accounts
+from game.friends import pages as friends
 from game.pages import chat, home, reports, table
 
 urlpatterns = [
@@ -25,4 +26,6 @@ urlpatterns = [
     path("t/<str:code>/report/", reports.table_report, name="table_report"),
     path("u/<str:name>/", accounts.profile, name="profile"),
     path("settings/profile/", accounts.profile_settings, name="account_profile_settings"),
+    path("friends/", friends.friends_page, name="friends"),
+    path("friends/<str:action>/", friends.friend_action, name="friend_action"),
 ]

@@ -290,6 +290,9 @@ SEVN_FRAME_RATE = float(os.environ.get("SEVN_FRAME_RATE", "50"))
 SEVN_FRAME_BURST = _env_int("SEVN_FRAME_BURST", 100)
 SEVN_MAX_SOCKETS_PER_ADDRESS = _env_int("SEVN_MAX_SOCKETS_PER_ADDRESS", 64)
 SEVN_LOOKUPS_PER_MINUTE = _env_int("SEVN_LOOKUPS_PER_MINUTE", 30)
+# What one account may send per hour: friend requests, and invitations to tables.
+SEVN_FRIEND_REQUESTS_PER_HOUR = _env_int("SEVN_FRIEND_REQUESTS_PER_HOUR", 30)
+SEVN_INVITATIONS_PER_HOUR = _env_int("SEVN_INVITATIONS_PER_HOUR", 60)
 
 LOGGING = {
     "version": 1,

@@ -28,7 +28,8 @@ def profile(request: HttpRequest, name: str) -> HttpResponse:
     if found is None:
         raise Http404(gettext("There is nobody with that name."))
     own = request.user.is_authenticated and request.user.pk == found.user_id
-    hidden = found.private and not own
+    relation = selectors.relation(request.user.pk, found.user_id) if request.user.is_authenticated and not own else None
+    hidden = found.private and not own and relation != "friends"
     return render(
         request,
         "accounts/profile.html",
@@ -36,6 +37,7 @@ def profile(request: HttpRequest, name: str) -> HttpResponse:
             "person": found.user,
             "profile": found,
             "own": own,
+            "relation": relation,
             "hidden": hidden,
             "stats": None if hidden else selectors.profile_stats(found.user_id),
             "recent_games": [] if hidden else selectors.recent_games(found.user_id),

@@ -40,6 +40,7 @@ def table(request: HttpRequest, code: str) -> HttpResponse:
         {
             "ws_url": f"/ws/t/{table.code}/?lang={get_language()}",
             "lines": table_render.log_lines(table_render.log_entries(snapshot, selectors.log_events(game))),
+            "table_people": selectors.table_people(table.id, request.user.pk) if request.user.is_authenticated else [],
             "nickname_hint": request.session.get(NICKNAME_KEY, "")
             or (player.username if player and player.is_user else ""),
         }

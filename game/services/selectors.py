@@ -7,13 +7,13 @@ keys themselves never enter a snapshot, so no broadcast carries them.
 
 from __future__ import annotations
 
-from django.db.models import QuerySet
+from django.db.models import Q, QuerySet
 from django.utils import timezone
 
 from game import registry
 from game.core.identity import Player, tag
 from game.core.kind import Kind
-from game.models import Event, Game, Presence, Profile, Seat, Table
+from game.models import Event, Friendship, Game, Presence, Profile, Seat, Table
 
 LOG_LINES = 80
 
@@ -236,3 +236,89 @@ def profile_stats(user_id: int, opponents: int = 5) -> dict:
         for kind, (p, w) in sorted(counts.items())
     ]
     return {"per_kind": per_kind, "opponents": sorted(met.items(), key=lambda item: (-item[1], item[0]))[:opponents]}
+
+
+def friends_of(user_id: int) -> list[dict]:
+    """A person's friends, online ones first: {"user", "name", "online", "table"} (the open table
+    where they have a socket, unless they hide where they play)."""
+    rows = list(
+        Friendship.objects.filter(from_user_id=user_id, status=Friendship.Status.FRIENDS)
+        .select_related("to_user__sevn_profile")
+        .order_by("to_user__username")
+    )
+    keys = {}
+    for row in rows:
+        profile = getattr(row.to_user, "sevn_profile", None)
+        if profile is not None and not profile.hide_online:
+            keys[profile.player_key] = row.to_user_id
+    where = dict(
+        Presence.objects.filter(player_key__in=keys)
+        .exclude(table__status=Table.Status.CLOSED)
+        .values_list("player_key", "table__code")
+    )
+    at = {keys[key]: code for key, code in where.items()}
+    friends = [
+        {
+            "user": row.to_user,
+            "name": row.to_user.get_username(),
+            "online": row.to_user_id in at,
+            "table": at.get(row.to_user_id),
+        }
+        for row in rows
+    ]
+    friends.sort(key=lambda friend: not friend["online"])
+    return friends
+
+
+def friend_requests(user_id: int) -> dict:
+    """Requests made to a person and by them, and whom they blocked: {"incoming", "outgoing", "blocked"}."""
+    rows = (
+        Friendship.objects.filter(Q(to_user_id=user_id, status=Friendship.Status.REQUESTED) | Q(from_user_id=user_id))
+        .exclude(status=Friendship.Status.FRIENDS)
+        .select_related("from_user", "to_user")
+    )
+    found: dict[str, list] = {"incoming": [], "outgoing": [], "blocked": []}
+    for row in rows:
+        if row.to_user_id == user_id:
+            found["incoming"].append(row.from_user)
+        elif row.status == Friendship.Status.REQUESTED:
+            found["outgoing"].append(row.to_user)
+        else:
+            found["blocked"].append(row.to_user)
+    return found
+
+
+def relation(user_id: int, other_id: int) -> str | None:
+    """How a person stands to another: "friends", "requested" (asked by them), "asked_you",
+    "blocked" (by them), or None."""
+    for row in Friendship.objects.filter(
+        Q(from_user_id=user_id, to_user_id=other_id) | Q(from_user_id=other_id, to_user_id=user_id)
+    ):
+        if row.from_user_id == user_id:
+            return row.status
+        if row.status == Friendship.Status.REQUESTED:
+            return "asked_you"
+    return None
+
+
+def table_people(table_id: int, viewer_id: int) -> list[dict]:
+    """The people with an account seated at a table, but the viewer, and how the viewer stands
+    to each ({"user_id", "name", "relation"}: see `relation`)."""
+    seated = list(
+        Seat.objects.filter(table_id=table_id, user__isnull=False)
+        .exclude(user_id=viewer_id)
+        .values_list("user_id", "user__username")
+    )
+    ids = [user_id for user_id, _name in seated]
+    mine = dict(
+        Friendship.objects.filter(from_user_id=viewer_id, to_user_id__in=ids).values_list("to_user_id", "status")
+    )
+    asked = set(
+        Friendship.objects.filter(
+            to_user_id=viewer_id, from_user_id__in=ids, status=Friendship.Status.REQUESTED
+        ).values_list("from_user_id", flat=True)
+    )
+    return [
+        {"user_id": user_id, "name": name, "relation": mine.get(user_id) or ("asked_you" if user_id in asked else None)}
+        for user_id, name in seated
+    ]

@@ -1,0 +1,67 @@
+"""Friends' pages: the list (who is online and at which table), requests in and out, whom you
+blocked, and the buttons that send, accept, decline, remove, block and unblock."""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.utils.http import url_has_allowed_host_and_scheme
+from django.utils.translation import gettext
+from django.views.decorators.http import require_POST
+
+from game.core.errors import ServiceError, choose_int
+from game.services import friends, selectors
+
+
+@login_required
+def friends_page(request: HttpRequest) -> HttpResponse:
+    return render(
+        request,
+        "friends/friends.html",
+        {"friends": selectors.friends_of(request.user.pk), **selectors.friend_requests(request.user.pk)},
+    )
+
+
+def _back(request: HttpRequest) -> HttpResponse:
+    target = request.POST.get("next", "")
+    if target and url_has_allowed_host_and_scheme(target, {request.get_host()}, request.is_secure()):
+        return redirect(target)
+    return redirect("friends")
+
+
+def _other(request: HttpRequest) -> int:
+    return choose_int(
+        request.POST.get("user"), range(1, 2**31), "no_person", gettext("There is nobody with that name.")
+    )
+
+
+SAID = {
+    "sent": lambda: gettext("Friend request sent."),
+    "friends": lambda: gettext("You are friends now."),
+}
+
+
+@login_required
+@require_POST
+def friend_action(request: HttpRequest, action: str) -> HttpResponse:
+    user = request.user
+    try:
+        if action == "add":
+            messages.success(request, SAID[friends.friend_request(user=user, name=request.POST.get("name", ""))]())
+        elif action == "accept":
+            friends.friend_accept(user=user, from_id=_other(request))
+            messages.success(request, SAID["friends"]())
+        elif action == "decline":
+            friends.friend_decline(user=user, from_id=_other(request))
+        elif action == "remove":
+            friends.friend_remove(user=user, other_id=_other(request))
+        elif action == "block":
+            friends.friend_block(user=user, other_id=_other(request))
+            messages.success(request, gettext("Blocked: they can no longer invite you, ask you or see you online."))
+        elif action == "unblock":
+            friends.friend_unblock(user=user, other_id=_other(request))
+    except ServiceError as error:
+        messages.error(request, str(error.message))
+    return _back(request)
