@@ -28,4 +28,9 @@ urlpatterns = [
     path("settings/profile/", accounts.profile_settings, name="account_profile_settings"),
     path("friends/", friends.friends_page, name="friends"),
     path("friends/<str:action>/", friends.friend_action, name="friend_action"),
+    path("invitations/", friends.inbox, name="invitations"),
+    path("invitations/<int:invitation_id>/join/", friends.invitation_join, name="invitation_join"),
+    path("invitations/<int:invitation_id>/decline/", friends.invitation_decline, name="invitation_decline"),
+    path("t/<str:code>/invite/", friends.table_invite, name="table_invite_friend"),
+    path("t/<str:code>/again/", friends.table_again, name="table_again"),
 ]

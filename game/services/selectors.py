@@ -13,7 +13,7 @@ from django.utils import timezone
 from game import registry
 from game.core.identity import Player, tag
 from game.core.kind import Kind
-from game.models import Event, Friendship, Game, Presence, Profile, Seat, Table
+from game.models import Event, Friendship, Game, Invitation, Presence, Profile, Seat, Table
 
 LOG_LINES = 80
 
@@ -321,4 +321,26 @@ def table_people(table_id: int, viewer_id: int) -> list[dict]:
     return [
         {"user_id": user_id, "name": name, "relation": mine.get(user_id) or ("asked_you" if user_id in asked else None)}
         for user_id, name in seated
+    ]
+
+
+def invitations_of(user_id: int) -> list[dict]:
+    """A person's unanswered invitations to tables still open, newest first."""
+    rows = (
+        Invitation.objects.filter(
+            to_user_id=user_id, answered__isnull=True, table__status__in=(Table.Status.LOBBY, Table.Status.PLAYING)
+        )
+        .select_related("table", "from_user")
+        .order_by("-created")[:50]
+    )
+    return [
+        {
+            "id": row.id,
+            "code": row.table.code,
+            "game": registry.of(row.table).label,
+            "from": row.from_user.get_username(),
+            "created": row.created,
+            "status": row.table.get_status_display(),
+        }
+        for row in rows
     ]

@@ -10,7 +10,7 @@ from game import services
 from game.core.identity import Player
 from game.models import Game, Profile
 from game.services import accounts, selectors
-from tests.web.factories import open_table
+from tests.web.factories import open_table, stack
 
 pytestmark = pytest.mark.django_db
 
@@ -32,6 +32,7 @@ def test_tables_waiting_for_your_move_come_first(client):
     services.seat_leave(code=table.code, player=Player(key="guest:ben"))
     services.seat_take(code=table.code, player=me, nickname="")
     services.game_start(code=table.code, player=Player(key="guest:ana"))
+    stack(table, ["5", "9", "4", "1", "2"])  # a deal where seat 1 (Lea's) decides first
     waiting = services.table_create(player=me, nickname="", seat_count=4)  # newer, in its lobby
     rows = selectors.your_tables(me.key)
     assert [row["table"].code for row in rows][0] == table.code and rows[0]["your_move"]

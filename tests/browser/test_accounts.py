@@ -137,3 +137,42 @@ def test_a_guest_signs_up_mid_game_plays_on_and_finds_the_table_on_another_brows
     shoot(other, "accounts-profile")
     for ctx in (gus_ctx, ben_ctx, other_ctx):
         ctx.close()
+
+
+def test_a_friend_request_and_a_live_invitation_between_two_browsers(browser, base, shoot):
+    ana_ctx = browser.new_context(viewport=DESKTOP, locale="en-GB")
+    ben_ctx = browser.new_context(viewport=DESKTOP, locale="de-DE")
+    ana, ben = ana_ctx.new_page(), ben_ctx.new_page()
+    sign_up(ana, base, "Ana")
+    sign_up(ben, base, "Ben", language="de")
+
+    # Ana asks Ben by name; Ben accepts on his friends page
+    ana.goto(f"{base}/en/friends/")
+    ana.fill("#friend-name", "Ben")
+    ana.get_by_role("button", name="Send request").click()
+    expect(ana.locator(".flash")).to_contain_text("Friend request sent.")
+    ben.goto(f"{base}/de/friends/")
+    expect(ben.locator("#incoming-title")).to_have_text("Freundschaftsanfragen")
+    ben.get_by_role("button", name="Annehmen").click()
+    expect(ben.locator(".friend-list")).to_contain_text("Ana")
+
+    # Ben goes on with his home page open; Ana opens a table and invites him from it
+    ben.goto(f"{base}/de/")
+    expect(ben.locator("#invitations[data-live]")).to_have_count(1)
+    ana.goto(f"{base}/en/")
+    ana.click(".panel--create button.button--primary")
+    ana.wait_for_url("**/t/**")
+    code = ana.url.rstrip("/").rsplit("/", 1)[-1]
+    ana.locator('[data-invite-friend="Ben"]').click()
+    expect(ana.locator(".flash")).to_contain_text("Invitation sent.")
+
+    toast = ben.locator(".invite-toast")
+    expect(toast).to_contain_text(f"Ana lädt dich zu SEVN an Tisch {code} ein.")
+    shoot(ben, "accounts-invitation-toast")
+    toast.get_by_role("button", name="Beitreten").click()
+    ben.wait_for_url(f"**/de/t/{code}/")
+    expect(ben.locator(".lobby-seat--you")).to_contain_text("Ben")
+    expect(ana.locator("#table")).to_contain_text("Ben")  # Ana's table shows him seated, live
+    shoot(ana, "accounts-table-people")
+    for ctx in (ana_ctx, ben_ctx):
+        ctx.close()
