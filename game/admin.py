@@ -2,4 +2,4 @@
 
 from __future__ import annotations
 
-from game.moderation import review, tables  # noqa: F401 (each registers its pages)
+from game.moderation import accounts, review, tables  # noqa: F401 (each registers its pages)

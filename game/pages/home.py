@@ -62,6 +62,7 @@ def table_create(request: HttpRequest) -> HttpResponse:
             bot_speed=data["bot_speed"],
             kind=data["kind"],
             rounds=data["rounds"],
+            members_only=data["members_only"],
         )
     except ServiceError as error:
         form.add_error(None, error.message)

@@ -15,9 +15,10 @@ from dataclasses import dataclass
 from django.db import IntegrityError, transaction
 
 from game.core.identity import tag
-from game.models import ChatMessage, GuestKey, Presence, Profile, Report, Sanction, Seat, Table
+from game.models import ChatMessage, GuestKey, ModAction, Presence, Profile, Report, Sanction, Seat, Table
 from game.services import selectors
 from game.services.common import table_update
+from game.services.staff import Person, log_action
 from game.services.store import seats_of
 
 
@@ -89,3 +90,20 @@ def profile_update(*, user, private: bool, hide_online: bool) -> Profile:
     profile.private, profile.hide_online = bool(private), bool(hide_online)
     profile.save(update_fields=["private", "hide_online"])
     return profile
+
+
+@transaction.atomic
+def account_suspend(*, by, user, reason: str, suspend: bool = True) -> None:
+    """Suspend an account (it can no longer log in, and its sessions end at their next request
+    or socket), or reinstate it; one line of the moderators' log either way."""
+    why = " ".join(str(reason or "").split())[:300]
+    user.is_active = not suspend
+    user.save(update_fields=["is_active"])
+    profile = Profile.objects.filter(user=user).first()
+    log_action(
+        by=by,
+        action=ModAction.Action.BAN if suspend else ModAction.Action.LIFT,
+        person=Person(profile.player_key if profile else f"user:{user.pk}", user.get_username()[:20], user.pk),
+        detail="account suspended" if suspend else "account reinstated",
+        reason=why,
+    )

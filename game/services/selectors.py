@@ -51,6 +51,7 @@ def table_dict(table: Table) -> dict:
         "rounds": table.rounds,
         "turn_seconds": table.turn_seconds,
         "show_odds": table.show_odds,
+        "members_only": table.members_only,
         "closed_reason": table.closed_reason,
         "host": tag(table.host_key),
         "host_name": table.host_name,
