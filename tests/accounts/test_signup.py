@@ -3,6 +3,13 @@ on failed logins, the site's look and languages; staff still log in to admin."""
 
 from __future__ import annotations
 
+import json
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+
 import pytest
 from django.contrib.auth.models import User
 from django.core import mail
@@ -13,6 +20,7 @@ from game.models import Profile
 from .helpers import PASSWORD, log_in, sign_up
 
 pytestmark = pytest.mark.django_db
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def test_sign_up_sends_a_code_and_logs_in_once_it_is_entered(client):
@@ -86,3 +94,42 @@ def test_staff_log_in_to_admin(client):
     User.objects.create_superuser("root", "root@example.com", "pw-123456")
     response = client.post("/admin/login/?next=/admin/", {"username": "root", "password": "pw-123456"})
     assert response.status_code == 302 and client.get("/admin/").status_code == 200
+
+
+def test_a_forgotten_password_is_reset_by_e_mail(client):
+    sign_up(Client(), "Gil")
+    response = client.post("/en/accounts/password/reset/", {"email": "gil@example.com"})
+    assert response.status_code == 302
+    link = re.search(r"https?://\S+/accounts/password/reset/key/\S+", mail.outbox[-1].body).group(0)
+    form = client.get(link, follow=True)
+    action = form.redirect_chain[-1][0] if form.redirect_chain else link
+    done = client.post(action, {"password1": "a-new-password-2", "password2": "a-new-password-2"})
+    assert done.status_code == 302
+    assert log_in(Client(), "Gil", "a-new-password-2").status_code == 302
+
+
+def settings_in(env: dict) -> dict:
+    """EMAIL_* and the e-mail verification as a process started with this environment sees them."""
+    code = (
+        "import json, django; from django.conf import settings; django.setup(); "
+        "print(json.dumps({k: str(getattr(settings, k, '')) for k in "
+        "('EMAIL_BACKEND', 'EMAIL_HOST', 'EMAIL_PORT', 'EMAIL_USE_TLS', 'ACCOUNT_EMAIL_VERIFICATION', "
+        "'MFA_PASSKEY_SIGNUP_ENABLED')}))"
+    )
+    environment = {**os.environ, "DJANGO_SETTINGS_MODULE": "sevn_site.settings", **env}
+    for name in ("EMAIL_HOST", "EMAIL_VERIFICATION"):
+        if name not in env:
+            environment.pop(name, None)
+    done = subprocess.run([sys.executable, "-c", code], cwd=ROOT, env=environment, capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    return json.loads(done.stdout.strip().splitlines()[-1])
+
+
+def test_e_mail_goes_to_the_console_unless_the_environment_names_an_smtp_server():
+    default = settings_in({})
+    assert default["EMAIL_BACKEND"].endswith("console.EmailBackend")
+    assert default["ACCOUNT_EMAIL_VERIFICATION"] == "mandatory" and default["MFA_PASSKEY_SIGNUP_ENABLED"] == "True"
+    smtp = settings_in({"EMAIL_HOST": "smtp.example.org", "EMAIL_VERIFICATION": "optional"})
+    assert smtp["EMAIL_BACKEND"].endswith("smtp.EmailBackend") and smtp["EMAIL_HOST"] == "smtp.example.org"
+    assert smtp["EMAIL_PORT"] == "587" and smtp["EMAIL_USE_TLS"] == "True"
+    assert smtp["ACCOUNT_EMAIL_VERIFICATION"] == "optional" and smtp["MFA_PASSKEY_SIGNUP_ENABLED"] == "False"

@@ -176,3 +176,32 @@ def test_a_friend_request_and_a_live_invitation_between_two_browsers(browser, ba
     shoot(ana, "accounts-table-people")
     for ctx in (ana_ctx, ben_ctx):
         ctx.close()
+
+
+def test_a_ban_on_an_account_follows_it_to_a_second_browser(browser, base):
+    from django.contrib.auth.models import User
+
+    from game.models import Profile
+    from game.services import moderation
+    from game.services.staff import Person
+
+    first_ctx = browser.new_context(viewport=DESKTOP, locale="en-GB")
+    first = first_ctx.new_page()
+    sign_up(first, base, "Zoe")
+    zoe = User.objects.get(username="Zoe")
+    key = Profile.objects.get(user=zoe).player_key
+    moderation.player_ban(by=None, person=Person(key, "Zoe", zoe.pk), duration="24h", reason="cheating")
+
+    second_ctx = browser.new_context(viewport=DESKTOP, locale="fr-FR")
+    second = second_ctx.new_page()
+    second.goto(f"{base}/fr/accounts/login/")
+    second.fill('input[name="login"]', "zoe@example.com")
+    second.fill('input[name="password"]', PASSWORD)
+    second.locator("form.account-form button[type=submit]").click()
+    expect(second.locator(".site-account__name")).to_contain_text("Zoe")
+    second.goto(f"{base}/fr/")
+    second.click(".panel--create button.button--primary")
+    expect(second.locator(".panel--create .form__errors")).to_contain_text("cheating")
+    assert "/t/" not in second.url
+    for ctx in (first_ctx, second_ctx):
+        ctx.close()
