@@ -5,7 +5,9 @@ from __future__ import annotations
 
 from django.urls import path
 
-from game.pages import accounts, chat, home, reports, table
+from game.accounts import pages as accounts
+from game.friends import pages as friends
+from game.pages import chat, home, reports, table
 
 urlpatterns = [
     path("", home.home, name="home"),
@@ -22,5 +24,13 @@ urlpatterns = [
     path("t/<str:code>/chat/name/", chat.table_chat_name, name="table_chat_name"),
     path("t/<str:code>/chat/spectators/", chat.table_spectator_chat, name="table_spectator_chat"),
     path("t/<str:code>/report/", reports.table_report, name="table_report"),
-    path("accounts/login/", accounts.LoginView.as_view(), name="login"),
+    path("u/<str:name>/", accounts.profile, name="profile"),
+    path("settings/profile/", accounts.profile_settings, name="account_profile_settings"),
+    path("friends/", friends.friends_page, name="friends"),
+    path("friends/<str:action>/", friends.friend_action, name="friend_action"),
+    path("invitations/", friends.inbox, name="invitations"),
+    path("invitations/<int:invitation_id>/join/", friends.invitation_join, name="invitation_join"),
+    path("invitations/<int:invitation_id>/decline/", friends.invitation_decline, name="invitation_decline"),
+    path("t/<str:code>/invite/", friends.table_invite, name="table_invite_friend"),
+    path("t/<str:code>/again/", friends.table_again, name="table_again"),
 ]

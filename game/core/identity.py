@@ -13,6 +13,7 @@ from django.conf import settings
 
 SESSION_KEY = "sevn_player"
 NICKNAME_KEY = "sevn_nickname"
+ACCOUNT_KEY = "sevn_account"  # [user id, the account's player key], set at log-in (game.accounts.signals)
 
 
 @dataclass(frozen=True)
@@ -37,10 +38,18 @@ def tag(key: str | None) -> str:
     return hmac.new(settings.SECRET_KEY.encode(), key.encode(), hashlib.sha256).hexdigest()[:24]
 
 
+def account_player(session, user) -> Player:
+    """A signed-in person: the player key of their account (the guest key they signed up with,
+    which the session learnt when they logged in), else one made of their id."""
+    kept = session.get(ACCOUNT_KEY) if session is not None else None
+    key = kept[1] if isinstance(kept, list) and len(kept) == 2 and kept[0] == user.pk else f"user:{user.pk}"
+    return Player(key=key, user_id=user.pk, username=user.get_username()[:20])
+
+
 def player_for(session, user) -> Player:
     """The player of this session, creating the guest key on first use."""
     if user is not None and user.is_authenticated:
-        return Player(key=f"user:{user.pk}", user_id=user.pk, username=user.get_username()[:20])
+        return account_player(session, user)
     key = session.get(SESSION_KEY)
     if not key:
         key = "guest:" + secrets.token_urlsafe(18)
@@ -51,7 +60,7 @@ def player_for(session, user) -> Player:
 def known_player(session, user) -> Player | None:
     """The player of this session if it has one already (sockets never create sessions)."""
     if user is not None and user.is_authenticated:
-        return Player(key=f"user:{user.pk}", user_id=user.pk, username=user.get_username()[:20])
+        return account_player(session, user)
     key = session.get(SESSION_KEY) if session is not None else None
     return Player(key=key) if key else None
 

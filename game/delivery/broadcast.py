@@ -201,3 +201,19 @@ class Relay:
 
 
 relay = Relay()
+
+
+def person_group(user_id: int) -> str:
+    """Every page a signed-in person has open (game.live.people): one group per account."""
+    return f"person.{user_id}"
+
+
+def send_to_people(sent: list[tuple[int, dict]]) -> None:
+    """Invitations to every open page of each invited person, on the layer between processes
+    (a person's pages may be on any of them). A failure is logged: the inbox keeps them."""
+    layer = get_channel_layer()
+    for user_id, invitation in sent:
+        try:
+            async_to_sync(layer.group_send)(person_group(user_id), {"type": "invitation", "invitation": invitation})
+        except Exception:
+            logger.warning("sending an invitation to %s failed; it waits in the inbox", user_id, exc_info=True)

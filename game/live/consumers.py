@@ -23,8 +23,8 @@ from game import registry, services
 from game import screen as render
 from game.core import limits, outage
 from game.core.errors import ENGINE_MESSAGES, ServiceError
-from game.core.identity import known_player
-from game.delivery.broadcast import LOCAL, group_name, passed, relay, send_async
+from game.core.identity import known_player, tag
+from game.delivery.broadcast import LOCAL, group_name, passed, relay, send_async, unpack
 from game.live import watch
 from game.live.chat_socket import ChatSocket
 from game.services import presence, selectors
@@ -361,6 +361,21 @@ class TableConsumer(QuickDispatch, ChatSocket, AsyncWebsocketConsumer):
             logger.warning("resync failed at table %s", self.code, exc_info=True)
         finally:
             self.resyncing = False
+
+    async def chat_account(self, message: dict) -> None:
+        """A guest at this table logged in to their account elsewhere (another tab): this screen
+        goes on as the account, in the seat that moved to it, without a reload."""
+        body = unpack(message)
+        if self.player is None or tag(self.player.key) not in body["to"]:
+            return
+        account = await database_sync_to_async(selectors.account_player)(body["user_id"])
+        if account is None:
+            return
+        self.player, self.viewer_key = account, account.key
+        self.screen = render.Screen(self.viewer_key, self.language)
+        snapshot, log, online = await self._snapshot_and_log()
+        if snapshot is not None:
+            await self.send(self.screen.full(snapshot, log, online) + await self.chat_panel(snapshot))
 
     async def _refuse(self, error: ServiceError) -> None:
         """The reason, to this socket only. A redraw only when this screen is behind the table

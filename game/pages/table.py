@@ -39,11 +39,23 @@ def table(request: HttpRequest, code: str) -> HttpResponse:
         {
             "ws_url": f"/ws/t/{table.code}/?lang={get_language()}",
             "lines": table_render.log_lines(table_render.log_entries(snapshot, selectors.log_events(game))),
+            **_people_context(table, snapshot, request),
             "nickname_hint": request.session.get(NICKNAME_KEY, "")
             or (player.username if player and player.is_user else ""),
         }
     )
     return render(request, "game/table_page.html", context)
+
+
+def _people_context(table, snapshot: dict, request: HttpRequest) -> dict:
+    """For a signed-in viewer: the people with accounts here (befriend them) and their friends
+    not seated here (invite them)."""
+    if not request.user.is_authenticated:
+        return {}
+    people = selectors.table_people(table.id, request.user.pk)
+    here = {person["user_id"] for person in people}
+    friends = [f for f in selectors.friends_of(request.user.pk) if f["user"].pk not in here]
+    return {"table_people": people, "table_friends": friends}
 
 
 def _chat_context(table, snapshot: dict, player, request: HttpRequest) -> dict:

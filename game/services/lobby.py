@@ -51,6 +51,7 @@ def table_create(
     bot_speed: str = "normal",
     kind: object = registry.DEFAULT,
     rounds: object = 3,
+    members_only: bool = False,
 ) -> Table:
     """A new table with its creator (the host) in the first seat, for any game (each reads the
     settings it has: SEVN a target score, Sevens a number of rounds); not for a banned person."""
@@ -73,6 +74,7 @@ def table_create(
         **options,
         turn_seconds=timer,
         show_odds=bool(show_odds),
+        members_only=bool(members_only) and player.is_user,  # only a signed-in host can keep guests out
         bot_delay_ms=round(settings.SEVN_BOT_DELAY_MS * BOT_SPEEDS[bot_speed]),
     )
     Seat.objects.create(table=table, index=0, player_key=player.key, nickname=name, user_id=player.user_id)
@@ -94,6 +96,8 @@ def seat_take(*, code: str, player: Player, nickname: object, index: object = No
     table = locked_table(code)
     refuse_sanctioned(Sanction.Kind.BAN, player)
     require_lobby(table)
+    if table.members_only and not player.is_user:
+        raise ServiceError("members_only", _("Only signed-in players may sit at this table: sign up or log in first."))
     seats = list(table.seats.all())
     if any(seat.player_key == player.key for seat in seats):
         raise ServiceError("already_seated", _("You already have a seat at this table."))
