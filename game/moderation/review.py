@@ -12,7 +12,8 @@ from django.http import HttpRequest, HttpResponseRedirect
 from django.shortcuts import get_object_or_404
 from django.urls import path, reverse
 from django.utils import timezone
-from django.utils.html import format_html
+from django.utils.html import format_html, format_html_join
+from django.utils.safestring import mark_safe
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 
@@ -148,6 +149,8 @@ class ReportAdmin(PeopleByTag, ReadOnly):
         "created",
         "status",
         "reason",
+        "count",
+        "last_reported",
         "reported_name",
         "message_text",
         "reporter_name",
@@ -161,6 +164,9 @@ class ReportAdmin(PeopleByTag, ReadOnly):
     fields = (
         "status",
         "created",
+        "count",
+        "last_reported",
+        "further",
         "table_code",
         "reason",
         "reported",
@@ -173,6 +179,12 @@ class ReportAdmin(PeopleByTag, ReadOnly):
     )
     readonly_fields = fields
     change_form_template = "admin/game/report/change_form.html"
+
+    @admin.display(description=_("further reports"))
+    def further(self, report: Report) -> str:
+        """Who else reported this person here while the report was open, why and when."""
+        rows = ((item["time"], item["by"], item["reason"], item["comment"] or item["text"]) for item in report.more)
+        return format_html_join(mark_safe("<br>"), "{} · {} · {} · {}", rows) or "–"
 
     @admin.display(description=_("reported player"))
     def reported(self, report: Report) -> str:

@@ -17,11 +17,11 @@ from django.utils.functional import lazy
 from django.utils.timesince import timeuntil
 from django.utils.translation import gettext_lazy as _
 
-from game.core import limits, phrases
+from game.core import limits, names, phrases
 from game.core.errors import ServiceError, later
 from game.core.identity import Player, tag
 from game.models import ChatMessage, Sanction, Seat, Table
-from game.services.common import _visible, clean_nickname, locked_table, require_host
+from game.services.common import _visible, clean_nickname, locked_table, name_taken, require_host
 
 CHAT_MAX = 200
 CHAT_KEPT = 200  # lines a table keeps (reports copy theirs as evidence)
@@ -38,7 +38,7 @@ def author_token(code: str, who: str) -> str:
 def clean_text(raw: object) -> str:
     """What was typed, as one line: control and invisible characters dropped, runs of white
     space made one space. Refused when nothing is left or it is too long."""
-    words = ("".join(ch for ch in word if _visible(ch)) for word in str(raw or "").split())
+    words = ("".join(ch for ch in word if _visible(ch)) for word in names.cap_marks(str(raw or "")).split())
     text = " ".join(word for word in words if word)
     if not text:
         raise ServiceError("chat_blank", _("Write something first."))
@@ -138,9 +138,12 @@ def _speaker(table: Table, player: Player, nickname: object) -> tuple[str, str]:
     if player.is_user:
         return ChatMessage.Channel.SPECTATORS, player.username
     try:
-        return ChatMessage.Channel.SPECTATORS, clean_nickname(nickname)
+        name = clean_nickname(nickname)
     except ServiceError:
         raise ServiceError("chat_name", _("Choose a nickname to chat.")) from None
+    if name_taken(name, Seat.objects.filter(table=table).only("nickname")):  # posing as a player here
+        raise ServiceError("nickname_taken", _("That nickname is already taken at this table."))
+    return ChatMessage.Channel.SPECTATORS, name
 
 
 def chat_post(

@@ -82,6 +82,33 @@
     countdownTimer = setInterval(tick, 250);
   }
 
+  /* The sticky panel at the bottom of the table (the dock; at game over only the rematch bar):
+     its height in --dock-space, so that scrolling into view leaves it out and a sheet above the
+     table is never taller than the screen above it (sevn.css). */
+  var panelWatch = window.ResizeObserver ? new ResizeObserver(measurePanel) : null;
+  var watchedPanel = null;
+  function bottomPanel() {
+    var t = table();
+    if (!t) return null;
+    var found = t.querySelectorAll(".table__dock, .table__dock > .controls");
+    for (var i = 0; i < found.length; i++) {
+      var style = window.getComputedStyle(found[i]);
+      if (style.position === "sticky" && style.display !== "contents") return found[i];
+    }
+    return null;
+  }
+  function measurePanel() {
+    var panel = bottomPanel();
+    var height = panel ? Math.ceil(panel.getBoundingClientRect().height) : 0;
+    document.documentElement.style.setProperty("--dock-space", height + "px");
+    if (panelWatch && panel !== watchedPanel) {
+      if (watchedPanel) panelWatch.unobserve(watchedPanel);
+      if (panel) panelWatch.observe(panel);
+      watchedPanel = panel;
+    }
+  }
+  window.addEventListener("resize", measurePanel);
+
   /* The round summary: a panel at the top of the table that never stops play (no modal, no
      cover over the controls); it opens once per scored round and stays closed once closed. */
   function summaryKey(panel) {
@@ -103,6 +130,7 @@
     } else if ((fresh && !closed) || remembered(summaryKey(panel)) === "open") {
       if (fresh) remember(summaryKey(panel), "open");
       panel.hidden = false;
+      if (fresh) panel.scrollIntoView({ block: "nearest", behavior: reduceMotion ? "auto" : "smooth" });
     }
   }
   function closeSummary() {
@@ -257,6 +285,7 @@
     shownVersion = version;
     var was = myTurn;
     startCountdown();
+    measurePanel();
     showSummary(false);
     applyScores();
     showSound();

@@ -160,7 +160,7 @@ def test_the_migration_turns_stored_words_into_codes(reported):
     from django.apps import apps
     from django.utils.translation import override
 
-    migration = importlib.import_module("game.migrations.0007_staff_words_as_codes")
+    migration = importlib.import_module("game.migrations.0008_staff_words_as_codes")
     table, _ana, ben, report = reported
     with override("de"):
         german_host_gone = str(staff_words.WORDS["host_gone"])

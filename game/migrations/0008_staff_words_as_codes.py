@@ -103,6 +103,6 @@ def backward(apps, schema_editor):
 
 
 class Migration(migrations.Migration):
-    dependencies = [("game", "0006_table")]
+    dependencies = [("game", "0007_report_count")]
 
     operations = [migrations.RunPython(forward, backward)]
