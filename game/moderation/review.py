@@ -169,11 +169,9 @@ class ReportAdmin(PeopleByTag, ReadOnly):
         "further",
         "table_code",
         "reason",
-        "reported_name",
         "reported",
         "message_text",
         "comment",
-        "reporter_name",
         "reporter",
         "handled_by",
         "handled_at",
@@ -190,11 +188,11 @@ class ReportAdmin(PeopleByTag, ReadOnly):
 
     @admin.display(description=_("reported player"))
     def reported(self, report: Report) -> str:
-        return staff_tag(report.reported_key)
+        return f"{report.reported_name} ({staff_tag(report.reported_key)})"
 
     @admin.display(description=_("reported by"))
     def reporter(self, report: Report) -> str:
-        return staff_tag(report.reporter_key)
+        return f"{report.reporter_name} ({staff_tag(report.reporter_key)})"
 
     @admin.display(description=_("how it was handled"))
     def how_handled(self, report: Report) -> str:
@@ -402,7 +400,7 @@ class ModActionAdmin(PeopleByTag, ReadOnly):
     )
     readonly_fields = fields
 
-    @admin.display(description=_("whom"))
+    @admin.display(description=_("person"))
     def person(self, row: ModAction) -> str:
         return staff_tag(row.target_key)
 

@@ -44,7 +44,7 @@ def table_page(browser, live_url, table, player, language: str, size=DESKTOP):
     return context, page
 
 
-@pytest.mark.parametrize("language", LANGUAGES)
+@pytest.mark.parametrize("language", ["en", "de", "nl", "pl", "fr"])
 def test_the_home_page_and_the_rulebook(browser, live_url, language):
     context = browser.new_context(viewport=DESKTOP, locale=language)
     page = context.new_page()

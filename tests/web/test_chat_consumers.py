@@ -233,3 +233,21 @@ async def test_a_refused_move_is_told_in_the_sockets_language():
     await watcher.send_to(text_data=json.dumps({"kind": "draw", "version": "1"}))
     assert "Du schaust an diesem Tisch nur zu" in await watcher.receive_from()
     await watcher.disconnect()
+
+
+async def test_staff_closing_the_table_closes_every_chat_box_with_the_reason_in_each_language():
+    from game import services
+
+    table, (ana, ben) = await lobby()
+    sockets = [await connect(table.code, ana.key, "en"), await connect(table.code, ben.key, "pl")]
+    for socket in sockets:
+        await drain(socket)
+    message = await database_sync_to_async(services.table_close)(code=table.code, reason="")
+    await database_sync_to_async(broadcast.send)(table.code, message)
+    english, polish = ["".join(await drain(socket)) for socket in sockets]
+    for html in (english, polish):
+        assert 'id="chat-compose"' in html and 'id="chat-refused"' in html and "disabled" in html
+    assert "This table was closed by staff." in english
+    assert "This table was closed by staff." not in polish
+    for socket in sockets:
+        await socket.disconnect()
