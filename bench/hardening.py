@@ -105,12 +105,15 @@ def admin_login(stack: Stack, tries: int = 96, at_once: int = 8, address: str = 
     statuses: list[int] = []
 
     def attempt(n: int) -> None:
-        status, _headers, _text = browser.request(
-            "POST",
-            "/admin/login/?next=/admin/",
-            {"username": "boss", "password": f"wrong-{n}", "csrfmiddlewaretoken": token, "next": "/admin/"},
-            follow=False,
-        )
+        try:
+            status, _headers, _text = browser.request(
+                "POST",
+                "/admin/login/?next=/admin/",
+                {"username": "boss", "password": f"wrong-{n}", "csrfmiddlewaretoken": token, "next": "/admin/"},
+                follow=False,
+            )
+        except OSError:  # no answer within the client's 15 s: the server is busy hashing
+            status = 0
         statuses.append(status)
 
     cpu = stack.cpu_seconds()["daphne"]
@@ -121,6 +124,7 @@ def admin_login(stack: Stack, tries: int = 96, at_once: int = 8, address: str = 
         "tries": tries,
         "refused": statuses.count(429),
         "answered_200": statuses.count(200),
+        "no_answer_in_15_s": statuses.count(0),
         "daphne_cpu_s": round(stack.cpu_seconds()["daphne"] - cpu, 2),
         "seconds": round(time.monotonic() - started, 2),
     }

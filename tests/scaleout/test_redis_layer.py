@@ -83,3 +83,31 @@ def test_a_full_channel_is_skipped_and_an_expired_member_gets_nothing(processes)
     kept, waiting, members, full = asyncio.run(scenario())
     assert kept == [0, 1, 2]
     assert waiting == 0 and members == [full.encode()]
+
+
+def test_the_cache_has_one_bounded_pool_per_process_whatever_the_threads():
+    """Django's Redis cache made a pool per cache object, one per thread and task (637 of 641
+    connections at peak on the stack): here every cache object of the process shares one."""
+    import threading
+
+    from django.core.cache.backends.redis import RedisCache
+
+    from game.delivery.redis_pools import SharedCachePool
+
+    options = {"pool_class": "game.delivery.redis_pools.SharedCachePool", "max_connections": 3, "timeout": 5}
+    url = REDIS.rsplit("/", 1)[0] + "/9"
+    pools = set()
+
+    def one_thread() -> None:
+        cache = RedisCache(url, {"OPTIONS": options})  # what each thread's and task's cache object is
+        for n in range(20):
+            cache.set(f"k{n}", n)
+            assert cache.get(f"k{n}") == n
+        pools.add(id(cache._cache._get_connection_pool(write=True)))
+
+    threads = [threading.Thread(target=one_thread) for _ in range(24)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert len(pools) == 1 and SharedCachePool.connections() <= 3
