@@ -231,6 +231,11 @@ class Report(models.Model):
     evidence = models.JSONField(_("last chat lines"), default=list)
     status = models.CharField(_("status"), max_length=8, choices=Status.choices, default=Status.OPEN, db_index=True)
     created = models.DateTimeField(_("reported"), auto_now_add=True, db_index=True)
+    # Reports of the same person at the same table while one is open fold into it: how many
+    # came, and when the last one did (services.reports).
+    count = models.PositiveIntegerField(_("times reported"), default=1)
+    last_reported = models.DateTimeField(_("last reported"), null=True, blank=True)
+    more = models.JSONField(_("further reports"), default=list, blank=True)  # who, why, when (the first 100)
     handled_by = models.ForeignKey(
         settings.AUTH_USER_MODEL,
         null=True,

@@ -94,6 +94,7 @@ MIDDLEWARE = [
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "game.pages.lookups.TableLookupMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
@@ -156,23 +157,35 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     }
 
 REDIS_URL = os.environ.get("REDIS_URL", "")
+# Redis connections per process, all told: the channel layer's pool and the cache's pool share
+# this number (game.delivery.redis_pools: a quarter, at least 2, for the cache); a burst waits.
+REDIS_POOL_SIZE = _env_int("REDIS_POOL_SIZE", 50)
 if REDIS_URL:
+    from game.delivery.redis_pools import cache_share, layer_share
+
     CHANNEL_LAYERS = {
         "default": {
             "BACKEND": "game.delivery.channel_layer.ServiceRedisChannelLayer",
             "CONFIG": {
                 "hosts": [REDIS_URL],
-                "pool_size": _env_int("REDIS_POOL_SIZE", 50),
+                "pool_size": layer_share(REDIS_POOL_SIZE),
                 "capacity": 200,
             },
         }
     }
-    # Counters every process shares (rate limits on lookups and logins).
+    # Counters every process shares (rate limits on lookups, logins, reports, chat), on one
+    # bounded pool per process (Django's own would make one per thread and task).
     CACHES = {
         "default": {
             "BACKEND": "django.core.cache.backends.redis.RedisCache",
             "LOCATION": REDIS_URL,
-            "OPTIONS": {"socket_timeout": 5, "socket_connect_timeout": 5},
+            "OPTIONS": {
+                "pool_class": "game.delivery.redis_pools.SharedCachePool",
+                "max_connections": cache_share(REDIS_POOL_SIZE),
+                "timeout": 5,  # seconds a call waits for a free connection
+                "socket_timeout": 5,
+                "socket_connect_timeout": 5,
+            },
         }
     }
 else:
@@ -239,6 +252,11 @@ SEVN_FRAME_BURST = _env_int("SEVN_FRAME_BURST", 100)
 SEVN_MAX_SOCKETS_PER_ADDRESS = _env_int("SEVN_MAX_SOCKETS_PER_ADDRESS", 64)
 SEVN_LOOKUPS_PER_MINUTE = _env_int("SEVN_LOOKUPS_PER_MINUTE", 30)
 SEVN_LOGINS_PER_MINUTE = _env_int("SEVN_LOGINS_PER_MINUTE", 10)
+# Reports a client address, and a person, may send in an hour (then refused until it is over).
+SEVN_REPORTS_PER_HOUR = _env_int("SEVN_REPORTS_PER_HOUR", 20)
+# The proxies whose X-Forwarded-For names the client (addresses or networks, comma-separated):
+# from anyone else the connection's own address counts (game.core.proxy).
+SEVN_TRUSTED_PROXIES = os.environ.get("SEVN_TRUSTED_PROXIES", "127.0.0.1")
 
 LOGGING = {
     "version": 1,

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+import re
 import secrets
 from dataclasses import dataclass
 from functools import lru_cache
@@ -53,3 +54,23 @@ def known_player(session, user) -> Player | None:
         return Player(key=f"user:{user.pk}", user_id=user.pk, username=user.get_username()[:20])
     key = session.get(SESSION_KEY) if session is not None else None
     return Player(key=key) if key else None
+
+
+STAFF_TAG_LENGTH = 6
+
+
+def staff_tag(key: str | None) -> str:
+    """How staff pages name a person: a short tag of their key ("guest·3f9a1c", "user·07b2e4"),
+    the same everywhere in admin and searchable, never the key itself (a guest's key is what
+    their session holds: whoever read it could act as them)."""
+    if not key:
+        return ""
+    kind = "user" if key.startswith("user:") else "guest"
+    return f"{kind}·{tag(key)[:STAFF_TAG_LENGTH]}"
+
+
+def tag_prefix(text: str) -> str | None:
+    """The hex part of a staff tag someone typed ("guest·3f9a1c", "3f9a1c", "user-07b2e4"), or
+    None if it is not one."""
+    found = re.fullmatch(rf"(?:(?:guest|user)\W?)?([0-9a-f]{{{STAFF_TAG_LENGTH},24}})", text.strip().lower())
+    return found.group(1) if found else None

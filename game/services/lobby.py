@@ -13,7 +13,15 @@ from game.core.errors import ServiceError
 from game.core.identity import Player
 from game.models import Sanction, Seat, Table
 from game.services.chat import refuse_sanctioned
-from game.services.common import choose_int, clean_nickname, locked_table, require_host, require_lobby, table_update
+from game.services.common import (
+    choose_int,
+    clean_nickname,
+    locked_table,
+    name_taken,
+    require_host,
+    require_lobby,
+    table_update,
+)
 
 CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
 CODE_LENGTH = 6
@@ -90,7 +98,7 @@ def seat_take(*, code: str, player: Player, nickname: object, index: object = No
     if any(seat.player_key == player.key for seat in seats):
         raise ServiceError("already_seated", _("You already have a seat at this table."))
     name = player.username if player.is_user else clean_nickname(nickname)
-    if any(seat.nickname.casefold() == name.casefold() for seat in seats):
+    if name_taken(name, seats):
         raise ServiceError("nickname_taken", _("That nickname is already taken at this table."))
     chosen = _free_seat(table, seats, index)
     seats.append(

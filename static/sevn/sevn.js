@@ -541,6 +541,21 @@
     }
   }
 
+  // A count of lines that came while a chat box was folded: the whole chat's, and the
+  // spectators' channel's (folded for players) on its own summary.
+  function countUnread(badge, more) {
+    if (!badge) return;
+    badge.textContent = String(Number(badge.getAttribute("data-count") || 0) + more);
+    badge.setAttribute("data-count", badge.textContent);
+    if (badge.dataset.label) badge.setAttribute("title", badge.dataset.label);
+    badge.hidden = false;
+  }
+  function clearUnread(badge) {
+    if (!badge) return;
+    badge.hidden = true;
+    badge.textContent = "";
+    badge.removeAttribute("data-count");
+  }
   var chatSeen = {};
   function chatArrived() {
     ["chat-table-list", "chat-spectators-list"].forEach(function (id) {
@@ -549,11 +564,12 @@
       var count = list.children.length;
       if (chatSeen[id] !== count) {
         list.scrollTop = list.scrollHeight;
+        var more = chatSeen[id] !== undefined && count > chatSeen[id] ? count - chatSeen[id] : 0;
         var box = document.querySelector("[data-chat-box]");
-        var unread = document.querySelector("[data-chat-unread]");
-        if (box && unread && !box.open && chatSeen[id] !== undefined && count > chatSeen[id]) {
-          unread.textContent = String(Number(unread.textContent || 0) + count - chatSeen[id]);
-          unread.hidden = false;
+        if (more && box && !box.open) countUnread(document.querySelector("[data-chat-unread]"), more);
+        var spectators = document.querySelector("[data-chat-spectators]");
+        if (more && id === "chat-spectators-list" && spectators && !spectators.open) {
+          countUnread(document.querySelector("[data-spectators-unread]"), more);
         }
         chatSeen[id] = count;
       }
@@ -569,11 +585,11 @@
   }
   document.addEventListener("toggle", function (event) {
     var target = event.target;
-    if (target.matches && target.matches("[data-chat-spectators]")) remember(spectatorsKey(), target.open ? "open" : "closed");
-    if (target.matches && target.matches("[data-chat-box]") && target.open) {
-      var unread = document.querySelector("[data-chat-unread]");
-      if (unread) { unread.hidden = true; unread.textContent = ""; }
+    if (target.matches && target.matches("[data-chat-spectators]")) {
+      remember(spectatorsKey(), target.open ? "open" : "closed");
+      if (target.open) clearUnread(document.querySelector("[data-spectators-unread]"));
     }
+    if (target.matches && target.matches("[data-chat-box]") && target.open) clearUnread(document.querySelector("[data-chat-unread]"));
   }, true);
 
   // The composer is drawn again when the socket opens or someone sits down: what is being typed
@@ -588,24 +604,84 @@
     });
   });
   document.addEventListener("htmx:oobAfterSwap", function (event) {
-    if (!typing || !event.target || event.target.id !== "chat-compose") return;
-    Object.keys(typing).forEach(function (id) {
-      var field = document.getElementById(id);
-      if (!field) return;
-      field.value = typing[id].value;
-      if (typing[id].focused) field.focus({ preventScroll: true });
-    });
+    if (!event.target || event.target.id !== "chat-compose") return;
+    if (typing) {
+      Object.keys(typing).forEach(function (id) {
+        var field = document.getElementById(id);
+        if (!field) return;
+        field.value = typing[id].value;
+        if (typing[id].focused && !field.disabled) field.focus({ preventScroll: true });
+      });
+    }
     typing = null;
+    chatCount(false);
+    chatRefusalEnds();
   });
 
-  // A line sent: the field is emptied for the next one (the line itself arrives like everyone's).
+  // A line sent stays in the field until it comes back said (this person's own line): a line
+  // refused (too fast, muted) keeps what was typed, with the reason in the toast.
+  var sentLine = null;
   document.addEventListener("htmx:wsAfterSend", function (event) {
     var form = event.target && event.target.closest && event.target.closest("[data-chat-form]");
-    if (form) {
-      var field = form.querySelector("input[name=text]");
-      if (field) field.value = "";
+    var field = form && form.querySelector("input[name=text]");
+    if (field) sentLine = field.value;
+  });
+  document.addEventListener("htmx:wsAfterMessage", function (event) {
+    if (sentLine === null) return;
+    var message = event && event.detail && event.detail.message;
+    if (typeof message !== "string") return;
+    if (message.indexOf("chat__line--mine") >= 0) {
+      var field = document.getElementById("chat-text");
+      if (field && field.value === sentLine) { field.value = ""; chatCount(false); }
+      sentLine = null;
+    } else if (message.indexOf('class="toast"') >= 0) {
+      sentLine = null;
     }
   });
+
+  // The counter under the field, and what it says at the cap (a paste cut short says so).
+  function chatCount(cut) {
+    var field = document.getElementById("chat-text");
+    var counter = document.querySelector("[data-chat-count]");
+    var limit = document.querySelector("[data-chat-limit]");
+    if (!field || !counter) return;
+    var max = Number(counter.dataset.max);
+    var length = field.value.length;
+    counter.querySelector("[data-chat-count-number]").textContent = String(length);
+    counter.classList.toggle("is-full", length >= max);
+    if (limit) limit.textContent = cut ? counter.dataset.cut : length >= max ? counter.dataset.full : "";
+  }
+  var pastedCut = false;
+  document.addEventListener("paste", function (event) {
+    var field = event.target;
+    if (!field || field.id !== "chat-text") return;
+    var pasted = (event.clipboardData || window.clipboardData).getData("text") || "";
+    var kept = field.value.length - ((field.selectionEnd || 0) - (field.selectionStart || 0));
+    pastedCut = kept + pasted.length > Number(field.getAttribute("maxlength"));
+  });
+  document.addEventListener("input", function (event) {
+    if (!event.target || event.target.id !== "chat-text") return;
+    chatCount(pastedCut);
+    pastedCut = false;
+  });
+
+  // A mute or ban that ends on its own: the box opens again then, without a reload.
+  var refusalTimer = null;
+  function chatRefusalEnds() {
+    if (refusalTimer) { window.clearTimeout(refusalTimer); refusalTimer = null; }
+    var refused = document.querySelector("[data-chat-refused][data-until]");
+    if (!refused) return;
+    var wait = Number(refused.dataset.until) - Date.now();
+    refusalTimer = window.setTimeout(function () {
+      var compose = document.getElementById("chat-compose");
+      if (!compose || !compose.contains(refused)) return;
+      compose.querySelectorAll("input[disabled], button[disabled]").forEach(function (control) { control.disabled = false; });
+      compose.querySelectorAll(".chat__phrases[hidden]").forEach(function (row) { row.hidden = false; });
+      var field = document.getElementById("chat-text");
+      if (field) field.setAttribute("aria-describedby", "chat-count");
+      refused.remove();
+    }, Math.max(0, Math.min(wait, 2147483000)));
+  }
 
   function openReport(button, field, value) {
     var dialog = document.getElementById("report-dialog");
@@ -779,6 +855,8 @@
     afterRedraw();
     applySpectators();
     chatArrived();
+    chatCount(false);
+    chatRefusalEnds();
   });
 })();
 
