@@ -9,7 +9,7 @@ from typing import NamedTuple
 from django.utils.text import capfirst
 from django.utils.translation import gettext
 
-from game.sevens.engine.cards import RANKS, SEVEN, SUITS, SYMBOL
+from game.sevens.engine.cards import RANK_INDEX, RANKS, SEVEN, SUITS, SYMBOL, rank_of, suit_of
 from game.sevens.faces import face, rank_label, short_name, suit_name
 from game.ui.common import winners_title
 
@@ -151,15 +151,66 @@ class Hand(NamedTuple):
     me: int | None
     yours: bool
     current_name: str | None
-    cards: tuple[tuple[str, bool], ...]  # (card, playable)
+    cards: tuple[tuple[str, bool, bool], ...]  # (card, playable now, fits the layout)
+    layout: tuple  # the layout as the hand's reasons read it: (low, high) or None per suit, in SUITS order
 
 
 def hand_context(hand: Hand) -> dict:
+    layout = dict(zip(SUITS, hand.layout, strict=True))
     return {
         "over": False,
         "me": hand.me,
         "yours": hand.yours,
         "current_name": hand.current_name,
-        "hand": [{"face": face(code), "playable": playable} for code, playable in hand.cards],
+        "hand": [
+            {"face": face(code), "playable": playable, "why": reason(code, layout, fits)}
+            for code, playable, fits in hand.cards
+        ],
         "hand_count": len(hand.cards),
     }
+
+
+def _card(rank_index: int, suit: str) -> str:
+    return RANKS[rank_index] + suit
+
+
+def reason(card: str, layout: dict, fits: bool) -> str:
+    """Why `card` fits `layout` or not, as one sentence naming the cards it joins or waits for."""
+    suit, index = suit_of(card), RANK_INDEX[rank_of(card)]
+    row = layout[suit]
+    names = {"card": short_name(card)}
+    if fits:
+        if row is None:
+            return gettext("%(card)s fits: any 7 starts the row of its suit.") % names
+        low, high = RANK_INDEX[row[0]], RANK_INDEX[row[1]]
+        if index < low:
+            names["end"] = short_name(_card(low, suit))
+            if index == 0:
+                return (
+                    gettext(
+                        "%(card)s fits: it goes under %(end)s. The Ace is low: it goes under the 2, "
+                        "never over the King."
+                    )
+                    % names
+                )
+            return gettext("%(card)s fits: it extends its row down from %(end)s.") % names
+        names["end"] = short_name(_card(high, suit))
+        return gettext("%(card)s fits: it extends its row up from %(end)s.") % names
+    if row is None:
+        names["seven"] = short_name(_card(SEVEN, suit))
+        if abs(index - SEVEN) == 1:
+            return gettext("%(card)s does not fit: it waits for %(seven)s, which starts its row.") % names
+        names["next"] = short_name(_card(index + (1 if index < SEVEN else -1), suit))
+        return (
+            gettext(
+                "%(card)s does not fit: its row has not started. It waits for %(seven)s and every card "
+                "from there to %(next)s."
+            )
+            % names
+        )
+    low, high = RANK_INDEX[row[0]], RANK_INDEX[row[1]]
+    if index > high:
+        names["next"] = short_name(_card(high + 1, suit))
+        return gettext("%(card)s does not fit: the next card up in its row is %(next)s.") % names
+    names["next"] = short_name(_card(low - 1, suit))
+    return gettext("%(card)s does not fit: the next card down in its row is %(next)s.") % names

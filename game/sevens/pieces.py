@@ -17,6 +17,7 @@ from typing import NamedTuple
 
 from game.core.identity import tag
 from game.sevens import panels
+from game.sevens.engine import playable as fits
 from game.sevens.engine.cards import SUITS
 from game.ui import common
 from game.ui.common import TableView, seat_names, viewer_seat
@@ -153,10 +154,13 @@ def viewer_table(
         rematch = common.rematch(snapshot, names, me, is_host, asked)
         pieces["controls"] = Piece("sevens/_hand.html", rematch, common.rematch_context)
     else:
+        hand = view["hand"] or ()
         playable = set(view["playable"]) if yours else set()
-        cards = tuple((code, code in playable) for code in view["hand"] or ())
+        fitting = set(fits(list(hand), view["layout"]))  # each card's reason says whether it fits, turn or not
+        cards = tuple((code, code in playable, code in fitting) for code in hand)
+        rows = everyone["sevens-layout"].data[0]
         pieces["controls"] = Piece(
-            "sevens/_hand.html", panels.Hand(me, yours, current_name, cards), panels.hand_context
+            "sevens/_hand.html", panels.Hand(me, yours, current_name, cards, rows), panels.hand_context
         )
     frame = Frame(table["status"], game["id"], me, len(names), view["over"], "summary" in everyone)
     return TableView(frame, pieces)

@@ -13,10 +13,10 @@ from django.utils.translation import gettext, ngettext
 
 from game.sevens import engine
 from game.sevens.engine import playable
-from game.sevens.engine.cards import RANK_INDEX, RANKS, SEVEN, SUITS, rank_of, suit_of
+from game.sevens.engine.cards import SUITS
 from game.sevens.engine.state import MAX_ROUNDS, MAX_SEATS, MIN_ROUNDS, MIN_SEATS
-from game.sevens.faces import face, short_name
-from game.sevens.panels import layout_rows
+from game.sevens.faces import face
+from game.sevens.panels import layout_rows, reason
 
 Layout = dict[str, "list[str] | None"]
 
@@ -34,52 +34,6 @@ CASES: list[tuple[str, Layout]] = [
 # The last case: a hand with nothing that fits, so its owner passes.
 PASS_HAND = ["2C", "KH", "JS"]
 PASS_LAYOUT: Layout = {"S": ["7", "9"], "H": ["6", "8"], "D": ["5", "10"], "C": None}
-
-
-def _card(rank_index: int, suit: str) -> str:
-    return RANKS[rank_index] + suit
-
-
-def reason(card: str, layout: Layout, fits: bool) -> str:
-    """Why `card` fits `layout` or not, as one sentence naming the cards it joins or waits for."""
-    suit, index = suit_of(card), RANK_INDEX[rank_of(card)]
-    row = layout[suit]
-    names = {"card": short_name(card)}
-    if fits:
-        if row is None:
-            return gettext("%(card)s fits: any 7 starts the row of its suit.") % names
-        low, high = RANK_INDEX[row[0]], RANK_INDEX[row[1]]
-        if index < low:
-            names["end"] = short_name(_card(low, suit))
-            if index == 0:
-                return (
-                    gettext(
-                        "%(card)s fits: it goes under %(end)s. The Ace is low: it goes under the 2, "
-                        "never over the King."
-                    )
-                    % names
-                )
-            return gettext("%(card)s fits: it extends its row down from %(end)s.") % names
-        names["end"] = short_name(_card(high, suit))
-        return gettext("%(card)s fits: it extends its row up from %(end)s.") % names
-    if row is None:
-        names["seven"] = short_name(_card(SEVEN, suit))
-        if abs(index - SEVEN) == 1:
-            return gettext("%(card)s does not fit: it waits for %(seven)s, which starts its row.") % names
-        names["next"] = short_name(_card(index + (1 if index < SEVEN else -1), suit))
-        return (
-            gettext(
-                "%(card)s does not fit: its row has not started. It waits for %(seven)s and every card "
-                "from there to %(next)s."
-            )
-            % names
-        )
-    low, high = RANK_INDEX[row[0]], RANK_INDEX[row[1]]
-    if index > high:
-        names["next"] = short_name(_card(high + 1, suit))
-        return gettext("%(card)s does not fit: the next card up in its row is %(next)s.") % names
-    names["next"] = short_name(_card(low - 1, suit))
-    return gettext("%(card)s does not fit: the next card down in its row is %(next)s.") % names
 
 
 def verdicts(hand: list[str], layout: Layout) -> list[dict]:

@@ -227,6 +227,7 @@
   var focusedCard = null;  // {piece, at}: the card that had the focus, by its piece's id and place
   document.addEventListener("htmx:oobBeforeSwap", function () {
     var active = document.activeElement;
+    if (active && active.closest && active.closest("#table .lobby")) lobbyFocus = lobbyControl(active);
     var controls = document.getElementById("controls");
     if (active && controls && controls.contains(active)) focusWasInControls = true;
     if (active && active.matches && active.matches(".card[data-code]")) {
@@ -292,13 +293,98 @@
     showGameOver();
     markTurn();
     focusableCards();
+    handStops();
     restoreFocus(myTurn && (!was || moved));  // a new decision, even one like the last
+    lobbyFocusBack();
     var log = document.getElementById("log-list");
     if (log) log.scrollTop = log.scrollHeight;
   }
 
   document.addEventListener("htmx:wsAfterMessage", afterRedraw);
   document.addEventListener("htmx:afterSwap", afterRedraw);
+
+  /* The lobby is drawn again whole with every change, and the control that had the focus goes
+     with it: the focus comes back to the same control, or after "Add bot" (its seat is taken
+     now) to the next free seat's "Add bot", then to Start; after "Remove", to that seat's "Add
+     bot". */
+  var lobbyFocus = null;  // {id, action, index} of the lobby control that had the focus
+  function lobbyControl(element) {
+    var form = element.closest("form");
+    var index = form && form.querySelector('input[name="index"]');
+    return { id: element.id || null, action: element.dataset.action || (form ? form.getAttribute("action") : ""), index: index ? Number(index.value) : null };
+  }
+  function addBotAt(lobby, index) {
+    var field = lobby.querySelector('form input[name="index"][value="' + index + '"]');
+    return field ? field.form.querySelector('[data-action="add-bot"]') : null;
+  }
+  function lobbyFocusBack() {
+    var was = lobbyFocus;
+    lobbyFocus = null;
+    var lobby = document.querySelector("#table .lobby");
+    var active = document.activeElement;
+    if (!was || !lobby || (active && active !== document.body && active.isConnected)) return;
+    var target = was.id ? document.getElementById(was.id) : null;
+    if (!target && was.index !== null) {
+      var field = lobby.querySelector('form input[name="index"][value="' + was.index + '"]');
+      var same = field && Array.prototype.filter.call(field.form.querySelectorAll("button, select"), function (control) {
+        return lobbyControl(control).action === was.action;
+      })[0];
+      target = same || addBotAt(lobby, was.index);
+    }
+    if (!target && was.action === "add-bot") {
+      var free = Array.prototype.slice.call(lobby.querySelectorAll('[data-action="add-bot"]'));
+      target = free.filter(function (button) { return lobbyControl(button).index > was.index; })[0] || free[0] || null;
+    }
+    if (!target) {
+      var start = lobby.querySelector('[data-action="start"]');
+      target = start && !start.disabled ? start : lobby.querySelector("#invite-link");
+    }
+    if (target) target.focus();
+  }
+
+  /* Your hand (Sevens) is one Tab stop: Tab lands on a card you can play, the arrows move over
+     every card (those you cannot play too), Enter plays a playable card or shows the rule of
+     another. Which playable card was the stop is kept across redraws. */
+  var HAND = "#controls .sevens-hand__cards";
+  var handStop = null;  // the code of the playable card that is the hand's stop
+  function handItems(hand) {
+    return Array.prototype.map.call(hand.querySelectorAll(".sevens-hand__card"), function (item) {
+      return item.querySelector(".sevens-play") || item.querySelector(".card[data-code]");
+    }).filter(Boolean);
+  }
+  function codeOf(item) { return item.dataset.card || item.dataset.code; }
+  function handStops(focused) {
+    var hand = document.querySelector(HAND);
+    if (!hand) return;
+    var items = handItems(hand);
+    var playable = items.filter(function (item) { return item.matches(".sevens-play"); });
+    var kept = playable.filter(function (item) { return codeOf(item) === handStop; })[0];
+    var stop = focused || kept || playable[0] || items[0];
+    items.forEach(function (item) { item.tabIndex = item === stop ? 0 : -1; });
+  }
+  document.addEventListener("focusin", function (event) {
+    var item = event.target;
+    if (!item.closest || !item.closest(HAND)) return;
+    if (item.matches(".sevens-play")) handStop = codeOf(item);
+    handStops(item);
+  });
+  document.addEventListener("focusout", function (event) {
+    var hand = event.target.closest && event.target.closest(HAND);
+    if (hand && !hand.contains(event.relatedTarget)) handStops();  // Tab comes back to a playable card
+  });
+  document.addEventListener("keydown", function (event) {
+    var hand = event.target.closest && event.target.closest(HAND);
+    if (!hand || event.ctrlKey || event.metaKey || event.altKey) return;
+    var step = { ArrowRight: 1, ArrowDown: 1, ArrowLeft: -1, ArrowUp: -1 }[event.key];
+    if (!step && event.key !== "Home" && event.key !== "End") return;
+    var items = handItems(hand);
+    var at = items.indexOf(event.target);
+    var next = event.key === "Home" ? 0 : event.key === "End" ? items.length - 1
+      : Math.max(0, Math.min(items.length - 1, at + step));
+    event.preventDefault();
+    event.stopImmediatePropagation();
+    items[next].focus();
+  }, true);
 
   /* Cards on the table take the keyboard's focus: one Tab stop per group of cards (a row, the
      centre, a pile), arrows move within it, Enter or Space shows the card's rule. */
@@ -359,9 +445,19 @@
   }
   function openCardRule(card) {
     var box = document.getElementById("card-rule");
+    var why = card.closest("[data-why]");  // a card of your Sevens hand: whether it fits, and why
     var rule = document.querySelector('#card-rules [data-rule="' + card.dataset.code + '"]');
-    if (!box || !rule) return;
-    box.querySelector("[data-card-rule-body]").innerHTML = rule.innerHTML;
+    if (!box || !(rule || why)) return;
+    var body = box.querySelector("[data-card-rule-body]");
+    if (why) {
+      var name = document.createElement("h3"), text = document.createElement("p");
+      name.className = "card-rule__name";
+      name.textContent = card.getAttribute("aria-label") || "";
+      text.textContent = why.dataset.why;
+      body.replaceChildren(name, text);
+    } else {
+      body.innerHTML = rule.innerHTML;
+    }
     box.setAttribute("aria-label", card.getAttribute("aria-label") || "");
     box.hidden = false;
     var place = card.getBoundingClientRect();

@@ -132,3 +132,9 @@ def current_seat(table) -> int:
     """The seat that decides now, in either game."""
     state = from_json(game_of(table).state)
     return state["pending"]["seat"] if "pending" in state else state["current"]
+
+
+def sevens_hand_to_choose():
+    """Three seats of Sevens dealt from a known seed: the first to choose holds two cards that fit
+    (7♥, 8♦) among fifteen that do not, the first of them one that does not."""
+    return sevens_table(turn_seconds=0, seed=1)

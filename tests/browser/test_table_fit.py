@@ -32,6 +32,13 @@ PANEL_TOP = """() => {
 }"""
 
 
+# Twenty more lines in a sheet's first part, as a long round would give it.
+LONGER = """(selector) => {
+    const part = document.querySelector(selector);
+    for (let i = 0; i < 20; i++) part.insertAdjacentHTML('beforeend', '<p>+1</p>');
+}"""
+
+
 def opened(browser, live_url, table, player, size: str):
     context = browser.new_context(viewport=SIZES[size], reduced_motion="reduce", has_touch=size not in DESKTOPS)
     scenes.seat_as(context, live_url, player)
@@ -84,6 +91,10 @@ def test_the_round_summary_sits_above_the_panel_with_the_hand_and_buttons_in_vie
         else:
             in_view(page, ".table__mine .seat")
         shoot(page, f"fit-summary-{game}-{size}", full_page=False)
+        page.evaluate(LONGER, "#summary .summary__seat")  # a round with far more to tell
+        page.locator("[data-open-summary]").click()
+        clear_of_panel(page, "#summary")  # it scrolls within itself instead
+        in_view(page, "#controls")
         context.close()
 
 

@@ -28,6 +28,9 @@ from .sevens_tables import game_of, sevens_table, state_of
 pytestmark = pytest.mark.django_db(transaction=True)
 
 LAST_ROUND = re.compile(r'<section class="summary sevens-summary" id="summary".*?</section>', re.S)
+# Why a card of the viewer's own hand fits or not names the cards its row waits for: worked out
+# from that card and the layout alone (panels.reason), public both, so whoever holds them is not in it.
+WHY = re.compile(r' data-why="[^"]*"')
 
 
 def spoken(code: str) -> list[str]:
@@ -48,7 +51,7 @@ def this_rounds_log(match: re.Match) -> str:
 
 def leaks(html: str, state: dict, viewer: int | None) -> list[str]:
     """The cards of other seats' hands this HTML names."""
-    html = LOG_LIST.sub(this_rounds_log, LAST_ROUND.sub("", html))
+    html = LOG_LIST.sub(this_rounds_log, WHY.sub("", LAST_ROUND.sub("", html)))
     found = []
     with translation.override("en"):
         for seat, held in enumerate(state["seats"]):

@@ -172,3 +172,23 @@ def test_quick_phrases_are_each_games_own():
         )
         assert ('data-phrase="nice_sevn"' in html) == (kind == "sevn"), kind
         assert 'data-phrase="good_luck"' in html
+
+
+def test_a_sevens_hand_says_why_a_card_cannot_be_played_and_never_of_a_playable_one():
+    """Each card you cannot play carries the rulebook's reason (shown when it is tapped or chosen
+    with Enter); a card you may play carries none, it plays."""
+    table, players = sevens_table(turn_seconds=0, seed=1)  # seat 2 chooses first: 7♥ and 8♦ fit
+    hands = [
+        re.findall(
+            r'<li class="sevens-hand__card([^"]*)"([^>]*)>',
+            Screen(player.key, language).full(snapshot_of(table), [], [0, 1, 2]),
+        )
+        for player, language in ((players[2], "en"), (players[0], "de"))
+    ]
+    mine, theirs = hands
+    assert [extra for playable, extra in mine if playable] == ["", ""]
+    assert (" is-playable", "") not in theirs  # not their turn: nothing to play
+    assert ("", ' data-why="8♠ does not fit: it waits for 7♠, which starts its row."') in mine
+    assert ("", ' data-why="9♦ does not fit: the next card up in its row is 8♦."') in mine
+    assert ("", ' data-why="6♠ passt nicht: Die Karte wartet auf 7♠, die ihre Reihe beginnt."') in theirs
+    assert len(mine) == 17 and all(extra.startswith(' data-why="') for playable, extra in theirs)
