@@ -92,7 +92,7 @@ def test_failed_logins_count_by_the_address_the_proxy_names_and_a_forged_one_cha
     ("language", "words"),
     [
         ("en", ["Sign In", "Forgot your password?"]),
-        ("de", ["Anmeldung", "Passwort vergessen?"]),
+        ("de", ["Anmelden", "Passwort vergessen?"]),
         ("fr", ["Connexion", "Mot de passe oublié"]),
         ("nl", ["Aanmelden"]),
         ("pl", ["Zaloguj"]),
@@ -105,6 +105,25 @@ def test_the_login_page_is_the_site_s_page_in_each_language(client, language, wo
     for word in words:
         assert word in html, word
     assert "passkey_login" in html  # signing in with a passkey is offered
+
+
+@pytest.mark.parametrize(
+    ("path", "said", "mixed"),
+    [
+        ("/de/accounts/login/", ["Benutzername oder E-Mail"], ["Anmeldename", "Anmeldung"]),
+        ("/de/accounts/reauthenticate/", ["Gib dein Passwort ein:"], ["Sie sich", "Ihr Konto", "Geben Sie"]),
+    ],
+)
+def test_allauth_pages_speak_the_site_s_words_and_register(client, path, said, mixed):
+    """allauth's own catalogue words its pages; ours overrides the few words that mixed with the
+    site's header (log in / sign in), its register (du, je, vous) or its spelling."""
+    if "reauthenticate" in path or "logout" in path:
+        client.force_login(User.objects.create_user("Mia", "mia@example.com", PASSWORD))
+    html = client.get(path).content.decode()
+    for words in said:
+        assert words in html, words
+    for words in mixed:
+        assert words not in html, words
 
 
 def test_staff_log_in_to_admin(client):

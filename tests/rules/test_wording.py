@@ -10,7 +10,7 @@ import polib
 import pytest
 from django.template.loader import render_to_string
 from django.utils import translation
-from django.utils.translation import gettext
+from django.utils.translation import gettext, pgettext
 
 from rules.content.load import read, read_sevens
 from tests.rules.texts import all_text
@@ -184,3 +184,20 @@ def test_the_glossary_defines_each_term_in_the_page_language(client, language, p
     for key, term in texts["glossary"].items():
         assert f"<dt>{term}</dt><dd>{texts['glossary_definitions'][key]}</dd>" in html.unescape(glossary)
     assert "out round" not in glossary and 'lang="en"' not in glossary
+
+
+# The native re-read of the accounts, friends, invitations and moderation wording, kept.
+
+
+def test_german_accounts_wording_is_du_form_and_says_each_thing_once():
+    with translation.override("de"):
+        assert gettext("Blocked: they can no longer invite you, ask you or see you online.") == (
+            "Blockiert: Diese Person kann dich weder einladen noch dir Anfragen schicken noch sehen, ob du online bist."
+        )
+        assert gettext("That invitation has expired: its table is over.").endswith("Der Tisch wurde geschlossen.")
+        assert gettext("Playing since %(date)s") == "Dabei seit %(date)s"
+        # allauth's pages: the header's "Anmelden", the site's "Benutzername", du not Sie
+        assert gettext("Sign In") == gettext("Log in") == "Anmelden"
+        assert pgettext("field label", "Login") == gettext("Username or email") == "Benutzername oder E-Mail"
+        for msgid in ("Please reauthenticate to safeguard your account.", "Enter your password:"):
+            assert not re.search(r"\b(Sie|Ihr|Ihre)\b", gettext(msgid)), msgid
