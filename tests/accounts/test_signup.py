@@ -94,7 +94,7 @@ def test_failed_logins_count_by_the_address_the_proxy_names_and_a_forged_one_cha
         ("en", ["Sign In", "Forgot your password?"]),
         ("de", ["Anmelden", "Passwort vergessen?"]),
         ("fr", ["Connexion", "Mot de passe oublié"]),
-        ("nl", ["Aanmelden"]),
+        ("nl", ["Inloggen"]),
         ("pl", ["Zaloguj"]),
     ],
 )
@@ -112,6 +112,9 @@ def test_the_login_page_is_the_site_s_page_in_each_language(client, language, wo
     [
         ("/de/accounts/login/", ["Benutzername oder E-Mail"], ["Anmeldename", "Anmeldung"]),
         ("/de/accounts/reauthenticate/", ["Gib dein Passwort ein:"], ["Sie sich", "Ihr Konto", "Geben Sie"]),
+        ("/nl/accounts/login/", ["Inloggen met een passkey", "Gebruikersnaam of e-mail"], ["Aanmelden", "Meld je aan"]),
+        ("/nl/accounts/signup/", ["Je wachtwoord moet minstens 8 tekens bevatten.", "Log dan in"], ["Uw ", "aanmeld"]),
+        ("/nl/accounts/logout/", ["Weet je zeker dat je wilt uitloggen?"], ["Afmelden", "afmelden"]),
     ],
 )
 def test_allauth_pages_speak_the_site_s_words_and_register(client, path, said, mixed):

@@ -10,7 +10,7 @@ import polib
 import pytest
 from django.template.loader import render_to_string
 from django.utils import translation
-from django.utils.translation import gettext, pgettext
+from django.utils.translation import gettext, ngettext, pgettext
 
 from rules.content.load import read, read_sevens
 from tests.rules.texts import all_text
@@ -201,3 +201,19 @@ def test_german_accounts_wording_is_du_form_and_says_each_thing_once():
         assert pgettext("field label", "Login") == gettext("Username or email") == "Benutzername oder E-Mail"
         for msgid in ("Please reauthenticate to safeguard your account.", "Enter your password:"):
             assert not re.search(r"\b(Sie|Ihr|Ihre)\b", gettext(msgid)), msgid
+
+
+def test_dutch_accounts_wording_logs_in_as_the_header_does():
+    ui = " ".join(_msgstrs("nl"))
+    for wrong in ("aangemelde", "Gedeelde winst", "de tafel is voorbij", "deblokkeer eerst."):
+        assert wrong not in ui, wrong
+    with translation.override("nl"):
+        assert gettext("Sign In") == gettext("Log in") == "Inloggen"
+        assert gettext("Sign Out") == gettext("Log out") == "Uitloggen"
+        assert gettext("Sign up") == gettext("Sign Up") == "Registreren"
+        assert gettext("Your move") == gettext("Your turn")
+        assert ngettext(
+            "Your password must contain at least %(min_length)d character.",
+            "Your password must contain at least %(min_length)d characters.",
+            8,
+        ).startswith("Je wachtwoord")
