@@ -58,7 +58,7 @@ def test_settings_need_an_account(client):
 
 @pytest.mark.parametrize(
     ("language", "joined"),
-    [("en", "Playing since March 2026"), ("de", "Dabei seit März 2026")],
+    [("en", "Playing since March 2026"), ("de", "Dabei seit März 2026"), ("pl", "Gra z nami od marca 2026")],
 )
 def test_the_month_a_player_joined_takes_the_case_its_sentence_needs(client, language, joined):
     from datetime import UTC, datetime

@@ -95,7 +95,7 @@ def test_failed_logins_count_by_the_address_the_proxy_names_and_a_forged_one_cha
         ("de", ["Anmelden", "Passwort vergessen?"]),
         ("fr", ["Connexion", "Mot de passe oublié"]),
         ("nl", ["Inloggen"]),
-        ("pl", ["Zaloguj"]),
+        ("pl", ["Zaloguj się"]),
     ],
 )
 def test_the_login_page_is_the_site_s_page_in_each_language(client, language, words):
@@ -115,6 +115,8 @@ def test_the_login_page_is_the_site_s_page_in_each_language(client, language, wo
         ("/nl/accounts/login/", ["Inloggen met een passkey", "Gebruikersnaam of e-mail"], ["Aanmelden", "Meld je aan"]),
         ("/nl/accounts/signup/", ["Je wachtwoord moet minstens 8 tekens bevatten.", "Log dan in"], ["Uw ", "aanmeld"]),
         ("/nl/accounts/logout/", ["Weet je zeker dat je wilt uitloggen?"], ["Afmelden", "afmelden"]),
+        ("/pl/accounts/login/", ["Nie pamiętasz hasła?", "Nazwa użytkownika lub e-mail"], ["Zapomniałeś", "to proszę"]),
+        ("/pl/accounts/reauthenticate/", ["Wpisz hasło:"], ["Wprowadż"]),
     ],
 )
 def test_allauth_pages_speak_the_site_s_words_and_register(client, path, said, mixed):

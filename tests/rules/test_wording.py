@@ -217,3 +217,14 @@ def test_dutch_accounts_wording_logs_in_as_the_header_does():
             "Your password must contain at least %(min_length)d characters.",
             8,
         ).startswith("Je wachtwoord")
+
+
+def test_polish_accounts_wording_takes_its_cases_and_no_gender():
+    ui = " ".join(_msgstrs("pl"))
+    for wrong in ("samego siebie", "pierwsze %(max)s znaków", "Zapomniałeś", "Wprowadż", "z jego miejsca"):
+        assert wrong not in ui, wrong
+    with translation.override("pl"):
+        games = [ngettext("%(games)s game", "%(games)s games", n) % {"games": n} for n in (1, 2, 5, 22)]
+        assert games == ["1 gra", "2 gry", "5 gier", "22 gry"]
+        assert gettext("Your move") == gettext("Your turn")
+        assert gettext("Sign In") == gettext("Log in") == "Zaloguj się"
