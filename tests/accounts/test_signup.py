@@ -117,6 +117,8 @@ def test_the_login_page_is_the_site_s_page_in_each_language(client, language, wo
         ("/nl/accounts/logout/", ["Weet je zeker dat je wilt uitloggen?"], ["Afmelden", "afmelden"]),
         ("/pl/accounts/login/", ["Nie pamiętasz hasła?", "Nazwa użytkownika lub e-mail"], ["Zapomniałeś", "to proszę"]),
         ("/pl/accounts/reauthenticate/", ["Wpisz hasło:"], ["Wprowadż"]),
+        ("/fr/accounts/login/", ["Mot de passe oublié\u202f?", "Créez-en un"], ["oublié ?", "d&#x27;accès"]),
+        ("/fr/accounts/signup/passkey/", ["Création de compte avec une clé d’accès"], ["clé de sécurité", "Courriel"]),
     ],
 )
 def test_allauth_pages_speak_the_site_s_words_and_register(client, path, said, mixed):

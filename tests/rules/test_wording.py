@@ -228,3 +228,12 @@ def test_polish_accounts_wording_takes_its_cases_and_no_gender():
         assert games == ["1 gra", "2 gry", "5 gier", "22 gry"]
         assert gettext("Your move") == gettext("Your turn")
         assert gettext("Sign In") == gettext("Log in") == "Zaloguj się"
+
+
+def test_french_says_vous_on_the_account_pages_too():
+    for text in _msgstrs("fr"):
+        assert not re.search(r"\b(tu|ton|ta|tes|toi|te)\b|\bt’", text, re.IGNORECASE), text
+    with translation.override("fr"):
+        assert gettext("Your move") == gettext("Your turn") == "À vous de jouer"
+        assert gettext("Forgot your password?") == "Mot de passe oublié\u202f?"
+        assert "clé d’accès" in gettext("Passkey Sign Up") and "clé d’accès" in gettext("Sign in with a passkey")
