@@ -133,6 +133,14 @@ def test_allauth_pages_speak_the_site_s_words_and_register(client, path, said, m
         assert words not in html, words
 
 
+@pytest.mark.parametrize("language", ["en", "de", "nl", "pl", "fr"])
+def test_the_passkey_list_opens(client, language):
+    """'Manage' passkeys on the security page: allauth's list loads Django's humanize tags."""
+    client.force_login(User.objects.create_user("Mia", "mia@example.com", PASSWORD))
+    response = client.get(f"/{language}/accounts/2fa/webauthn/")
+    assert response.status_code == 200 and 'class="site-header"' in response.content.decode()
+
+
 def test_staff_log_in_to_admin(client):
     User.objects.create_superuser("root", "root@example.com", "pw-123456")
     response = client.post("/admin/login/?next=/admin/", {"username": "root", "password": "pw-123456"})
