@@ -244,3 +244,4 @@ def test_french_says_vous_on_the_account_pages_too():
         assert gettext("Your move") == gettext("Your turn") == "À vous de jouer"
         assert gettext("Forgot your password?") == "Mot de passe oublié\u202f?"
         assert "clé d’accès" in gettext("Passkey Sign Up") and "clé d’accès" in gettext("Sign in with a passkey")
+        assert gettext("Username or email") == gettext("Username") + " ou e-mail"  # the typographic apostrophe
