@@ -19,7 +19,7 @@ from game.models import ChatMessage, GuestKey, ModAction, Presence, Profile, Rep
 from game.services import selectors
 from game.services.common import table_update
 from game.services.staff import Person, log_action
-from game.services.store import seats_of
+from game.services.store import locked_table_and_game, seats_of
 
 
 @dataclass(frozen=True)
@@ -46,6 +46,8 @@ def _profile(user, guest_key: str | None) -> Profile:
 def _move(old: str, new: str, user) -> list[str]:
     """Everything of the key `old` becomes the key `new`'s (the account's), table by table; a seat
     at a table where the account already sits stays as it was (one person, one seat)."""
+    for table_id in sorted(set(Seat.objects.filter(player_key=old).values_list("table_id", flat=True))):
+        locked_table_and_game(table_id=table_id)  # as every writer of a table does: no move reads half a change
     taken = Seat.objects.filter(player_key=new).values("table_id")
     seats = Seat.objects.filter(player_key=old).exclude(table_id__in=taken)
     codes = sorted(set(seats.values_list("table__code", flat=True)))
