@@ -14,6 +14,7 @@ from dataclasses import dataclass
 
 from django.db import IntegrityError, transaction
 
+from game.core import staff_words
 from game.core.identity import tag
 from game.models import ChatMessage, GuestKey, ModAction, Presence, Profile, Report, Sanction, Seat, Table
 from game.services import selectors
@@ -106,6 +107,6 @@ def account_suspend(*, by, user, reason: str, suspend: bool = True) -> None:
         by=by,
         action=ModAction.Action.BAN if suspend else ModAction.Action.LIFT,
         person=Person(profile.player_key if profile else f"user:{user.pk}", user.get_username()[:20], user.pk),
-        detail="account suspended" if suspend else "account reinstated",
+        detail=staff_words.store(staff_words.entry("account_suspended" if suspend else "account_reinstated")),
         reason=why,
     )
