@@ -107,6 +107,20 @@ def test_the_login_page_is_the_site_s_page_in_each_language(client, language, wo
     assert "passkey_login" in html  # signing in with a passkey is offered
 
 
+def test_sign_ups_are_rate_limited_per_address(settings):
+    settings.ACCOUNT_RATE_LIMITS = {**settings.ACCOUNT_RATE_LIMITS, "signup": "2/h/ip"}
+    statuses = [
+        Client()
+        .post(  # three browsers behind one address
+            "/en/accounts/signup/",
+            {"username": f"New{i}", "email": f"n{i}@example.com", "password1": PASSWORD, "password2": PASSWORD},
+        )
+        .status_code
+        for i in range(3)
+    ]
+    assert statuses[-1] == 429 and User.objects.count() == 2
+
+
 @pytest.mark.parametrize(
     ("path", "said", "mixed"),
     [

@@ -212,6 +212,10 @@ def test_dutch_accounts_wording_logs_in_as_the_header_does():
         assert gettext("Sign Out") == gettext("Log out") == "Uitloggen"
         assert gettext("Sign up") == gettext("Sign Up") == "Registreren"
         assert gettext("Your move") == gettext("Your turn")
+        # suspending an account is 'schorsen'; 'blokkeren' is what a player does to another
+        assert gettext("Suspended the account") == "Account geschorst" and "schorsen" in gettext(
+            "Can suspend and reinstate accounts"
+        )
         assert ngettext(
             "Your password must contain at least %(min_length)d character.",
             "Your password must contain at least %(min_length)d characters.",
