@@ -42,6 +42,16 @@ def wait_for_marks(page, wanted: dict, seconds: float) -> None:
         time.sleep(0.1)
 
 
+def seats_now(invite: str) -> list[tuple]:
+    """What the server holds of the table's seats and sockets (for a failure's message)."""
+    from game.models import Presence, Seat
+
+    code = invite.rstrip("/").split("/")[-1]
+    seats = Seat.objects.filter(table__code=code).select_related("table").order_by("index")
+    rows = [(seat.index, seat.away, seat.last_seen, seat.timeouts_in_row, seat.table.status) for seat in seats]
+    return rows + list(Presence.objects.filter(table__code=code).values_list("player_key", "seen"))
+
+
 def sevens_host(page, base: str, nickname: str) -> str:
     """A three-seat Sevens table hosted from the home page: its invite link."""
     page.goto(f"{base}/en/")
@@ -80,9 +90,17 @@ def test_people_connected_since_the_lobby_are_online_from_the_start_and_stay_so(
     closed = time.monotonic()
     wait_for_marks(ana, {"0": "online", "1": "offline"}, 2)
     if game == "sevens":  # the away mark is the platform's: one game shows it
-        left = presence.AWAY_AFTER.total_seconds() - (time.monotonic() - closed) + 5
-        expect(ana.locator("#seat-1 .badge--away")).to_have_count(1, timeout=max(left, 1) * 1000)
-        assert time.monotonic() - closed < presence.AWAY_AFTER.total_seconds() + 5
+        # the sweep runs every 2 s; a loaded machine (the whole suite on two cores) may add more
+        stated = presence.AWAY_AFTER.total_seconds() + 20
+        try:
+            expect(ana.locator("#seat-1 .badge--away")).to_have_count(
+                1, timeout=max(stated - (time.monotonic() - closed), 1) * 1000
+            )
+        except AssertionError as error:
+            raise AssertionError(
+                f"no away mark {time.monotonic() - closed:.1f} s after the close: {seats_now(invite)}"
+            ) from error
+        assert time.monotonic() - closed < stated
     contexts[0].close()
 
 
