@@ -13,7 +13,7 @@ from django.utils import timezone
 from game import registry
 from game.core.identity import Player, tag
 from game.core.kind import Kind
-from game.models import Event, Friendship, Game, Invitation, Presence, Profile, Seat, Table
+from game.models import Event, Friendship, Game, Invitation, Presence, Profile, Rating, Seat, Table
 
 LOG_LINES = 80
 
@@ -52,6 +52,7 @@ def table_dict(table: Table) -> dict:
         "turn_seconds": table.turn_seconds,
         "show_odds": table.show_odds,
         "members_only": table.members_only,
+        "rated": table.rated,
         "closed_reason": table.closed_reason,
         "host": tag(table.host_key),
         "host_name": table.host_name,
@@ -344,4 +345,30 @@ def invitations_of(user_id: int) -> list[dict]:
             "status": row.table.get_status_display(),
         }
         for row in rows
+    ]
+
+
+def leaderboard(kind: str, viewer_id: int | None = None, *, friends: bool = False, limit: int = 100) -> list[dict]:
+    """The best ratings in one game ({"rank", "name", "value", "games", "you"}): everyone's (but
+    private profiles, which only their friends and themselves see), or the viewer's and their
+    friends' only."""
+    rows = Rating.objects.filter(kind=kind, games__gt=0).select_related("user")
+    if friends:
+        ids = set(
+            Friendship.objects.filter(from_user_id=viewer_id, status=Friendship.Status.FRIENDS).values_list(
+                "to_user_id", flat=True
+            )
+        )
+        rows = rows.filter(user_id__in=ids | {viewer_id})
+    else:
+        rows = rows.filter(Q(user__sevn_profile__private=False) | Q(user_id=viewer_id))
+    return [
+        {
+            "rank": rank,
+            "name": row.user.get_username(),
+            "value": row.value,
+            "games": row.games,
+            "you": row.user_id == viewer_id,
+        }
+        for rank, row in enumerate(rows.order_by("-value", "user__username")[:limit], start=1)
     ]
