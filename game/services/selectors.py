@@ -13,7 +13,19 @@ from django.utils import timezone
 from game import registry
 from game.core.identity import Player, tag
 from game.core.kind import Kind
-from game.models import Event, Friendship, Game, Invitation, Presence, Profile, Rating, Seat, Table
+from game.models import (
+    Event,
+    Friendship,
+    Game,
+    GameResult,
+    Invitation,
+    Presence,
+    Profile,
+    Rating,
+    RatingChange,
+    Seat,
+    Table,
+)
 
 LOG_LINES = 80
 
@@ -372,3 +384,53 @@ def leaderboard(kind: str, viewer_id: int | None = None, *, friends: bool = Fals
         }
         for rank, row in enumerate(rows.order_by("-value", "user__username")[:limit], start=1)
     ]
+
+
+RATING_HISTORY = 200  # the profile's chart draws a person's last this many rated games per game
+
+
+def game_stats(user_id: int) -> list[dict]:
+    """A person's figures per game, from their recorded results: games, wins, average points,
+    the game's own figures in words (its Kind's `figure_lines`), and their rating with its
+    history, oldest first ({"kind", "label", "games", "wins", "points", "lines", "rating",
+    "rated_games", "history": [(when, rating)]}). Games they have no result in are left out."""
+    tallies: dict[str, dict] = {}
+    for kind, won, points, figures in GameResult.objects.filter(user_id=user_id).values_list(
+        "kind", "won", "points", "figures"
+    ):
+        tally = tallies.setdefault(kind, {"games": 0, "wins": 0, "points": 0, "figures": {}})
+        tally["games"] += 1
+        tally["wins"] += won
+        tally["points"] += points
+        for name, value in figures.items():
+            tally["figures"][name] = tally["figures"].get(name, 0) + value
+    ratings = {row.kind: row for row in Rating.objects.filter(user_id=user_id)}
+    found = []
+    for name, kind in registry.KINDS.items():
+        tally = tallies.get(name)
+        if tally is None:
+            continue
+        rating = ratings.get(name)
+        history: list[tuple] = []
+        if rating is not None:
+            changes = list(
+                RatingChange.objects.filter(user_id=user_id, kind=name)
+                .order_by("-created", "-id")
+                .values_list("created", "before", "value")[:RATING_HISTORY]
+            )[::-1]
+            if changes:
+                history = [(changes[0][0], changes[0][1])] + [(when, value) for when, _before, value in changes]
+        found.append(
+            {
+                "kind": name,
+                "label": kind.label,
+                "games": tally["games"],
+                "wins": tally["wins"],
+                "points": tally["points"] / tally["games"],
+                "lines": kind.figure_lines(tally["figures"], tally["games"]),
+                "rating": rating.value if rating is not None else None,
+                "rated_games": rating.games if rating is not None else 0,
+                "history": history,
+            }
+        )
+    return found

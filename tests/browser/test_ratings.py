@@ -1,8 +1,11 @@
 """Ratings in the browser (#26 items 5 and 6): a signed-in host makes a table rated from the
 home page; after rated games (played through the services, as a table plays them) the
-leaderboard lists everyone and, on its other tab, only the viewer and their friends."""
+leaderboard lists everyone and, on its other tab, only the viewer and their friends; a name on
+it leads to the profile's stats per game and the rating over time."""
 
 from __future__ import annotations
+
+import re
 
 import pytest
 from allauth.account.models import EmailAddress
@@ -73,10 +76,31 @@ def test_a_rated_table_and_the_leaderboards(browser, live_url):
     expect(page.locator(".leaderboard")).to_contain_text("No rated games yet")
     assert "among=friends" in page.url
 
+    # a name on the board leads to the profile: each game's stats and the rating over time
+    page.goto(f"{live_url}/en/ratings/sevn/")
+    page.get_by_role("link", name="Noa", exact=True).click()
+    stats = page.locator(".profile__stats").first
+    expect(stats.locator("h2")).to_have_text("SEVN")
+    for label in ("Games played", "Wins", "Average points", "SEVN rate", "Bust rate", "Rating"):
+        expect(stats.locator("dt", has_text=label).first).to_be_visible()
+    expect(stats.locator("dt:text-is('Games played') + dd")).to_have_text("3")
+    chart = stats.locator("svg.rating-chart__svg")
+    expect(chart).to_have_attribute("aria-label", re.compile(r"^Rating over 3 rated games: from 1000 to \d+"))
+    box = chart.bounding_box()
+    assert box["width"] > 200 and box["height"] > 50  # drawn, at a readable size
+    assert len(chart.locator("polyline").get_attribute("points").split()) == 4
+    stats.scroll_into_view_if_needed()
+    page.screenshot(path="/tmp/ratings-profile.png", full_page=True)
+
     # in Polish on a phone: nothing wider than the screen
     phone = browser.new_context(viewport=PHONE, locale="pl-PL").new_page()
     phone.goto(f"{live_url}/pl/ratings/sevn/")
     expect(phone.locator("h1")).to_have_text("Ranking: SEVN")
     assert phone.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
     phone.screenshot(path="/tmp/ratings-leaderboard-pl-phone.png", full_page=True)
+    phone.goto(f"{live_url}/fr/u/Oli/")
+    expect(phone.locator(".profile__stats h2").first).to_have_text("SEVN")
+    expect(phone.locator(".profile__stats dt", has_text="Taux d’élimination")).to_be_visible()
+    assert phone.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+    phone.screenshot(path="/tmp/ratings-profile-fr-phone.png", full_page=True)
     context.close()
