@@ -19,6 +19,7 @@ from tests.accounts.test_ratings import play_out, rated_table
 
 from .accounts import PASSWORD
 from .conftest import DESKTOP, PHONE
+from .test_accessibility import check
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -68,6 +69,7 @@ def test_a_rated_table_and_the_leaderboards(browser, live_url):
     values = [int(text) for text in rows.locator("td:nth-child(3)").all_inner_texts()]
     assert values == sorted(values, reverse=True)
     page.screenshot(path="/tmp/ratings-leaderboard.png", full_page=True)
+    check(page, "the leaderboard")
     page.get_by_role("link", name="Among your friends").click()
     expect(rows).to_have_count(2)
     assert sorted(name.split()[0] for name in rows.locator("th").all_inner_texts()) == ["Mia", "Noa"]
@@ -91,6 +93,7 @@ def test_a_rated_table_and_the_leaderboards(browser, live_url):
     assert len(chart.locator("polyline").get_attribute("points").split()) == 4
     stats.scroll_into_view_if_needed()
     page.screenshot(path="/tmp/ratings-profile.png", full_page=True)
+    check(page, "a profile with stats and a rating chart")
 
     # in Polish on a phone: nothing wider than the screen
     phone = browser.new_context(viewport=PHONE, locale="pl-PL").new_page()
