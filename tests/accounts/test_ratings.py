@@ -14,7 +14,7 @@ from game import registry, services
 from game.core.errors import ServiceError
 from game.core.identity import Player
 from game.models import Game, GameResult, Rating, RatingChange, Seat, Table
-from game.services import friends, presence, ratings, selectors
+from game.services import friends, invitations, presence, ratings, selectors
 
 from .test_home import account, signed_in
 
@@ -111,6 +111,12 @@ def test_a_person_who_left_ranks_last_and_the_others_are_still_rated():
     others = Rating.objects.exclude(user__username="Oli")
     assert others.count() == 2 and all(row.mu > oli.mu for row in others)
     assert oli.mu < ratings.MODEL.mu and GameResult.objects.get(game=game, seat=2).away
+    # exactly openskill's update with Oli third, whatever place the bot reached in his seat
+    places = [row.place for row in GameResult.objects.filter(game=game).order_by("seat")]
+    ranks = [1 + (places[1] < places[0]), 1 + (places[0] < places[1]), 3]
+    expected = ratings.rate_places([(ratings.MODEL.mu, ratings.MODEL.sigma)] * 3, ranks)
+    mus = [Rating.objects.get(user__username=name).mu for name in ("Mia", "Noa", "Oli")]
+    assert mus == pytest.approx([mu for mu, _sigma in expected])
 
 
 def test_standings_put_those_who_left_after_everyone_who_stayed():
@@ -157,3 +163,13 @@ def test_leaderboards_everyone_but_private_profiles_and_among_friends(client):
     assert "Unter deinen Freunden" in html and "Noa" in html and "Oli" not in html.split("<tbody>")[1]
     assert client.get("/en/ratings/nope/").status_code == 404
     assert client.get("/en/ratings/").status_code == 302
+
+
+def test_play_again_keeps_the_table_rated():
+    mia_user, mia = account("Mia")
+    noa = account("Noa")[1]
+    table = rated_table([mia, noa])
+    play_out(table, [mia, noa])
+    again, _sent = invitations.table_again(user=mia_user, player=mia, code=table.code)
+    again.refresh_from_db()
+    assert again.rated and again.members_only
