@@ -8,6 +8,7 @@ import re
 from datetime import UTC, datetime, timedelta
 
 import pytest
+from django.utils import translation
 
 from game import registry, services
 from game.core.identity import Player
@@ -46,7 +47,8 @@ def test_the_profile_shows_each_game_s_stats_and_rating_chart(client):
         play_out(rated_table(people), people)
     play_out(rated_table(people, kind="sevens"), people)
 
-    stats = {row["kind"]: row for row in selectors.game_stats(mia_user.pk)}
+    with translation.override("en"):  # the figures' labels are in the active language
+        stats = {row["kind"]: row for row in selectors.game_stats(mia_user.pk)}
     results = GameResult.objects.filter(user=mia_user, kind="sevn")
     sevn = stats["sevn"]
     assert sevn["games"] == 3 and sevn["wins"] == sum(row.won for row in results)
