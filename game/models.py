@@ -389,6 +389,7 @@ class Profile(models.Model):
     class Meta:
         verbose_name = _("profile")
         verbose_name_plural = _("profiles")
+        permissions = [("suspend_account", _("Can suspend and reinstate accounts"))]
 
     def __str__(self) -> str:
         return str(self.user)

@@ -44,6 +44,8 @@ WORDS = {
     "closed": _("Closed a table"),
     "removed": _("Removed from a table"),
     "no_action": _("No action"),
+    "account_suspended": _("Suspended the account"),
+    "account_reinstated": _("Reinstated the account"),
 }
 # codes drawn without a sentence of their own: the warning the player read, as they read it,
 # and a moderator's own note; a ban that freed seats counts them (a plural)

@@ -61,18 +61,17 @@ class AccountAdmin(UserAdmin):
     def has_module_permission(self, request) -> bool:
         return super().has_module_permission(request) or request.user.has_perm("game.handle_report")
 
-    def has_ban_permission(self, request) -> bool:
-        return request.user.has_perm("game.ban_player")
+    def has_suspend_permission(self, request) -> bool:
+        return request.user.has_perm("game.suspend_account")
 
     def _set(self, request, queryset, suspend: bool) -> int:
-        reason = _("suspended by staff") if suspend else _("reinstated by staff")
         done = 0
         for user in queryset.exclude(pk=request.user.pk).filter(is_superuser=False):
-            accounts.account_suspend(by=request.user, user=user, reason=str(reason), suspend=suspend)
+            accounts.account_suspend(by=request.user, user=user, reason="", suspend=suspend)
             done += 1
         return done
 
-    @admin.action(description=_("Suspend the selected accounts"), permissions=["ban"])
+    @admin.action(description=_("Suspend the selected accounts"), permissions=["suspend"])
     def suspend(self, request, queryset) -> None:
         done = self._set(request, queryset, True)
         self.message_user(
@@ -81,7 +80,7 @@ class AccountAdmin(UserAdmin):
             messages.SUCCESS,
         )
 
-    @admin.action(description=_("Reinstate the selected accounts"), permissions=["ban"])
+    @admin.action(description=_("Reinstate the selected accounts"), permissions=["suspend"])
     def reinstate(self, request, queryset) -> None:
         done = self._set(request, queryset, False)
         self.message_user(

@@ -14,12 +14,13 @@ from dataclasses import dataclass
 
 from django.db import IntegrityError, transaction
 
+from game.core import staff_words
 from game.core.identity import tag
 from game.models import ChatMessage, GuestKey, ModAction, Presence, Profile, Report, Sanction, Seat, Table
 from game.services import selectors
 from game.services.common import table_update
 from game.services.staff import Person, log_action
-from game.services.store import seats_of
+from game.services.store import locked_table_and_game, seats_of
 
 
 @dataclass(frozen=True)
@@ -46,6 +47,8 @@ def _profile(user, guest_key: str | None) -> Profile:
 def _move(old: str, new: str, user) -> list[str]:
     """Everything of the key `old` becomes the key `new`'s (the account's), table by table; a seat
     at a table where the account already sits stays as it was (one person, one seat)."""
+    for table_id in sorted(set(Seat.objects.filter(player_key=old).values_list("table_id", flat=True))):
+        locked_table_and_game(table_id=table_id)  # as every writer of a table does: no move reads half a change
     taken = Seat.objects.filter(player_key=new).values("table_id")
     seats = Seat.objects.filter(player_key=old).exclude(table_id__in=taken)
     codes = sorted(set(seats.values_list("table__code", flat=True)))
@@ -104,6 +107,6 @@ def account_suspend(*, by, user, reason: str, suspend: bool = True) -> None:
         by=by,
         action=ModAction.Action.BAN if suspend else ModAction.Action.LIFT,
         person=Person(profile.player_key if profile else f"user:{user.pk}", user.get_username()[:20], user.pk),
-        detail="account suspended" if suspend else "account reinstated",
+        detail=staff_words.store(staff_words.entry("account_suspended" if suspend else "account_reinstated")),
         reason=why,
     )

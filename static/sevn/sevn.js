@@ -343,8 +343,8 @@
   }
 
   /* Your hand (Sevens) is one Tab stop: Tab lands on a card you can play, the arrows move over
-     every card (those you cannot play too), Enter plays a playable card or shows the rule of
-     another. Which playable card was the stop is kept across redraws. */
+     every card (those you cannot play too), Enter plays a playable card or shows why another
+     does not fit. Which playable card was the stop is kept across redraws. */
   var HAND = "#controls .sevens-hand__cards";
   var handStop = null;  // the code of the playable card that is the hand's stop
   function handItems(hand) {

@@ -37,7 +37,7 @@ def test_an_invitation_waits_in_the_inbox_and_joining_takes_a_seat(client):
     assert to == ben.pk and invitation["from"] == "Ana" and invitation["code"] == table.code
     signed_in(client, ben)
     page = client.get("/fr/invitations/").content.decode()
-    assert f"Ana t’invite à SEVN à la table {table.code}." in page
+    assert f"Ana vous invite à une partie de SEVN à la table {table.code}." in page
     response = client.post(f"/en/invitations/{invitation['id']}/join/")
     assert response.status_code == 302 and response["Location"] == f"/en/t/{table.code}/"
     assert table.seats.filter(user=ben, nickname="Ben").exists()

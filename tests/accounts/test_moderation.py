@@ -6,10 +6,12 @@ suspended (it can no longer log in)."""
 from __future__ import annotations
 
 import pytest
-from django.contrib.auth.models import Group, User
+from django.contrib.auth.models import Group, Permission, User
 from django.test import Client
+from django.utils import translation
 
 from game import services
+from game.core import staff_words
 from game.core.errors import ServiceError
 from game.core.identity import SESSION_KEY, Player
 from game.models import ModAction, Profile, Sanction, Table
@@ -103,7 +105,24 @@ def test_moderators_see_an_account_s_reports_and_sanctions(client):
     page = client.get(f"/admin/auth/user/{rob.pk}/change/").content.decode()
     assert "shouting" in page and "rude words" in page
     changelist = client.get("/admin/auth/user/").content.decode()
-    assert "Rob" in changelist and "Suspend the selected accounts" not in changelist  # bans are not theirs
+    assert "Rob" in changelist and "Suspend the selected accounts" in changelist  # the issue: moderators suspend
+
+
+def test_a_moderator_suspends_an_account_and_the_log_reads_in_each_reader_s_language(client):
+    sign_up(Client(), "Sam")
+    sam = User.objects.get(username="Sam")
+    mod = staff(client, "mod", moderator=True)
+    client.post("/admin/auth/user/", {"action": "suspend", "_selected_action": [sam.pk]})
+    sam.refresh_from_db()
+    assert not sam.is_active and not mod.has_perm("game.ban_player")  # suspending is not banning
+    line = ModAction.objects.get()
+    assert staff_words.say(line.detail) == "Suspended the account"
+    with translation.override("pl"):
+        assert staff_words.say(line.detail) != "Suspended the account"
+    looker = User.objects.create_user("looker", password="pw-123456", is_staff=True)
+    looker.user_permissions.add(Permission.objects.get(codename="view_user"))
+    client.force_login(looker, backend="django.contrib.auth.backends.ModelBackend")
+    assert "Suspend the selected accounts" not in client.get("/admin/auth/user/").content.decode()
 
 
 def test_a_suspended_account_cannot_log_in_and_the_log_says_so(client):
@@ -115,7 +134,7 @@ def test_a_suspended_account_cannot_log_in_and_the_log_says_so(client):
     sam.refresh_from_db()
     assert not sam.is_active
     line = ModAction.objects.get()
-    assert (line.actor, line.target_name, line.detail) == (root, "Sam", "account suspended")
+    assert (line.actor, line.target_name, staff_words.say(line.detail)) == (root, "Sam", "Suspended the account")
     other = Client()
     log_in(other, "Sam", PASSWORD)
     assert "Signed in as" not in other.get("/en/").content.decode()

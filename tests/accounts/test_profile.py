@@ -54,3 +54,17 @@ def test_a_private_profile_shows_its_games_to_its_owner_only(client):
 def test_settings_need_an_account(client):
     response = client.get("/en/settings/profile/")
     assert response.status_code == 302 and "/accounts/login/" in response["Location"]
+
+
+@pytest.mark.parametrize(
+    ("language", "joined"),
+    [("en", "Playing since March 2026"), ("de", "Dabei seit März 2026"), ("pl", "Gra z nami od marca 2026")],
+)
+def test_the_month_a_player_joined_takes_the_case_its_sentence_needs(client, language, joined):
+    from datetime import UTC, datetime
+
+    from django.contrib.auth.models import User
+
+    account("Mia")
+    User.objects.filter(username="Mia").update(date_joined=datetime(2026, 3, 14, 12, tzinfo=UTC))
+    assert joined in client.get(f"/{language}/u/Mia/").content.decode()  # Polish: "od marca", not "od: Marzec"

@@ -92,10 +92,10 @@ def test_failed_logins_count_by_the_address_the_proxy_names_and_a_forged_one_cha
     ("language", "words"),
     [
         ("en", ["Sign In", "Forgot your password?"]),
-        ("de", ["Anmeldung", "Passwort vergessen?"]),
+        ("de", ["Anmelden", "Passwort vergessen?"]),
         ("fr", ["Connexion", "Mot de passe oublié"]),
-        ("nl", ["Aanmelden"]),
-        ("pl", ["Zaloguj"]),
+        ("nl", ["Inloggen"]),
+        ("pl", ["Zaloguj się"]),
     ],
 )
 def test_the_login_page_is_the_site_s_page_in_each_language(client, language, words):
@@ -105,6 +105,54 @@ def test_the_login_page_is_the_site_s_page_in_each_language(client, language, wo
     for word in words:
         assert word in html, word
     assert "passkey_login" in html  # signing in with a passkey is offered
+
+
+def test_sign_ups_are_rate_limited_per_address(settings):
+    settings.ACCOUNT_RATE_LIMITS = {**settings.ACCOUNT_RATE_LIMITS, "signup": "2/h/ip"}
+    statuses = [
+        Client()
+        .post(  # three browsers behind one address
+            "/en/accounts/signup/",
+            {"username": f"New{i}", "email": f"n{i}@example.com", "password1": PASSWORD, "password2": PASSWORD},
+        )
+        .status_code
+        for i in range(3)
+    ]
+    assert statuses[-1] == 429 and User.objects.count() == 2
+
+
+@pytest.mark.parametrize(
+    ("path", "said", "mixed"),
+    [
+        ("/de/accounts/login/", ["Benutzername oder E-Mail"], ["Anmeldename", "Anmeldung"]),
+        ("/de/accounts/reauthenticate/", ["Gib dein Passwort ein:"], ["Sie sich", "Ihr Konto", "Geben Sie"]),
+        ("/nl/accounts/login/", ["Inloggen met een passkey", "Gebruikersnaam of e-mail"], ["Aanmelden", "Meld je aan"]),
+        ("/nl/accounts/signup/", ["Je wachtwoord moet minstens 8 tekens bevatten.", "Log dan in"], ["Uw ", "aanmeld"]),
+        ("/nl/accounts/logout/", ["Weet je zeker dat je wilt uitloggen?"], ["Afmelden", "afmelden"]),
+        ("/pl/accounts/login/", ["Nie pamiętasz hasła?", "Nazwa użytkownika lub e-mail"], ["Zapomniałeś", "to proszę"]),
+        ("/pl/accounts/reauthenticate/", ["Wpisz hasło:"], ["Wprowadż"]),
+        ("/fr/accounts/login/", ["Mot de passe oublié\u202f?", "Créez-en un"], ["oublié ?", "d&#x27;accès"]),
+        ("/fr/accounts/signup/passkey/", ["Création de compte avec une clé d’accès"], ["clé de sécurité", "Courriel"]),
+    ],
+)
+def test_allauth_pages_speak_the_site_s_words_and_register(client, path, said, mixed):
+    """allauth's own catalogue words its pages; ours overrides the few words that mixed with the
+    site's header (log in / sign in), its register (du, je, vous) or its spelling."""
+    if "reauthenticate" in path or "logout" in path:
+        client.force_login(User.objects.create_user("Mia", "mia@example.com", PASSWORD))
+    html = client.get(path).content.decode()
+    for words in said:
+        assert words in html, words
+    for words in mixed:
+        assert words not in html, words
+
+
+@pytest.mark.parametrize("language", ["en", "de", "nl", "pl", "fr"])
+def test_the_passkey_list_opens(client, language):
+    """'Manage' passkeys on the security page: allauth's list loads Django's humanize tags."""
+    client.force_login(User.objects.create_user("Mia", "mia@example.com", PASSWORD))
+    response = client.get(f"/{language}/accounts/2fa/webauthn/")
+    assert response.status_code == 200 and 'class="site-header"' in response.content.decode()
 
 
 def test_staff_log_in_to_admin(client):

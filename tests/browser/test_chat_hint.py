@@ -1,5 +1,5 @@
-"""The chat field's hint ("Message to the table") is read whole beside Send, in every language,
-on a desktop's side column and on a phone."""
+"""The chat field's hint ("Message to the table", a spectator's "Message to the spectators") is
+read whole, in every language, on a desktop's side column and on a phone."""
 
 from __future__ import annotations
 
@@ -28,16 +28,22 @@ HINT = """() => {
 }"""
 
 
-def test_the_chat_hint_is_never_clipped_for_a_player(browser, live_url):
+@pytest.mark.parametrize("who", ["player", "spectator"])
+def test_the_chat_hint_is_never_clipped(browser, live_url, who):
     table, (ana, _ben) = open_table(seats=2, turn_seconds=0)
     clipped = []
     for size in SIZES:
         context = browser.new_context(viewport=size)
-        scenes.seat_as(context, live_url, ana)
+        if who == "player":
+            scenes.seat_as(context, live_url, ana)
         page = context.new_page()
         for language in LANGUAGES:
             page.goto(f"{live_url}/{language}/t/{table.code}/")
             expect(page.locator("#table-presence[data-known]")).to_have_count(1)
+            if who == "spectator" and page.locator("#chat-name").count():
+                page.fill("#chat-name", "Zoe")
+                page.click("#chat-compose button")
+            expect(page.locator("#chat-text")).to_have_count(1)
             hint, needed, room = page.evaluate(HINT)
             if needed > room:
                 clipped.append(f"{language} at {size['width']} px: {hint!r} needs {needed} px, has {room}")

@@ -10,7 +10,7 @@ import polib
 import pytest
 from django.template.loader import render_to_string
 from django.utils import translation
-from django.utils.translation import gettext
+from django.utils.translation import gettext, ngettext, pgettext
 
 from rules.content.load import read, read_sevens
 from tests.rules.texts import all_text
@@ -184,3 +184,68 @@ def test_the_glossary_defines_each_term_in_the_page_language(client, language, p
     for key, term in texts["glossary"].items():
         assert f"<dt>{term}</dt><dd>{texts['glossary_definitions'][key]}</dd>" in html.unescape(glossary)
     assert "out round" not in glossary and 'lang="en"' not in glossary
+
+
+# The native re-read of the accounts, friends, invitations and moderation wording, kept.
+
+
+def test_german_accounts_wording_is_du_form_and_says_each_thing_once():
+    with translation.override("de"):
+        assert gettext("Blocked: they can no longer invite you, ask you or see you online.") == (
+            "Blockiert: Diese Person kann dich weder einladen noch dir Anfragen schicken noch sehen, ob du online bist."
+        )
+        assert gettext("That invitation has expired: its table is over.").endswith("Der Tisch wurde geschlossen.")
+        assert gettext("Playing since %(date)s") == "Dabei seit %(date)s"
+        # allauth's pages: the header's "Anmelden", the site's "Benutzername", du not Sie
+        assert gettext("Sign In") == gettext("Log in") == "Anmelden"
+        assert pgettext("field label", "Login") == gettext("Username or email") == "Benutzername oder E-Mail"
+        for msgid in ("Please reauthenticate to safeguard your account.", "Enter your password:"):
+            assert not re.search(r"\b(Sie|Ihr|Ihre)\b", gettext(msgid)), msgid
+
+
+def test_dutch_accounts_wording_logs_in_as_the_header_does():
+    ui = " ".join(_msgstrs("nl"))
+    for wrong in ("aangemelde", "Gedeelde winst", "de tafel is voorbij", "deblokkeer eerst."):
+        assert wrong not in ui, wrong
+    with translation.override("nl"):
+        assert gettext("Sign In") == gettext("Log in") == "Inloggen"
+        assert gettext("Sign Out") == gettext("Log out") == "Uitloggen"
+        assert gettext("Sign up") == gettext("Sign Up") == "Registreren"
+        assert gettext("Your move") == gettext("Your turn")
+        # suspending an account is 'schorsen'; 'blokkeren' is what a player does to another
+        assert gettext("Suspended the account") == "Account geschorst" and "schorsen" in gettext(
+            "Can suspend and reinstate accounts"
+        )
+        assert ngettext(
+            "Your password must contain at least %(min_length)d character.",
+            "Your password must contain at least %(min_length)d characters.",
+            8,
+        ).startswith("Je wachtwoord")
+        # Django 5.2's own message (with %d) is not in its Dutch catalogue yet: the signup page said it in English
+        too_short = ngettext(
+            "This password is too short. It must contain at least %d character.",
+            "This password is too short. It must contain at least %d characters.",
+            8,
+        )
+        assert too_short % 8 == "Dit wachtwoord is te kort: het moet minstens 8 tekens bevatten."
+
+
+def test_polish_accounts_wording_takes_its_cases_and_no_gender():
+    ui = " ".join(_msgstrs("pl"))
+    for wrong in ("samego siebie", "pierwsze %(max)s znaków", "Zapomniałeś", "Wprowadż", "z jego miejsca"):
+        assert wrong not in ui, wrong
+    with translation.override("pl"):
+        games = [ngettext("%(games)s game", "%(games)s games", n) % {"games": n} for n in (1, 2, 5, 22)]
+        assert games == ["1 gra", "2 gry", "5 gier", "22 gry"]
+        assert gettext("Your move") == gettext("Your turn")
+        assert gettext("Sign In") == gettext("Log in") == "Zaloguj się"
+
+
+def test_french_says_vous_on_the_account_pages_too():
+    for text in _msgstrs("fr"):
+        assert not re.search(r"\b(tu|ton|ta|tes|toi|te)\b|\bt’", text, re.IGNORECASE), text
+    with translation.override("fr"):
+        assert gettext("Your move") == gettext("Your turn") == "À vous de jouer"
+        assert gettext("Forgot your password?") == "Mot de passe oublié\u202f?"
+        assert "clé d’accès" in gettext("Passkey Sign Up") and "clé d’accès" in gettext("Sign in with a passkey")
+        assert gettext("Username or email") == gettext("Username") + " ou e-mail"  # the typographic apostrophe
