@@ -8,7 +8,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('game', '0007_accounts_friends_invitations'),
+        ('game', '0010_moderators_suspend_accounts'),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
