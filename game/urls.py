@@ -8,6 +8,7 @@ from django.urls import path
 from game.accounts import pages as accounts
 from game.friends import pages as friends
 from game.pages import chat, home, reports, table
+from game.ratings import pages as ratings
 
 urlpatterns = [
     path("", home.home, name="home"),
@@ -33,4 +34,6 @@ urlpatterns = [
     path("invitations/<int:invitation_id>/decline/", friends.invitation_decline, name="invitation_decline"),
     path("t/<str:code>/invite/", friends.table_invite, name="table_invite_friend"),
     path("t/<str:code>/again/", friends.table_again, name="table_again"),
+    path("ratings/", ratings.leaderboards, name="leaderboards"),
+    path("ratings/<str:game>/", ratings.leaderboard, name="leaderboard"),
 ]

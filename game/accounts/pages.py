@@ -1,5 +1,6 @@
-"""A person's pages: their profile at /u/<name>/ (games played and won per game, recent games,
-frequent opponents) and its settings (private or not, online shown to friends or not)."""
+"""A person's pages: their profile at /u/<name>/ (games played and won per game, each game's
+stats and rating over time, recent games, frequent opponents) and its settings (private or not,
+online shown to friends or not)."""
 
 from __future__ import annotations
 
@@ -11,7 +12,9 @@ from django.shortcuts import redirect, render
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
+from game.ratings.chart import rating_chart
 from game.services import accounts, selectors
+from game.ui.words import decimal
 
 
 class ProfileSettingsForm(forms.Form):
@@ -41,8 +44,18 @@ def profile(request: HttpRequest, name: str) -> HttpResponse:
             "hidden": hidden,
             "stats": None if hidden else selectors.profile_stats(found.user_id),
             "recent_games": [] if hidden else selectors.recent_games(found.user_id),
+            "game_stats": [] if hidden else _game_stats(found.user_id),
         },
     )
+
+
+def _game_stats(user_id: int) -> list[dict]:
+    """Each game's figures as the profile shows them: the common ones, the game's own lines,
+    and the rating's chart."""
+    return [
+        {**row, "average": decimal(row["points"]), "chart": rating_chart(row["history"])}
+        for row in selectors.game_stats(user_id)
+    ]
 
 
 @login_required

@@ -129,6 +129,29 @@ class Kind:
         """A card's name in a sentence ("8♠"), for refusals that name a card."""
         raise NotImplementedError
 
+    # How a finished game ended, for ratings and the profile's stats (game.services.ratings).
+
+    figure_events: tuple[str, ...] = ()  # the kinds of logged events `seat_figures` reads
+
+    def points(self, state: dict) -> list[int] | None:
+        """Each seat's final score as the game counts it (SEVN's total, Sevens' penalty points);
+        None for a game that keeps no results (then it has neither stats nor ratings)."""
+        return None
+
+    def places(self, state: dict) -> list[int]:
+        """Each seat's finishing place in a game that is over: 1 is first, equal scores share one."""
+        raise NotImplementedError
+
+    def seat_figures(self, state: dict, events: list[dict]) -> list[dict[str, int]]:
+        """Each seat's own counts of a finished game (rounds, SEVNs, busts, ...), summed over games
+        by the profile; `events` are the game's logged events of the kinds in `figure_events`."""
+        return [{} for _seat in self.points(state) or ()]
+
+    def figure_lines(self, totals: dict[str, int], games: int) -> list[tuple[str, str]]:
+        """The profile's lines of this game's own figures from their sums over `games` games:
+        (label, value) in the active language."""
+        return []
+
     rulebook: ModuleType | None = None  # the game's rulebook pictures, computed by its engine (rules app)
 
     def rulebook_numbers(self) -> dict[str, int]:
@@ -170,3 +193,14 @@ class FolderKind(Kind):
 
     def face(self, code: str) -> dict:
         return self.faces.face(code)
+
+
+def places_by(scores: list[int], *, higher_wins: bool) -> list[int]:
+    """Finishing places from final scores: 1 + how many seats did strictly better."""
+    better = (lambda a, b: a > b) if higher_wins else (lambda a, b: a < b)
+    return [1 + sum(better(other, mine) for other in scores) for mine in scores]
+
+
+def rate(part: int, whole: int) -> float | None:
+    """part / whole, or None with nothing to divide by."""
+    return part / whole if whole else None

@@ -29,6 +29,7 @@ class CreateTableForm(forms.Form):
     )
     show_odds = forms.BooleanField(label=_("Show bust odds to the deciding player"), initial=True, required=False)
     members_only = forms.BooleanField(label=_("Signed-in players only (guests may watch)"), required=False)
+    rated = forms.BooleanField(label=_("Rated: each game updates the players' ratings"), required=False)
 
     def __init__(self, *args, **kwargs) -> None:
         super().__init__(*args, **kwargs)

@@ -63,6 +63,7 @@ def table_create(request: HttpRequest) -> HttpResponse:
             kind=data["kind"],
             rounds=data["rounds"],
             members_only=data["members_only"],
+            rated=data["rated"],
         )
     except ServiceError as error:
         form.add_error(None, error.message)

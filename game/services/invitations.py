@@ -108,7 +108,10 @@ def table_again(*, user, player: Player, code: str) -> tuple[Table, Sent]:
             rounds=old.rounds,
         )
         Table.objects.filter(id=table.id).update(
-            bot_delay_ms=old.bot_delay_ms, spectator_chat=old.spectator_chat, members_only=old.members_only
+            bot_delay_ms=old.bot_delay_ms,
+            spectator_chat=old.spectator_chat,
+            members_only=old.members_only,
+            rated=old.rated,
         )
         blocked = set(
             Friendship.objects.filter(

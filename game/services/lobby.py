@@ -52,6 +52,7 @@ def table_create(
     kind: object = registry.DEFAULT,
     rounds: object = 3,
     members_only: bool = False,
+    rated: bool = False,
 ) -> Table:
     """A new table with its creator (the host) in the first seat, for any game (each reads the
     settings it has: SEVN a target score, Sevens a number of rounds); not for a banned person."""
@@ -74,7 +75,10 @@ def table_create(
         **options,
         turn_seconds=timer,
         show_odds=bool(show_odds),
-        members_only=bool(members_only) and player.is_user,  # only a signed-in host can keep guests out
+        # Only a signed-in host can keep guests out, or ask for ratings (which only people with an
+        # account have, so a rated table is for signed-in players only).
+        members_only=bool(members_only or rated) and player.is_user,
+        rated=bool(rated) and player.is_user,
         bot_delay_ms=round(settings.SEVN_BOT_DELAY_MS * BOT_SPEEDS[bot_speed]),
     )
     Seat.objects.create(table=table, index=0, player_key=player.key, nickname=name, user_id=player.user_id)

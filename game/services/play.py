@@ -20,7 +20,7 @@ from game.core.errors import ServiceError
 from game.core.identity import Player
 from game.core.kind import Kind
 from game.models import Game, Presence, Seat, Table
-from game.services import selectors, store
+from game.services import ratings, selectors, store
 from game.services.common import locked_table, require_host, table_update
 
 logger = logging.getLogger(__name__)
@@ -260,7 +260,8 @@ def _commit(table: Table, seats: list[Seat], game: Game, state: dict, records: l
     game.version += 1
     game.state = kind.to_json(state)
     game.deadline = _deadline(table, seats, state, now)
-    if state["over"] and not game.over:
+    finished = state["over"] and not game.over
+    if finished:
         game.over, game.winner, game.finished = True, kind.winner(state), now
         table.status = Table.Status.FINISHED
         table.save(update_fields=["status", "updated"])
@@ -268,6 +269,8 @@ def _commit(table: Table, seats: list[Seat], game: Game, state: dict, records: l
     store.append_events(game, first, records, now)
     game.event_count = first + len(records)
     store.save_game(game)
+    if finished:
+        ratings.game_finished(table, game, state)
     logged = [{"seq": first + i, **record} for i, record in enumerate(records) if record["type"] != "action"]
     return table_update(table, seats, game, state, logged)
 

@@ -13,7 +13,19 @@ from django.utils import timezone
 from game import registry
 from game.core.identity import Player, tag
 from game.core.kind import Kind
-from game.models import Event, Friendship, Game, Invitation, Presence, Profile, Seat, Table
+from game.models import (
+    Event,
+    Friendship,
+    Game,
+    GameResult,
+    Invitation,
+    Presence,
+    Profile,
+    Rating,
+    RatingChange,
+    Seat,
+    Table,
+)
 
 LOG_LINES = 80
 
@@ -52,6 +64,7 @@ def table_dict(table: Table) -> dict:
         "turn_seconds": table.turn_seconds,
         "show_odds": table.show_odds,
         "members_only": table.members_only,
+        "rated": table.rated,
         "closed_reason": table.closed_reason,
         "host": tag(table.host_key),
         "host_name": table.host_name,
@@ -345,3 +358,79 @@ def invitations_of(user_id: int) -> list[dict]:
         }
         for row in rows
     ]
+
+
+def leaderboard(kind: str, viewer_id: int | None = None, *, friends: bool = False, limit: int = 100) -> list[dict]:
+    """The best ratings in one game ({"rank", "name", "value", "games", "you"}): everyone's (but
+    private profiles, which only their friends and themselves see), or the viewer's and their
+    friends' only."""
+    rows = Rating.objects.filter(kind=kind, games__gt=0).select_related("user")
+    if friends:
+        ids = set(
+            Friendship.objects.filter(from_user_id=viewer_id, status=Friendship.Status.FRIENDS).values_list(
+                "to_user_id", flat=True
+            )
+        )
+        rows = rows.filter(user_id__in=ids | {viewer_id})
+    else:
+        rows = rows.filter(Q(user__sevn_profile__private=False) | Q(user_id=viewer_id))
+    return [
+        {
+            "rank": rank,
+            "name": row.user.get_username(),
+            "value": row.value,
+            "games": row.games,
+            "you": row.user_id == viewer_id,
+        }
+        for rank, row in enumerate(rows.order_by("-value", "user__username")[:limit], start=1)
+    ]
+
+
+RATING_HISTORY = 200  # the profile's chart draws a person's last this many rated games per game
+
+
+def game_stats(user_id: int) -> list[dict]:
+    """A person's figures per game, from their recorded results: games, wins, average points,
+    the game's own figures in words (its Kind's `figure_lines`), and their rating with its
+    history, oldest first ({"kind", "label", "games", "wins", "points", "lines", "rating",
+    "rated_games", "history": [(when, rating)]}). Games they have no result in are left out."""
+    tallies: dict[str, dict] = {}
+    for kind, won, points, figures in GameResult.objects.filter(user_id=user_id).values_list(
+        "kind", "won", "points", "figures"
+    ):
+        tally = tallies.setdefault(kind, {"games": 0, "wins": 0, "points": 0, "figures": {}})
+        tally["games"] += 1
+        tally["wins"] += won
+        tally["points"] += points
+        for name, value in figures.items():
+            tally["figures"][name] = tally["figures"].get(name, 0) + value
+    ratings = {row.kind: row for row in Rating.objects.filter(user_id=user_id)}
+    found = []
+    for name, kind in registry.KINDS.items():
+        tally = tallies.get(name)
+        if tally is None:
+            continue
+        rating = ratings.get(name)
+        history: list[tuple] = []
+        if rating is not None:
+            changes = list(
+                RatingChange.objects.filter(user_id=user_id, kind=name)
+                .order_by("-created", "-id")
+                .values_list("created", "before", "value")[:RATING_HISTORY]
+            )[::-1]
+            if changes:
+                history = [(changes[0][0], changes[0][1])] + [(when, value) for when, _before, value in changes]
+        found.append(
+            {
+                "kind": name,
+                "label": kind.label,
+                "games": tally["games"],
+                "wins": tally["wins"],
+                "points": tally["points"] / tally["games"],
+                "lines": kind.figure_lines(tally["figures"], tally["games"]),
+                "rating": rating.value if rating is not None else None,
+                "rated_games": rating.games if rating is not None else 0,
+                "history": history,
+            }
+        )
+    return found

@@ -31,6 +31,7 @@ TABLE_FIELDS = (
     "bot_delay_ms",
     "show_odds",
     "members_only",
+    "rated",
     "status",
     "closed_reason",
 )

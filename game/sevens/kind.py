@@ -11,11 +11,11 @@ from django.utils.translation import gettext, ngettext
 from django.utils.translation import gettext_lazy as _
 
 from game.core.errors import choose_int
-from game.core.kind import FolderKind
+from game.core.kind import FolderKind, places_by, rate
 from game.sevens import bots, engine, faces, log, pieces, rulebook
 from game.sevens.engine.state import MAX_ROUNDS, MAX_SEATS, MIN_ROUNDS, MIN_SEATS
 from game.sevens.faces import short_name
-from game.ui.words import seat_count
+from game.ui.words import decimal, seat_count
 
 MAX_BOTS = 5
 ROUNDS = range(MIN_ROUNDS, MAX_ROUNDS + 1)
@@ -66,6 +66,23 @@ class Sevens(FolderKind):
     def lobby_line(self, table):
         rounds = ngettext("%(n)s round", "%(n)s rounds", table["rounds"]) % {"n": table["rounds"]}
         return " · ".join((gettext("Sevens"), seat_count(table["seat_count"]), rounds))
+
+    def points(self, state):
+        return [seat["total"] for seat in state["seats"]]  # penalty points: the fewest win
+
+    def places(self, state):
+        return places_by(self.points(state), higher_wins=False)
+
+    def seat_figures(self, state, events):
+        """Per seat: rounds played and penalty points taken in them."""
+        history = state["history"]
+        seats = range(len(state["seats"]))
+        return [{"rounds": len(history), "penalty": sum(row[seat] for row in history)} for seat in seats]
+
+    def figure_lines(self, totals, games):
+        return [
+            (gettext("Average penalty per round"), decimal(rate(totals.get("penalty", 0), totals.get("rounds", 0))))
+        ]
 
     def card_label(self, code):
         return short_name(code)

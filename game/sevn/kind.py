@@ -10,12 +10,12 @@ from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from game.core.errors import choose_int
-from game.core.kind import FolderKind
+from game.core.kind import FolderKind, places_by, rate
 from game.sevn import bots, engine, faces, log, pieces, rulebook
 from game.sevn.engine.cards import TARGET
 from game.sevn.engine.state import MAX_SEATS, MIN_SEATS
 from game.sevn.faces import card_name
-from game.ui.words import seat_count
+from game.ui.words import percent, seat_count
 
 MIN_TARGET, MAX_TARGET = 50, 1000
 
@@ -71,6 +71,34 @@ class Sevn(FolderKind):
     def lobby_line(self, table):
         target = gettext("first to %(target)s") % {"target": table["target"]}
         return f"{seat_count(table['seat_count'])} · {target}"
+
+    figure_events = ("round_scored", "bust")
+
+    def points(self, state):
+        return [seat["total"] for seat in state["seats"]]
+
+    def places(self, state):
+        return places_by(self.points(state), higher_wins=True)
+
+    def seat_figures(self, state, events):
+        """Per seat: rounds played, rounds won with SEVN, rounds that ended in a bust."""
+        figures = [{"rounds": 0, "sevns": 0, "busts": 0} for _seat in state["seats"]]
+        for event in events:
+            if event["type"] == "round_scored":
+                for seat in figures:
+                    seat["rounds"] += 1
+                if event.get("sevn") is not None:
+                    figures[event["sevn"]]["sevns"] += 1
+            elif event["type"] == "bust":
+                figures[event["seat"]]["busts"] += 1
+        return figures
+
+    def figure_lines(self, totals, games):
+        rounds = totals.get("rounds", 0)
+        return [
+            (gettext("SEVN rate"), percent(rate(totals.get("sevns", 0), rounds))),
+            (gettext("Bust rate"), percent(rate(totals.get("busts", 0), rounds))),
+        ]
 
     def card_label(self, code):
         return card_name(code)

@@ -5,7 +5,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from django.utils.translation import ngettext, pgettext
+from django.utils.formats import number_format
+from django.utils.translation import gettext, ngettext, pgettext
 
 
 def names_list(names: Iterable[str]) -> str:
@@ -21,3 +22,15 @@ def names_list(names: Iterable[str]) -> str:
 def seat_count(n: int) -> str:
     """'4 seats', with the plural form the language gives that number."""
     return ngettext("%(n)s seat", "%(n)s seats", n) % {"n": n}
+
+
+def percent(share: float | None) -> str:
+    """A share as a whole percentage in the language's way ("12%", "12 %"), or a dash for none."""
+    if share is None:
+        return "–"
+    return gettext("%(n)s%%") % {"n": number_format(round(share * 100), 0)}
+
+
+def decimal(value: float | None, places: int = 1) -> str:
+    """A number with the language's decimal mark ("2.5", "2,5"), or a dash for none."""
+    return "–" if value is None else number_format(round(value, places), places)

@@ -1,0 +1,111 @@
+"""Results and ratings: when a game ends, one result row per signed-in person seated (the
+profile's stats), and at a rated table new ratings from the finishing places.
+
+Ratings are openskill's Plackett-Luce model (a Bayesian rating for games of many players,
+ranked by place): each person has a mean skill `mu` and an uncertainty `sigma` per game, and
+the number shown is the conservative `mu - 3 sigma`, scaled (`shown`). Only people are rated:
+bots are left out of the ranking, and a person whose seat a bot took over because they left
+(the seat went away during the game) ranks last, behind everyone who stayed; the game still
+rates the others. This module is the only writer of results, ratings and their history.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from openskill.models import PlackettLuce
+
+from game import registry
+from game.models import Event, Game, GameResult, Rating, RatingChange, Seat, Table
+
+MODEL = PlackettLuce()  # openskill's defaults: mu 25, sigma 25/3, tau 25/300
+SCALE, BASE = 40, 1000  # shown = BASE + SCALE * (mu - 3 sigma): a new player shows 1000
+
+
+def shown(mu: float, sigma: float) -> int:
+    """The rating people see: openskill's ordinal (mu - 3 sigma), scaled."""
+    return round(MODEL.rating(mu=mu, sigma=sigma).ordinal(alpha=SCALE, target=BASE))
+
+
+def rate_places(ratings: Sequence[tuple[float, float]], places: Sequence[int]) -> list[tuple[float, float]]:
+    """New (mu, sigma) for each player of one game from their finishing places (1 is first,
+    equal places are ties). Plain Python: the simulation tests call it without a database."""
+    teams = [[MODEL.rating(mu=mu, sigma=sigma)] for mu, sigma in ratings]
+    rated = MODEL.rate(teams, ranks=[float(place) for place in places])
+    return [(team[0].mu, team[0].sigma) for team in rated]
+
+
+def standings(places: Sequence[int], away: Sequence[bool]) -> list[int]:
+    """The places the rating uses: those who stayed keep their order, those who left come after
+    all of them (sharing the last place)."""
+    stayed = sorted({place for place, gone in zip(places, away, strict=True) if not gone})
+    rank = {place: position + 1 for position, place in enumerate(stayed)}
+    last = len(stayed) + 1
+    return [last if gone else rank[place] for place, gone in zip(places, away, strict=True)]
+
+
+def game_finished(table: Table, game: Game, state: dict) -> None:
+    """Record a game that has just ended (called by the play service inside its transaction,
+    after the game's events are saved): results for the signed-in people, and their ratings
+    when the table is rated."""
+    kind = registry.of(table)
+    points = kind.points(state)
+    users = dict(Seat.objects.filter(table=table, bot_level="", user__isnull=False).values_list("index", "user_id"))
+    if not users or points is None:
+        return
+    wanted = {*kind.figure_events, "away"}
+    logged = [data for kind_, data in Event.objects.filter(game=game, kind__in=wanted).values_list("kind", "data")]
+    left = {event["seat"] for event in logged if event["type"] == "away"}
+    left |= set(Seat.objects.filter(table=table, away=True).values_list("index", flat=True))
+    places = kind.places(state)
+    figures = kind.seat_figures(state, [event for event in logged if event["type"] in kind.figure_events])
+    seats = sorted(users)
+    rated = table.rated and len(seats) >= 2
+    GameResult.objects.bulk_create(
+        GameResult(
+            game=game,
+            user_id=users[seat],
+            kind=kind.name,
+            seat=seat,
+            place=places[seat],
+            won=places[seat] == 1,
+            away=seat in left,
+            points=points[seat],
+            figures=figures[seat],
+            rated=rated,
+            finished=game.finished,
+        )
+        for seat in seats
+    )
+    if rated:
+        _rate(
+            kind.name,
+            game,
+            [users[seat] for seat in seats],
+            standings([places[s] for s in seats], [s in left for s in seats]),
+        )
+
+
+def _rate(kind: str, game: Game, user_ids: list[int], places: list[int]) -> None:
+    for user_id in user_ids:
+        Rating.objects.get_or_create(
+            user_id=user_id,
+            kind=kind,
+            defaults={"mu": MODEL.mu, "sigma": MODEL.sigma, "value": shown(MODEL.mu, MODEL.sigma)},
+        )
+    # Locked in one order (by user), so two games ending at once never wait on each other.
+    current = {
+        row.user_id: row
+        for row in Rating.objects.select_for_update().filter(kind=kind, user_id__in=user_ids).order_by("user_id")
+    }
+    before = [current[user_id] for user_id in user_ids]
+    after = rate_places([(row.mu, row.sigma) for row in before], places)
+    changes = []
+    for row, (mu, sigma) in zip(before, after, strict=True):
+        old = row.value
+        row.mu, row.sigma, row.value, row.games = mu, sigma, shown(mu, sigma), row.games + 1
+        row.save(update_fields=["mu", "sigma", "value", "games", "updated"])
+        changes.append(
+            RatingChange(user_id=row.user_id, kind=kind, game=game, before=old, value=row.value, created=game.finished)
+        )
+    RatingChange.objects.bulk_create(changes)
