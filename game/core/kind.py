@@ -49,6 +49,11 @@ class Kind:
     def new(self, table, seat_count: int, seed: int, events: list) -> dict:
         raise NotImplementedError
 
+    def deal_options(self, table) -> dict:
+        """The table's settings the deal is played by, by name (a fair deal's seed is bound to them)."""
+        names = self.replay.OPTIONS if self.replay is not None else ()
+        return {name: getattr(table, name) for name in names}
+
     def apply(self, state: dict, action: object, actor: int | None = None) -> list[dict]:
         raise NotImplementedError
 
@@ -130,6 +135,11 @@ class Kind:
         raise NotImplementedError
 
     rulebook: ModuleType | None = None  # the game's rulebook pictures, computed by its engine (rules app)
+    # How a game record replays it without Django (game.fair): a module game.<name>.replay with NAME,
+    # RULES (the rules' version), options(state), new(seats, seed, options, events), apply(state,
+    # action, seat), timeout(state) and result(state). A game without one deals fairly all the
+    # same but has no record, replay or verification.
+    replay: ModuleType | None = None
 
     def rulebook_numbers(self) -> dict[str, int]:
         """The numbers the game's rulebook prose refers to by {placeholder}, read from the engine."""

@@ -32,6 +32,7 @@ TABLE_FIELDS = (
     "show_odds",
     "status",
     "closed_reason",
+    "next_seed",  # the next deal's commitment is in every snapshot (game.fair)
 )
 GAME_FIELDS = (
     "id",
@@ -40,6 +41,9 @@ GAME_FIELDS = (
     "state",
     "version",
     "seed",
+    "server_seed",
+    "commitment",
+    "client_seeds",
     "players",
     "event_count",
     "deadline",
