@@ -93,7 +93,8 @@ def play_out(table: Table, players: list[Player], watch: Watch, seed: int = 1, l
             watch.pages()
         seat = kind.acting(state)
         if step % 4 == 3:
-            message = services.game_expire(game_id=game.id, now=timezone.now() + timedelta(hours=1))
+            Game.objects.filter(id=game.id).update(deadline=timezone.now() - timedelta(milliseconds=1))  # time is up
+            message = services.game_expire(game_id=game.id)
         else:
             action = rng.choice(kind.engine.legal_actions(state))
             message = services.game_act(code=table.code, player=players[seat], action=action, version=game.version)
