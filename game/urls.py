@@ -24,5 +24,6 @@ urlpatterns = [
     path("t/<str:code>/report/", reports.table_report, name="table_report"),
     path("t/<str:code>/seed/", fair.table_seed, name="table_seed"),
     path("g/<int:game_id>/record.json", records.game_record_download, name="game_record"),
+    path("verify/", records.verify_page, name="verify"),
     path("accounts/login/", accounts.LoginView.as_view(), name="login"),
 ]

@@ -92,7 +92,7 @@ def play_out(table: Table, players: list[Player], watch: Watch, seed: int = 1, l
         if step % 25 == 0:
             watch.pages()
         seat = kind.acting(state)
-        if step % 4 == 3:
+        if step % 4 == 3 or seat >= len(players):  # a bot waits for its deadline when nobody is left
             Game.objects.filter(id=game.id).update(deadline=timezone.now() - timedelta(milliseconds=1))  # time is up
             message = services.game_expire(game_id=game.id)
         else:
