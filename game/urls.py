@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from django.urls import path
 
-from game.pages import accounts, chat, fair, home, records, reports, table
+from game.pages import accounts, chat, fair, home, records, replay, reports, table
 
 urlpatterns = [
     path("", home.home, name="home"),
@@ -23,6 +23,7 @@ urlpatterns = [
     path("t/<str:code>/chat/spectators/", chat.table_spectator_chat, name="table_spectator_chat"),
     path("t/<str:code>/report/", reports.table_report, name="table_report"),
     path("t/<str:code>/seed/", fair.table_seed, name="table_seed"),
+    path("g/<int:game_id>/", replay.game_replay, name="game_replay"),
     path("g/<int:game_id>/record.json", records.game_record_download, name="game_record"),
     path("verify/", records.verify_page, name="verify"),
     path("accounts/login/", accounts.LoginView.as_view(), name="login"),

@@ -120,6 +120,11 @@ class Kind:
         played since the viewer's last turn)."""
         raise NotImplementedError
 
+    def open_hands(self, snapshot: dict) -> Any:
+        """Every seat's hand face up, as a piece, for the replay of a finished game (nothing is
+        secret any more); None for a game whose cards are all on the table already."""
+        return None
+
     own_seat_apart: bool = True  # the viewer's seat is drawn apart ("you"), not in the list of seats
 
     def log_line(self, event: dict, names: list[str]) -> str | None:
@@ -171,6 +176,9 @@ class FolderKind(Kind):
 
     def shared_pieces(self, snapshot: dict, events: list[dict]) -> Hashable:
         return self.pieces.shared_pieces(snapshot, events)
+
+    def open_hands(self, snapshot: dict) -> Any:
+        return getattr(self.pieces, "open_hands", lambda snapshot: None)(snapshot)
 
     def viewer_table(self, snapshot, shared, viewer_key, asked=frozenset(), online=None, recent=()):
         return self.pieces.viewer_table(snapshot, shared, viewer_key, asked, online, recent)

@@ -18,6 +18,11 @@ def recordable(game: Game) -> bool:
     return game.over and bool(game.server_seed) and registry.of(game.table).replay is not None
 
 
+def recorded_game(game_id: int) -> Game:
+    """A game with its table (one that game_record gave a record of)."""
+    return Game.objects.select_related("table").get(id=game_id)
+
+
 def game_record(game_id: int) -> dict | None:
     """The record of a finished game, or None (unknown, running, or no record: see recordable).
     The server seed is in it: only a game that is over has one."""

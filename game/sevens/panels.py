@@ -163,3 +163,13 @@ def hand_context(hand: Hand) -> dict:
         "hand": [{"face": face(code), "playable": playable} for code, playable in hand.cards],
         "hand_count": len(hand.cards),
     }
+
+
+def open_hands_context(hands: tuple[tuple[str, tuple[str, ...], bool], ...]) -> dict:
+    """Every seat's hand in a replay: (name, cards, whether it decides now) per seat."""
+    return {
+        "hands": [
+            {"name": name, "cards": [face(code) for code in cards], "current": current}
+            for name, cards, current in hands
+        ]
+    }
