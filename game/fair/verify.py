@@ -337,5 +337,5 @@ def loads(text: str | bytes) -> object:
     """A record read from its JSON text (None if it is not JSON)."""
     try:
         return json.loads(text)
-    except (ValueError, UnicodeDecodeError):
+    except (ValueError, UnicodeDecodeError, RecursionError):  # not JSON, or nested past all reason
         return None

@@ -17,7 +17,7 @@ from game.fair.verify import Verdict, loads, verify
 from game.services.records import game_record
 
 RECORD_MAX_BYTES = 4 * 1024 * 1024  # a long game of eight is well under 1 MB
-RECORD_LINK = re.compile(r"/g/(\d+)/record\.json")
+RECORD_LINK = re.compile(r"/g/(\d{1,12})/record\.json")
 
 # Each check of game.fair.verify in the viewer's language: (when it holds, when it fails).
 CHECK_SENTENCES = {

@@ -202,3 +202,17 @@ def _linked(record: dict):
     from game.models import Game
 
     yield Game.objects.get(table__code=record["table"], number=record["number"]).id
+
+
+def test_the_verify_page_refuses_what_is_not_a_record_without_failing():
+    client = Client()
+    for text in (b"[" * 100_000, b"not json", b'{"format": "sevn-record"}'):
+        upload = SimpleUploadedFile("record.json", text, content_type="application/json")
+        response = client.post("/en/verify/", {"record": upload})
+        assert response.status_code == 200
+    html = response.content.decode()
+    assert 'data-verdict="refused"' in html and "This file is not a SEVN game record that can be checked." in html
+    html = client.get("/en/verify/?record=/g/" + "9" * 5000 + "/record.json").content.decode()
+    assert "That link is not the record of a finished game on this site." in html
+    html = client.post("/en/verify/", {}).content.decode()
+    assert "Choose a record file or give its link." in html
