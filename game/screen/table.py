@@ -12,7 +12,7 @@ from django.utils.translation import get_language, override
 from game import registry
 from game.core.identity import tag
 from game.delivery.broadcast import Passed
-from game.screen.fair import fair_context, fair_data, fair_piece
+from game.screen.fair import fair_data, fair_piece
 from game.screen.log import last_move_piece, log_entries, log_lines, log_piece
 from game.services.selectors import fingerprint
 from game.ui import common
@@ -79,7 +79,7 @@ def table_context(
         "seats_taken": len(seats),
         "game": snapshot["game"],
         "table_template": registry.of(table).table_template,
-        "fair": fair_context(fair_data(snapshot, viewer_key))["fair"],
+        "fair": fair_data(snapshot, viewer_key),  # the fair-deal panel beside the table (a page draws it)
     }
     if snapshot["game"] is None or table["status"] == "lobby":
         by_index = {seat["index"]: seat for seat in seats}
