@@ -221,7 +221,8 @@ class Redis:
 
 
 class Daphne:
-    """One server process, started as the README says (behind the proxy: --proxy-headers)."""
+    """One server process, started as the README says (behind the proxy, which it trusts from
+    127.0.0.1 only: SEVN_TRUSTED_PROXIES, game.core.proxy)."""
 
     def __init__(self, env: dict, log: Path) -> None:
         self.env, self.log = env, log
@@ -236,7 +237,6 @@ class Daphne:
                     sys.executable,
                     "-m",
                     "daphne",
-                    "--proxy-headers",
                     "-b",
                     "127.0.0.1",
                     "-p",

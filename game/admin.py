@@ -2,4 +2,8 @@
 
 from __future__ import annotations
 
-from game.moderation import review, tables  # noqa: F401 (each registers its pages)
+from django.contrib import admin
+
+from game.moderation import accounts, admin_login, review, tables  # noqa: F401 (each registers its pages)
+
+admin_login.install(admin.site)

@@ -14,3 +14,5 @@ class GameConfig(AppConfig):
         from game.registry.checks import kinds_complete
 
         checks.register(kinds_complete)
+
+        import game.accounts.signals  # noqa: F401 (a log-in makes the session's guest the account's)

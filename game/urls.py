@@ -5,7 +5,9 @@ from __future__ import annotations
 
 from django.urls import path
 
-from game.pages import accounts, chat, fair, home, records, replay, reports, table
+from game.accounts import pages as accounts
+from game.friends import pages as friends
+from game.pages import chat, fair, home, records, replay, reports, table
 
 urlpatterns = [
     path("", home.home, name="home"),
@@ -26,5 +28,13 @@ urlpatterns = [
     path("g/<int:game_id>/", replay.game_replay, name="game_replay"),
     path("g/<int:game_id>/record.json", records.game_record_download, name="game_record"),
     path("verify/", records.verify_page, name="verify"),
-    path("accounts/login/", accounts.LoginView.as_view(), name="login"),
+    path("u/<str:name>/", accounts.profile, name="profile"),
+    path("settings/profile/", accounts.profile_settings, name="account_profile_settings"),
+    path("friends/", friends.friends_page, name="friends"),
+    path("friends/<str:action>/", friends.friend_action, name="friend_action"),
+    path("invitations/", friends.inbox, name="invitations"),
+    path("invitations/<int:invitation_id>/join/", friends.invitation_join, name="invitation_join"),
+    path("invitations/<int:invitation_id>/decline/", friends.invitation_decline, name="invitation_decline"),
+    path("t/<str:code>/invite/", friends.table_invite, name="table_invite_friend"),
+    path("t/<str:code>/again/", friends.table_again, name="table_again"),
 ]

@@ -80,6 +80,9 @@ INSTALLED_APPS = [
     "django.contrib.staticfiles",
     "channels",
     "django_htmx",
+    "allauth",
+    "allauth.account",
+    "allauth.mfa",
     "game",
     "rules",
 ]
@@ -94,9 +97,11 @@ MIDDLEWARE = [
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "game.pages.lookups.TableLookupMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
+    "allauth.account.middleware.AccountMiddleware",
 ]
 
 ROOT_URLCONF = "sevn_site.urls"
@@ -156,23 +161,35 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     }
 
 REDIS_URL = os.environ.get("REDIS_URL", "")
+# Redis connections per process, all told: the channel layer's pool and the cache's pool share
+# this number (game.delivery.redis_pools: a quarter, at least 2, for the cache); a burst waits.
+REDIS_POOL_SIZE = _env_int("REDIS_POOL_SIZE", 50)
 if REDIS_URL:
+    from game.delivery.redis_pools import cache_share, layer_share
+
     CHANNEL_LAYERS = {
         "default": {
             "BACKEND": "game.delivery.channel_layer.ServiceRedisChannelLayer",
             "CONFIG": {
                 "hosts": [REDIS_URL],
-                "pool_size": _env_int("REDIS_POOL_SIZE", 50),
+                "pool_size": layer_share(REDIS_POOL_SIZE),
                 "capacity": 200,
             },
         }
     }
-    # Counters every process shares (rate limits on lookups and logins).
+    # Counters every process shares (rate limits on lookups, logins, reports, chat), on one
+    # bounded pool per process (Django's own would make one per thread and task).
     CACHES = {
         "default": {
             "BACKEND": "django.core.cache.backends.redis.RedisCache",
             "LOCATION": REDIS_URL,
-            "OPTIONS": {"socket_timeout": 5, "socket_connect_timeout": 5},
+            "OPTIONS": {
+                "pool_class": "game.delivery.redis_pools.SharedCachePool",
+                "max_connections": cache_share(REDIS_POOL_SIZE),
+                "timeout": 5,  # seconds a call waits for a free connection
+                "socket_timeout": 5,
+                "socket_connect_timeout": 5,
+            },
         }
     }
 else:
@@ -219,9 +236,57 @@ STORAGES = {
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 SESSION_COOKIE_AGE = 60 * 60 * 24 * 365
-LOGIN_URL = "login"
+LOGIN_URL = "account_login"
 LOGIN_REDIRECT_URL = "home"
 LOGOUT_REDIRECT_URL = "home"
+
+# Accounts: django-allauth's flows (sign up, log in, log out, password reset, e-mail
+# verification, passkeys) in the site's look (templates/allauth/). A guest who signs up or logs
+# in keeps their seats, games and chat identity (game.accounts.signals).
+AUTHENTICATION_BACKENDS = [
+    "django.contrib.auth.backends.ModelBackend",  # staff's admin login
+    "allauth.account.auth_backends.AuthenticationBackend",
+]
+ACCOUNT_ADAPTER = "game.accounts.adapter.AccountAdapter"
+ACCOUNT_LOGIN_METHODS = {"username", "email"}
+ACCOUNT_SIGNUP_FIELDS = ["username*", "email*", "password1*", "password2*"]
+# "mandatory" (a code sent by e-mail before the first log-in; signing up with a passkey needs
+# it), "optional" or "none".
+ACCOUNT_EMAIL_VERIFICATION = os.environ.get("EMAIL_VERIFICATION", "mandatory").strip().lower()
+ACCOUNT_EMAIL_VERIFICATION_BY_CODE_ENABLED = True
+ACCOUNT_LOGIN_ON_EMAIL_CONFIRMATION = True
+ACCOUNT_UNIQUE_EMAIL = True
+ACCOUNT_USERNAME_MIN_LENGTH = 2
+ACCOUNT_LOGOUT_REDIRECT_URL = "home"
+ACCOUNT_SESSION_REMEMBER = True
+ACCOUNT_EMAIL_SUBJECT_PREFIX = "SEVN: "
+# allauth's rate limits, per address ("ip") and per account ("key"): failed logins as
+# SEVN_LOGINS_PER_MINUTE says, sign-ups SEVN_SIGNUPS_PER_HOUR per address.
+ACCOUNT_RATE_LIMITS = {
+    "login_failed": f"{_env_int('SEVN_LOGINS_PER_MINUTE', 10)}/m/ip,5/5m/key",
+    "signup": f"{_env_int('SEVN_SIGNUPS_PER_HOUR', 20)}/h/ip",
+}
+MFA_SUPPORTED_TYPES = ["webauthn", "totp", "recovery_codes"]
+MFA_PASSKEY_LOGIN_ENABLED = True
+MFA_PASSKEY_SIGNUP_ENABLED = ACCOUNT_EMAIL_VERIFICATION == "mandatory"  # allauth asks for it
+# A passkey is bound to the site's origin: plain http only where there is no HTTPS (a laptop).
+MFA_WEBAUTHN_ALLOW_INSECURE_ORIGIN = _env_bool("WEBAUTHN_ALLOW_INSECURE_ORIGIN", not HTTPS)
+MFA_TOTP_ISSUER = "SEVN"
+
+# E-mail (sign-up codes, password resets): printed on the console unless EMAIL_HOST names an
+# SMTP server.
+EMAIL_HOST = os.environ.get("EMAIL_HOST", "").strip()
+if EMAIL_HOST:
+    EMAIL_BACKEND = "django.core.mail.backends.smtp.EmailBackend"
+    EMAIL_PORT = _env_int("EMAIL_PORT", 587)
+    EMAIL_HOST_USER = os.environ.get("EMAIL_HOST_USER", "")
+    EMAIL_HOST_PASSWORD = os.environ.get("EMAIL_HOST_PASSWORD", "")
+    EMAIL_USE_TLS = _env_bool("EMAIL_USE_TLS", EMAIL_PORT == 587)
+    EMAIL_USE_SSL = _env_bool("EMAIL_USE_SSL", EMAIL_PORT == 465)
+    EMAIL_TIMEOUT = 10
+else:
+    EMAIL_BACKEND = "django.core.mail.backends.console.EmailBackend"
+DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "SEVN <noreply@localhost>")
 
 # How long bots "think" before they move, in ms (a table setting; tests use 0).
 SEVN_BOT_DELAY_MS = int(os.environ.get("SEVN_BOT_DELAY_MS", "900"))
@@ -239,6 +304,14 @@ SEVN_FRAME_BURST = _env_int("SEVN_FRAME_BURST", 100)
 SEVN_MAX_SOCKETS_PER_ADDRESS = _env_int("SEVN_MAX_SOCKETS_PER_ADDRESS", 64)
 SEVN_LOOKUPS_PER_MINUTE = _env_int("SEVN_LOOKUPS_PER_MINUTE", 30)
 SEVN_LOGINS_PER_MINUTE = _env_int("SEVN_LOGINS_PER_MINUTE", 10)
+# Reports a client address, and a person, may send in an hour (then refused until it is over).
+SEVN_REPORTS_PER_HOUR = _env_int("SEVN_REPORTS_PER_HOUR", 20)
+# The proxies whose X-Forwarded-For names the client (addresses or networks, comma-separated):
+# from anyone else the connection's own address counts (game.core.proxy).
+SEVN_TRUSTED_PROXIES = os.environ.get("SEVN_TRUSTED_PROXIES", "127.0.0.1")
+# What one account may send per hour: friend requests, and invitations to tables.
+SEVN_FRIEND_REQUESTS_PER_HOUR = _env_int("SEVN_FRIEND_REQUESTS_PER_HOUR", 30)
+SEVN_INVITATIONS_PER_HOUR = _env_int("SEVN_INVITATIONS_PER_HOUR", 60)
 
 LOGGING = {
     "version": 1,

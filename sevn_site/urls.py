@@ -2,7 +2,6 @@ from __future__ import annotations
 
 from django.conf.urls.i18n import i18n_patterns
 from django.contrib import admin
-from django.contrib.auth import views as auth_views
 from django.urls import include, path
 
 from game.pages import home
@@ -15,6 +14,6 @@ urlpatterns = [
 urlpatterns += i18n_patterns(
     path("", include("game.urls")),
     path("rules/", include("rules.urls")),
-    path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
+    path("accounts/", include("allauth.urls")),
     prefix_default_language=True,
 )

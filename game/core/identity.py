@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+import re
 import secrets
 from dataclasses import dataclass
 from functools import lru_cache
@@ -12,6 +13,7 @@ from django.conf import settings
 
 SESSION_KEY = "sevn_player"
 NICKNAME_KEY = "sevn_nickname"
+ACCOUNT_KEY = "sevn_account"  # [user id, the account's player key], set at log-in (game.accounts.signals)
 
 
 @dataclass(frozen=True)
@@ -36,10 +38,18 @@ def tag(key: str | None) -> str:
     return hmac.new(settings.SECRET_KEY.encode(), key.encode(), hashlib.sha256).hexdigest()[:24]
 
 
+def account_player(session, user) -> Player:
+    """A signed-in person: the player key of their account (the guest key they signed up with,
+    which the session learnt when they logged in), else one made of their id."""
+    kept = session.get(ACCOUNT_KEY) if session is not None else None
+    key = kept[1] if isinstance(kept, list) and len(kept) == 2 and kept[0] == user.pk else f"user:{user.pk}"
+    return Player(key=key, user_id=user.pk, username=user.get_username()[:20])
+
+
 def player_for(session, user) -> Player:
     """The player of this session, creating the guest key on first use."""
     if user is not None and user.is_authenticated:
-        return Player(key=f"user:{user.pk}", user_id=user.pk, username=user.get_username()[:20])
+        return account_player(session, user)
     key = session.get(SESSION_KEY)
     if not key:
         key = "guest:" + secrets.token_urlsafe(18)
@@ -50,6 +60,26 @@ def player_for(session, user) -> Player:
 def known_player(session, user) -> Player | None:
     """The player of this session if it has one already (sockets never create sessions)."""
     if user is not None and user.is_authenticated:
-        return Player(key=f"user:{user.pk}", user_id=user.pk, username=user.get_username()[:20])
+        return account_player(session, user)
     key = session.get(SESSION_KEY) if session is not None else None
     return Player(key=key) if key else None
+
+
+STAFF_TAG_LENGTH = 6
+
+
+def staff_tag(key: str | None) -> str:
+    """How staff pages name a person: a short tag of their key ("guest·3f9a1c", "user·07b2e4"),
+    the same everywhere in admin and searchable, never the key itself (a guest's key is what
+    their session holds: whoever read it could act as them)."""
+    if not key:
+        return ""
+    kind = "user" if key.startswith("user:") else "guest"
+    return f"{kind}·{tag(key)[:STAFF_TAG_LENGTH]}"
+
+
+def tag_prefix(text: str) -> str | None:
+    """The hex part of a staff tag someone typed ("guest·3f9a1c", "3f9a1c", "user-07b2e4"), or
+    None if it is not one."""
+    found = re.fullmatch(rf"(?:(?:guest|user)\W?)?([0-9a-f]{{{STAFF_TAG_LENGTH},24}})", text.strip().lower())
+    return found.group(1) if found else None

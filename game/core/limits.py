@@ -15,6 +15,9 @@ from collections import Counter
 from django.conf import settings
 from django.core.cache import cache
 
+from game.core import outage, proxy
+from game.core.outage import CACHE_DOWN
+
 
 class MessageBudget:
     """One socket's allowance: `rate` messages a second, up to `burst` at once. A socket that
@@ -95,30 +98,72 @@ def socket_closed(address: str) -> None:
 
 
 def client_address(scope_or_meta: dict) -> str:
-    """The client's address: Daphne puts the proxy's X-Forwarded-For there with --proxy-headers."""
-    client = scope_or_meta.get("client")
-    if client:
-        return str(client[0])
-    return str(scope_or_meta.get("REMOTE_ADDR", ""))
+    """The client's address, from a socket's scope or a page's META (game.core.proxy: a forwarded
+    address counts only from a trusted proxy)."""
+    return proxy.client_address(scope_or_meta)
+
+
+def _keys(kind: str, address: str, window: int) -> tuple[str, str, float]:
+    """This window's and the previous window's counter, and how far into this window we are."""
+    now = time.time()
+    number = int(now) // window
+    key = f"sevn:limit:{kind}:{address}:"
+    return f"{key}{number}", f"{key}{number - 1}", (now - number * window) / window
+
+
+def _estimate(current: int, previous: int, into: float) -> float:
+    """Requests in the last `window` seconds (a sliding window from two fixed ones: the previous
+    window's count weighs what is left of it), so that a window's edge lets no double burst through."""
+    return current + previous * (1.0 - into)
 
 
 def over_limit(kind: str, address: str, limit: int, window: int) -> bool:
-    """Count one `kind` request from `address`; True once more than `limit` came in `window` s."""
-    key = f"sevn:limit:{kind}:{address}:{int(time.time()) // window}"
-    if cache.add(key, 1, timeout=window + 1):
+    """Count one `kind` request from `address`; True once more than `limit` came in the last
+    `window` s. With the shared cache away (Redis down) nothing is counted and nothing refused."""
+    key, before, into = _keys(kind, address, window)
+    if outage.skipping():
         return False
     try:
-        count = cache.incr(key)
-    except ValueError:  # expired between add and incr
-        cache.add(key, 1, timeout=window + 1)
+        if cache.add(key, 1, timeout=2 * window + 1):
+            count = 1
+        else:
+            try:
+                count = cache.incr(key)
+            except ValueError:  # expired between add and incr
+                cache.add(key, 1, timeout=2 * window + 1)
+                count = 1
+        previous = cache.get(before) or 0
+    except CACHE_DOWN as error:
+        outage.down("the shared cache", error)
         return False
-    return count > limit
+    outage.up("the shared cache")
+    return _estimate(count, previous, into) > limit
 
 
 def is_limited(kind: str, address: str, limit: int, window: int) -> bool:
-    """True if `address` already made more than `limit` `kind` requests in this window (no count)."""
-    key = f"sevn:limit:{kind}:{address}:{int(time.time()) // window}"
-    return (cache.get(key) or 0) > limit
+    """True if `address` already made more than `limit` `kind` requests in the last `window` s
+    (nothing counted)."""
+    key, before, into = _keys(kind, address, window)
+    if outage.skipping():
+        return False
+    try:
+        counts = cache.get_many([key, before])
+    except CACHE_DOWN as error:
+        outage.down("the shared cache", error)
+        return False
+    outage.up("the shared cache")
+    return _estimate(counts.get(key) or 0, counts.get(before) or 0, into) > limit
+
+
+def lookups_exhausted(address: str) -> bool:
+    """True if `address` asked about too many table codes that do not exist this minute: every
+    answer that tells whether a code exists (a page, a form, a socket) is refused until then."""
+    return is_limited("lookup", address, settings.SEVN_LOOKUPS_PER_MINUTE, 60)
+
+
+def lookup_missed(address: str) -> None:
+    """`address` was told that a table code does not exist."""
+    over_limit("lookup", address, settings.SEVN_LOOKUPS_PER_MINUTE, 60)
 
 
 CHAT_MESSAGES, CHAT_WINDOW = 5, 10.0  # a person's chat lines in any CHAT_WINDOW seconds, at every table
@@ -127,11 +172,20 @@ CHAT_MESSAGES, CHAT_WINDOW = 5, 10.0  # a person's chat lines in any CHAT_WINDOW
 def chat_wait(person: str, now: float | None = None) -> float:
     """0 if `person` may send a chat line now (and it is counted), else the seconds until they
     may. Kept in the shared cache: one allowance per person whatever sockets and processes
-    their lines arrive on."""
+    their lines arrive on. The allowance is CHAT_MESSAGES slots that each expire CHAT_WINDOW
+    seconds after a line took it; a line takes a free one with one atomic add (SET NX), so that
+    checking and counting are one step and lines sent at once cannot all find room."""
     now = time.time() if now is None else now
-    key = f"sevn:chat:{person}"
-    sent = [stamp for stamp in (cache.get(key) or []) if stamp > now - CHAT_WINDOW]
-    if len(sent) >= CHAT_MESSAGES:
-        return sent[0] + CHAT_WINDOW - now
-    cache.set(key, [*sent, now], timeout=int(CHAT_WINDOW) + 1)
-    return 0.0
+    keys = [f"sevn:chat:{person}:{slot}" for slot in range(CHAT_MESSAGES)]
+    if outage.skipping():
+        return 0.0
+    try:
+        for key in keys:
+            if cache.add(key, now, timeout=int(CHAT_WINDOW)):
+                outage.up("the shared cache")
+                return 0.0
+        taken = [stamp for stamp in cache.get_many(keys).values() if isinstance(stamp, (int, float))]
+    except CACHE_DOWN as error:
+        outage.down("the shared cache", error)
+        return 0.0
+    return max(0.5, min(taken, default=now) + CHAT_WINDOW - now)

@@ -21,6 +21,9 @@ from collections import Counter
 from asgiref.sync import async_to_sync
 from channels.layers import InMemoryChannelLayer, get_channel_layer
 
+from game.core import outage
+from game.delivery.channel_layer import UNREACHABLE
+
 logger = logging.getLogger(__name__)
 
 LOCAL = "local"  # the alias of the process-local layer every table socket uses
@@ -88,12 +91,21 @@ def _shared_layer():
 async def send_async(code: str, update: dict) -> None:
     """An update to every screen of the table: this process's at once, by reference; every
     other process that follows the table through the shared layer (once per process; none when
-    the table's sockets are all here, as the proxy arranges)."""
+    the table's sockets are all here, as the proxy arranges). With Redis down only this
+    process's screens get it (at once, as always); the others' read it from the database
+    (game.live.watch), and nothing here waits for Redis or raises."""
     await get_channel_layer(LOCAL).group_send(group_name(code), pack(code, update, local=True))
     shared = _shared_layer()
-    if shared is not None:
-        message = {**pack(code, update), "sender": relay.channel}
+    if shared is None or outage.skipping():
+        return
+    message = {**pack(code, update), "sender": relay.channel}
+    try:
         await shared.group_send(group_name(code), message, exclude=relay.channel)
+    except UNREACHABLE as error:
+        outage.down("a broadcast", error)
+        relay.stale = True
+    else:
+        outage.up("a broadcast")
 
 
 def send(code: str, update: dict) -> None:
@@ -106,12 +118,18 @@ def send(code: str, update: dict) -> None:
 
 
 class Relay:
-    """This process's follower of tables on the shared layer: one channel, one receive loop."""
+    """This process's follower of tables on the shared layer: one channel, one receive loop.
+
+    With Redis down nothing here raises or waits: joins are skipped (`stale`), and once Redis
+    answers again `renew` (game.live.watch calls it) joins every followed table anew, as a
+    Redis restart forgets them."""
 
     def __init__(self) -> None:
         self.channel: str | None = None
         self.followed: Counter[str] = Counter()
         self.task: asyncio.Task | None = None
+        self.renewing: asyncio.Task | None = None
+        self.stale = False  # a join or leave did not reach Redis: renew when it is back
 
     async def follow(self, code: str) -> None:
         """A socket of this process opened at this table (the first one joins the group)."""
@@ -124,7 +142,7 @@ class Relay:
         if self.task is None or self.task.done():
             self.task = asyncio.ensure_future(self._relay(shared))
         if self.followed[code] == 1:
-            await shared.group_add(group_name(code), self.channel)
+            await self._call("following a table", shared.group_add, group_name(code), self.channel)
 
     async def unfollow(self, code: str) -> None:
         shared = _shared_layer()
@@ -133,14 +151,42 @@ class Relay:
         self.followed[code] -= 1
         if self.followed[code] == 0:
             del self.followed[code]
-            await shared.group_discard(group_name(code), self.channel)
+            await self._call("leaving a table", shared.group_discard, group_name(code), self.channel)
+
+    async def _call(self, what: str, method, *args) -> bool:
+        """One Redis call that may fail while Redis is away (then it is said once, and made good
+        by the next renew)."""
+        if outage.skipping():
+            self.stale = True
+            return False
+        try:
+            await method(*args)
+        except UNREACHABLE as error:
+            outage.down(what, error)
+            self.stale = True
+            return False
+        outage.up(what)
+        return True
 
     async def renew(self) -> None:
         """Rejoin every followed table's group (Redis may have restarted and forgotten them)."""
         shared = _shared_layer()
         if shared is None or self.channel is None:
             return
-        await asyncio.gather(*(shared.group_add(group_name(code), self.channel) for code in list(self.followed)))
+        self.stale = False
+        codes = list(self.followed)
+        try:
+            await asyncio.gather(*(shared.group_add(group_name(code), self.channel) for code in codes))
+        except UNREACHABLE as error:
+            outage.down("renewing the tables followed", error)
+            self.stale = True
+        else:
+            outage.up("renewing the tables followed")
+
+    def renew_soon(self) -> None:
+        """Renew in the background (one at a time): nobody waits for Redis."""
+        if self.renewing is None or self.renewing.done():
+            self.renewing = asyncio.ensure_future(self.renew())
 
     async def _relay(self, shared) -> None:
         local = get_channel_layer(LOCAL)
@@ -155,3 +201,19 @@ class Relay:
 
 
 relay = Relay()
+
+
+def person_group(user_id: int) -> str:
+    """Every page a signed-in person has open (game.live.people): one group per account."""
+    return f"person.{user_id}"
+
+
+def send_to_people(sent: list[tuple[int, dict]]) -> None:
+    """Invitations to every open page of each invited person, on the layer between processes
+    (a person's pages may be on any of them). A failure is logged: the inbox keeps them."""
+    layer = get_channel_layer()
+    for user_id, invitation in sent:
+        try:
+            async_to_sync(layer.group_send)(person_group(user_id), {"type": "invitation", "invitation": invitation})
+        except Exception:
+            logger.warning("sending an invitation to %s failed; it waits in the inbox", user_id, exc_info=True)

@@ -36,6 +36,8 @@ from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 from redis.retry import Retry
 
+from game.core import outage
+
 logger = logging.getLogger(__name__)
 
 UNREACHABLE = (RedisConnectionError, RedisTimeoutError, ConnectionError, TimeoutError, OSError)
@@ -150,8 +152,11 @@ class ServiceRedisChannelLayer(RedisChannelLayer):
         wait = 0.1
         while True:
             try:
-                return await super().receive(channel)
-            except UNREACHABLE as error:
-                logger.warning("channel layer unreachable (%s); retrying in %.1f s", error, wait)
+                message = await super().receive(channel)
+            except UNREACHABLE as error:  # said once (game.core.outage), then waited out quietly
+                outage.down("the channel layer", error)
                 await asyncio.sleep(wait)
                 wait = min(wait * 2, self.retry_wait_max)
+                continue
+            outage.up("the channel layer")
+            return message

@@ -33,12 +33,20 @@ class ChatSocket:
         self.chat_token: str | None = None
         self.chat_frame: tuple | None = None
         self.spectator_chat = True
+        self.chat_refusal: dict | None = None  # why this person may not write (services.chat.chat_refusal)
 
     async def chat_follow(self, snapshot: dict) -> None:
         """After a table update: the composer and people list again only if someone sat down,
-        left or was renamed (a tuple of the seats compared, nothing drawn otherwise)."""
-        if self.chat_frame is not None and chat_render.frame(snapshot, self.viewer_key) != self.chat_frame:
-            await self.send(self._chat_parts(snapshot))
+        left or was renamed, or the table closed (a tuple of the seats compared, nothing drawn
+        otherwise); a rename draws the lists again too (the lines show the new name)."""
+        if self.chat_frame is None:
+            return
+        before = self.chat_frame
+        if chat_render.frame(snapshot, self.viewer_key) != before:
+            parts = self._chat_parts(snapshot)
+            if chat_render.renamed(before, self.chat_frame):
+                parts = await self._chat_lists() + parts
+            await self.send(parts)
 
     async def chat_say(self, data: dict) -> None:
         """A chat line, said to every screen of the table; a refusal to this socket only."""
@@ -50,7 +58,8 @@ class ChatSocket:
                 code=self.code, player=self.player, text=text, phrase=phrase, nickname=self.nickname
             )
         except ServiceError as error:
-            await self.send(render.render_error(error.message, self.language))
+            refusal = await self._refused_now(error.code)
+            await self.send(render.render_error(error.message, self.language) + refusal)
             return
         except Exception:
             logger.exception("chat failed at table %s", self.code)
@@ -58,18 +67,37 @@ class ChatSocket:
             return
         await self._broadcast(message)
 
+    async def _refused_now(self, code: str) -> str:
+        """The composer again when a refusal may have changed (a line refused for a mute or a ban
+        this screen did not know of, a mute lifted): it says why, or takes lines again."""
+        if code not in ("mute", "ban", "closed") or self.screen.snapshot is None:
+            return ""
+        recent = await database_sync_to_async(services.chat_recent)(self.code, self.player)
+        self.chat_refusal = recent["refusal"]
+        return self._chat_parts(self.screen.snapshot)
+
     async def chat_panel(self, snapshot: dict) -> str:
         """The chat as it is now (on connect: lines missed while away come with it)."""
+        try:
+            recent = await database_sync_to_async(services.chat_recent)(self.code, self.player)
+        except Exception:
+            logger.warning("reading the chat failed at table %s", self.code, exc_info=True)
+            return ""
+        self.spectator_chat = recent["spectator_chat"]
+        self.chat_refusal = recent["refusal"]
+        if self.viewer_key:
+            self.chat_token = author_token(self.code, tag(self.viewer_key))
+        lists = chat_render.lists(recent["lines"], self.language, self.chat_token, oob=True)
+        return "".join(lists.values()) + self._chat_parts(snapshot) + await self._warning_waiting()
+
+    async def _chat_lists(self) -> str:
+        """Both channels' lines drawn again (a renamed person's lines show their new name)."""
         try:
             recent = await database_sync_to_async(services.chat_recent)(self.code)
         except Exception:
             logger.warning("reading the chat failed at table %s", self.code, exc_info=True)
             return ""
-        self.spectator_chat = recent["spectator_chat"]
-        if self.viewer_key:
-            self.chat_token = author_token(self.code, tag(self.viewer_key))
-        lists = chat_render.lists(recent["lines"], self.language, self.chat_token, oob=True)
-        return "".join(lists.values()) + self._chat_parts(snapshot) + await self._warning_waiting()
+        return "".join(chat_render.lists(recent["lines"], self.language, self.chat_token, oob=True).values())
 
     async def _warning_waiting(self) -> str:
         """A moderator's warning given while this person had no table open: shown now, once."""
@@ -91,6 +119,7 @@ class ChatSocket:
             has_name=bool(self.player and (self.player.is_user or self.nickname)),
             spectator_chat=self.spectator_chat,
             language=self.language,
+            refusal=self.chat_refusal,
             oob=True,
         )
 
@@ -105,8 +134,17 @@ class ChatSocket:
         if player is not None and (
             body["to"] == tag(player.key) or (body["user_id"] and body["user_id"] == player.user_id)
         ):
-            await self.send(chat_render.notice(body["notice"], self.language))
-            if body["notice"]["kind"] == "warning":
+            notice = body["notice"]
+            if notice["kind"] == "lifted":  # no word of its own: the chat box opens (if nothing else holds it)
+                await self.send(await self._refused_now("mute"))
+                return
+            drawn = chat_render.notice(notice, self.language)
+            if notice["kind"] in ("mute", "ban") and notice.get("table") in (None, self.code):
+                self.chat_refusal = {"kind": notice["kind"], "until": notice["expires"], "reason": notice["reason"]}
+                if self.screen.snapshot is not None:
+                    drawn += self._chat_parts(self.screen.snapshot)
+            await self.send(drawn)
+            if notice["kind"] == "warning":
                 await cache.adelete(pending_warning_key(player.key))  # shown: it waits no more
 
     async def chat_settings(self, message: dict) -> None:

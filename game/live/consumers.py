@@ -12,6 +12,7 @@ import logging
 import time
 from typing import NamedTuple
 
+from asgiref.sync import sync_to_async
 from channels.consumer import get_handler_name
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
@@ -20,10 +21,10 @@ from django.utils.translation import gettext_lazy as _
 
 from game import registry, services
 from game import screen as render
-from game.core import limits
+from game.core import limits, outage
 from game.core.errors import ENGINE_MESSAGES, ServiceError
-from game.core.identity import known_player
-from game.delivery.broadcast import LOCAL, group_name, passed, relay, send_async
+from game.core.identity import known_player, tag
+from game.delivery.broadcast import LOCAL, group_name, passed, relay, send_async, unpack
 from game.live import watch
 from game.live.chat_socket import ChatSocket
 from game.services import presence, selectors
@@ -34,6 +35,7 @@ MAX_MESSAGE_BYTES = 2048
 LANGUAGES = {code for code, _name in settings.LANGUAGES}
 NOT_UNDERSTOOD = _("That move was not understood.")
 CLOSE_FLOODING, CLOSE_TOO_MANY_SOCKETS, CLOSE_NO_TABLE = 4429, 4430, 4404
+CLOSE_LOOKUPS = 4429  # too many requests: here, too many unknown table codes from the address
 CLEANUP_SECONDS = 5  # a closing socket's last writes may not hold up a server that is stopping
 
 
@@ -175,18 +177,22 @@ class TableConsumer(QuickDispatch, ChatSocket, AsyncWebsocketConsumer):
             )
             return
         self.address = address
+        # Whether a code exists is what guessing codes asks: past the address's look-up limit
+        # (the same as pages and forms count) no socket is told, whether the table exists or not.
+        if await sync_to_async(limits.lookups_exhausted, thread_sensitive=False)(address):
+            await self.accept()
+            await self._close_with(str(_("Too many tables looked up: wait a minute and try again.")), CLOSE_LOOKUPS)
+            return
         snapshot, log, online = await self._snapshot_and_log()
         await self.accept()
         if snapshot is None:
+            await sync_to_async(limits.lookup_missed, thread_sensitive=False)(address)
             await self._close_with(str(_("There is no table with that code.")), CLOSE_NO_TABLE)
             return
         await self.channel_layer.group_add(group_name(self.code), self.channel_name)
         watch.add(self.code, self)
         self.following = True
-        try:
-            await relay.follow(self.code)
-        except Exception:  # Redis away: the screens' check keeps this one current, the heartbeat rejoins
-            logger.warning("following table %s failed", self.code, exc_info=True)
+        await relay.follow(self.code)  # Redis away: skipped, the screens' check keeps this one current
         await self.send(self.screen.full(snapshot, log, online) + await self.chat_panel(snapshot))
         if self.viewer_key:
             message = await database_sync_to_async(presence.arrived)(
@@ -336,17 +342,18 @@ class TableConsumer(QuickDispatch, ChatSocket, AsyncWebsocketConsumer):
         now = time.monotonic()
         if self.behind_since is None or self.behind_since[1] != shown:
             self.behind_since = (now, shown)
-            return False
+            return outage.is_down()  # no update can come through Redis: read the table now
         return now - self.behind_since[0] >= watch.RESYNC_AFTER
 
     async def resync(self) -> None:
-        """The whole table and log again, read from the database, and the group rejoined."""
+        """The whole table and log again, read from the database."""
         if self.resyncing or self.code is None:
             return
         self.resyncing = True
         try:
+            # the table as the database holds it, at once: nothing here waits for Redis (the
+            # relay rejoins the table's group by itself once Redis answers: game.live.watch)
             snapshot, log, online = await self._snapshot_and_log()
-            await relay.renew()
             self.behind_since = None
             if snapshot is not None:
                 await self.send(self.screen.full(snapshot, log, online))
@@ -354,6 +361,21 @@ class TableConsumer(QuickDispatch, ChatSocket, AsyncWebsocketConsumer):
             logger.warning("resync failed at table %s", self.code, exc_info=True)
         finally:
             self.resyncing = False
+
+    async def chat_account(self, message: dict) -> None:
+        """A guest at this table logged in to their account elsewhere (another tab): this screen
+        goes on as the account, in the seat that moved to it, without a reload."""
+        body = unpack(message)
+        if self.player is None or tag(self.player.key) not in body["to"]:
+            return
+        account = await database_sync_to_async(selectors.account_player)(body["user_id"])
+        if account is None:
+            return
+        self.player, self.viewer_key = account, account.key
+        self.screen = render.Screen(self.viewer_key, self.language)
+        snapshot, log, online = await self._snapshot_and_log()
+        if snapshot is not None:
+            await self.send(self.screen.full(snapshot, log, online) + await self.chat_panel(snapshot))
 
     async def _refuse(self, error: ServiceError) -> None:
         """The reason, to this socket only. A redraw only when this screen is behind the table

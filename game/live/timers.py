@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import sys
+import time
 
 from channels.db import database_sync_to_async
 
@@ -21,7 +22,9 @@ from game.services import presence, selectors
 logger = logging.getLogger(__name__)
 
 POLL_SECONDS = 0.2
-ABSENCE_CHECK_EVERY = 25  # polls, about every 5 s
+# Who left is checked by the clock, not by counting polls: a busy process's polls take longer
+# than POLL_SECONDS, and "away after a minute" must not become a minute and a half.
+ABSENCE_CHECK_SECONDS = 2.0
 
 
 def fire_due(now=None, check_absent: bool = True) -> list[dict]:
@@ -53,11 +56,13 @@ async def broadcast_all(messages: list[dict]) -> None:
 
 
 async def run_forever() -> None:
-    polls = 0
+    checked = time.monotonic()
     while True:
-        polls += 1
+        check_absent = time.monotonic() - checked >= ABSENCE_CHECK_SECONDS
+        if check_absent:
+            checked = time.monotonic()
         try:
-            messages = await database_sync_to_async(fire_due)(None, polls % ABSENCE_CHECK_EVERY == 0)
+            messages = await database_sync_to_async(fire_due)(None, check_absent)
             await broadcast_all(messages)
         except asyncio.CancelledError:
             raise

@@ -18,6 +18,7 @@ from collections.abc import Hashable
 
 from channels.db import database_sync_to_async
 
+from game.core import outage
 from game.delivery.broadcast import relay
 from game.services import presence, selectors
 
@@ -25,6 +26,8 @@ logger = logging.getLogger(__name__)
 
 CHECK_SECONDS = 1.0
 RESYNC_AFTER = 2.5  # seconds a screen may show an older table without any update arriving
+# (while Redis is down no update from another process can be on its way: a screen behind the
+# database reads it at the first check that finds it behind, so it is at most ~1 s behind)
 
 _sockets: dict[str, weakref.WeakSet] = {}
 
@@ -77,7 +80,16 @@ async def heartbeat() -> None:
     registry, so nothing here can outlive it."""
     present = [consumer.channel_name for code in list(_sockets) for consumer in sockets_of(code) if consumer.present]
     await database_sync_to_async(presence.heartbeat)(channels=present)
-    await relay.renew()
+    relay.renew_soon()
+
+
+def rejoin_when_redis_is_back() -> None:
+    """While Redis is away the relay's joins are skipped; once it answers (tried at most once a
+    second, in the background: no screen waits), every followed table is joined anew."""
+    if outage.is_down():
+        relay.stale = True
+    if relay.stale and not outage.skipping():
+        relay.renew_soon()
 
 
 async def run_forever() -> None:
@@ -88,6 +100,7 @@ async def run_forever() -> None:
         await asyncio.sleep(CHECK_SECONDS)
         checks += 1
         try:
+            rejoin_when_redis_is_back()
             await check_once()
             if checks % beats_every == 0:
                 await heartbeat()

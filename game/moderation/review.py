@@ -5,22 +5,25 @@ from __future__ import annotations
 
 from django import forms
 from django.contrib import admin, messages
+from django.contrib.admin.utils import unquote
 from django.core.exceptions import PermissionDenied
 from django.db.models import Q
 from django.http import HttpRequest, HttpResponseRedirect
 from django.shortcuts import get_object_or_404
 from django.urls import path, reverse
 from django.utils import timezone
-from django.utils.html import format_html
-from django.utils.http import urlencode
+from django.utils.html import format_html, format_html_join
+from django.utils.safestring import mark_safe
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 
 from game import services
-from game.core import phrases
+from game.core import phrases, staff_words
 from game.core.errors import ServiceError
+from game.core.identity import staff_tag
 from game.delivery import broadcast
 from game.models import ChatMessage, ModAction, Report, Sanction, Seat
+from game.moderation.people import PeopleByTag, WhoFilter, who_query
 from game.services import moderation
 from game.services.staff import Person
 
@@ -140,11 +143,14 @@ class ReadOnly(admin.ModelAdmin):
 
 
 @admin.register(Report)
-class ReportAdmin(ReadOnly):
+class ReportAdmin(PeopleByTag, ReadOnly):
+    key_fields = ("reported_key", "reporter_key")
     list_display = (
         "created",
         "status",
         "reason",
+        "count",
+        "last_reported",
         "reported_name",
         "message_text",
         "reporter_name",
@@ -152,24 +158,45 @@ class ReportAdmin(ReadOnly):
         "handled_by",
     )
     list_display_links = ("created", "reported_name")
-    list_filter = ("status", "reason", "created")
+    list_filter = ("status", "reason", "created", WhoFilter)
     search_fields = ("reported_name", "reporter_name", "table_code", "message_text", "comment")
     date_hierarchy = "created"
     fields = (
         "status",
         "created",
+        "count",
+        "last_reported",
+        "further",
         "table_code",
         "reason",
-        "reported_name",
+        "reported",
         "message_text",
         "comment",
-        "reporter_name",
+        "reporter",
         "handled_by",
         "handled_at",
-        "resolution",
+        "how_handled",
     )
     readonly_fields = fields
     change_form_template = "admin/game/report/change_form.html"
+
+    @admin.display(description=_("further reports"))
+    def further(self, report: Report) -> str:
+        """Who else reported this person here while the report was open, why and when."""
+        rows = ((item["time"], item["by"], item["reason"], item["comment"] or item["text"]) for item in report.more)
+        return format_html_join(mark_safe("<br>"), "{} · {} · {} · {}", rows) or "–"
+
+    @admin.display(description=_("reported player"))
+    def reported(self, report: Report) -> str:
+        return f"{report.reported_name} ({staff_tag(report.reported_key)})"
+
+    @admin.display(description=_("reported by"))
+    def reporter(self, report: Report) -> str:
+        return f"{report.reporter_name} ({staff_tag(report.reporter_key)})"
+
+    @admin.display(description=_("how it was handled"))
+    def how_handled(self, report: Report) -> str:
+        return staff_words.say(report.resolution)
 
     def get_urls(self):
         return [
@@ -180,7 +207,9 @@ class ReportAdmin(ReadOnly):
         ]
 
     def change_view(self, request, object_id, form_url="", extra_context=None):
-        report = get_object_or_404(Report, pk=object_id)
+        report = self.get_object(request, unquote(object_id))
+        if report is None:  # admin's own answer to an unknown or malformed id (not a 500)
+            return super().change_view(request, object_id, form_url, extra_context)
         return super().change_view(
             request, object_id, form_url, {**(extra_context or {}), **self._moderation(request, report)}
         )
@@ -190,7 +219,7 @@ class ReportAdmin(ReadOnly):
         if report.reported_user_id:
             person |= Q(reported_user_id=report.reported_user_id)
         seats = Seat.objects.filter(player_key=report.reported_key).select_related("table").order_by("-table__created")
-        chatted = reverse("admin:game_chatmessage_changelist") + "?" + urlencode({"author_key": report.reported_key})
+        chatted = reverse("admin:game_chatmessage_changelist") + who_query(report.reported_key)
         forms_shown = [
             (name, label, form_class(prefix=name), reverse("admin:game_report_act", args=[report.id, name]))
             for name, (permission, form_class, label) in ACTIONS.items()
@@ -212,9 +241,9 @@ class ReportAdmin(ReadOnly):
             "chat_history_url": chatted,
             "action_forms": forms_shown,
             "sanctions": Sanction.objects.filter(player_key=report.reported_key)[:20],
-            "sanctions_url": reverse("admin:game_sanction_changelist")
-            + "?"
-            + urlencode({"player_key": report.reported_key}),
+            "sanctions_url": reverse("admin:game_sanction_changelist") + who_query(report.reported_key),
+            "reported_tag": staff_tag(report.reported_key),
+            "resolution": staff_words.say(report.resolution),
             "still_seated": _seat_of(report) is not None,
             "title": _("Report about %(name)s") % {"name": report.reported_name},
         }
@@ -262,14 +291,15 @@ class ActiveFilter(admin.SimpleListFilter):
 
 
 @admin.register(Sanction)
-class SanctionAdmin(ReadOnly):
-    list_display = ("kind", "nickname", "table", "reason", "created", "expires", "in_force", "by", "lifted")
-    list_filter = ("kind", ActiveFilter, "created")
-    search_fields = ("nickname", "player_key", "reason")
+class SanctionAdmin(PeopleByTag, ReadOnly):
+    key_fields = ("player_key",)
+    list_display = ("kind", "nickname", "person", "table", "reason", "created", "expires", "in_force", "by", "lifted")
+    list_filter = ("kind", ActiveFilter, "created", WhoFilter)
+    search_fields = ("nickname", "reason")
     readonly_fields = (
         "kind",
         "nickname",
-        "player_key",
+        "person",
         "user",
         "table",
         "reason",
@@ -281,6 +311,10 @@ class SanctionAdmin(ReadOnly):
     )
     fields = readonly_fields
     actions = ["lift"]
+
+    @admin.display(description=_("person"))
+    def person(self, sanction: Sanction) -> str:
+        return staff_tag(sanction.player_key)
 
     @admin.display(description=_("in force"), boolean=True)
     def in_force(self, sanction: Sanction) -> bool:
@@ -298,20 +332,22 @@ class SanctionAdmin(ReadOnly):
         lifted = 0
         for sanction in queryset.filter(lifted__isnull=True):
             if may[sanction.kind]:
-                moderation.sanction_lift(by=request.user, sanction_id=sanction.id)
+                for code, message in moderation.sanction_lift(by=request.user, sanction_id=sanction.id):
+                    broadcast.send(code, message)
                 lifted += 1
         self.message_user(request, ngettext("%(n)d lifted.", "%(n)d lifted.", lifted) % {"n": lifted}, messages.SUCCESS)
 
 
 @admin.register(ChatMessage)
-class ChatMessageAdmin(ReadOnly):
-    """Chat search across tables; `?author_key=…` is one person's chat history."""
+class ChatMessageAdmin(PeopleByTag, ReadOnly):
+    """Chat search across tables; `?who=<tag>` is one person's chat history."""
 
-    list_display = ("created", "table", "channel", "nickname", "said", "history")
-    list_filter = ("channel", "created")
+    key_fields = ("author_key",)
+    list_display = ("created", "table", "channel", "nickname", "person", "said", "history")
+    list_filter = ("channel", "created", WhoFilter)
     search_fields = ("text", "nickname", "table__code", "phrase")
     date_hierarchy = "created"
-    fields = ("table", "channel", "nickname", "text", "phrase", "author_key", "author_user", "created")
+    fields = ("table", "channel", "nickname", "text", "phrase", "person", "author_user", "created")
     readonly_fields = fields
     list_select_related = ("table",)
 
@@ -319,19 +355,36 @@ class ChatMessageAdmin(ReadOnly):
     def said(self, line: ChatMessage) -> str:
         return line.text or phrases.phrase_label(line.phrase)
 
+    @admin.display(description=_("person"))
+    def person(self, line: ChatMessage) -> str:
+        return staff_tag(line.author_key)
+
     @admin.display(description=_("their chat"))
     def history(self, line: ChatMessage) -> str:
-        url = reverse("admin:game_chatmessage_changelist") + "?" + urlencode({"author_key": line.author_key})
+        url = reverse("admin:game_chatmessage_changelist") + who_query(line.author_key)
         return format_html('<a href="{}">{}</a>', url, _("all tables"))
 
 
 @admin.register(ModAction)
-class ModActionAdmin(ReadOnly):
-    """The moderators' log: nobody adds, changes or deletes a line here, superusers neither."""
+class ModActionAdmin(PeopleByTag, ReadOnly):
+    """The moderators' log: nobody adds, changes or deletes a line here, superusers neither.
+    Its details and reasons are codes drawn in the reader's language (game.core.staff_words),
+    except the reasons staff typed themselves."""
 
-    list_display = ("created", "actor_name", "action", "target_name", "table_code", "detail", "reason", "report")
-    list_filter = ("action", "created")
-    search_fields = ("actor_name", "target_name", "target_key", "table_code", "reason", "detail")
+    key_fields = ("target_key",)
+    list_display = (
+        "created",
+        "actor_name",
+        "action",
+        "target_name",
+        "person",
+        "table_code",
+        "details",
+        "why",
+        "report",
+    )
+    list_filter = ("action", "created", WhoFilter)
+    search_fields = ("actor_name", "target_name", "table_code", "reason", "detail")
     date_hierarchy = "created"
     fields = (
         "created",
@@ -339,10 +392,22 @@ class ModActionAdmin(ReadOnly):
         "actor_name",
         "action",
         "target_name",
-        "target_key",
+        "person",
         "table_code",
-        "detail",
-        "reason",
+        "details",
+        "why",
         "report",
     )
     readonly_fields = fields
+
+    @admin.display(description=_("person"))
+    def person(self, row: ModAction) -> str:
+        return staff_tag(row.target_key)
+
+    @admin.display(description=_("details"))
+    def details(self, row: ModAction) -> str:
+        return staff_words.say(row.detail)
+
+    @admin.display(description=_("why"))
+    def why(self, row: ModAction) -> str:
+        return staff_words.say(row.reason)

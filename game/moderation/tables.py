@@ -10,8 +10,11 @@ from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 
 from game import services
+from game.core import staff_words
+from game.core.identity import staff_tag
 from game.delivery import broadcast
 from game.models import Event, Game, Presence, Seat, Table
+from game.moderation.people import PeopleByTag, WhoFilter
 
 
 class FiltersOnly(admin.ModelAdmin):
@@ -56,7 +59,8 @@ class GameInline(admin.TabularInline):
 
 
 @admin.register(Table)
-class TableAdmin(FiltersOnly):
+class TableAdmin(PeopleByTag, FiltersOnly):
+    key_fields = ("host_key",)
     list_display = (
         "code",
         "kind",
@@ -69,10 +73,11 @@ class TableAdmin(FiltersOnly):
         "turn_seconds",
         "created",
     )
-    list_filter = ("kind", "status", "created", "turn_seconds")
+    list_filter = ("kind", "status", "created", "turn_seconds", WhoFilter)
     search_fields = ("code", "host_name", "seats__nickname")
     date_hierarchy = "created"
-    readonly_fields = ("code", "host_key", "created", "updated")
+    exclude = ("host_key", "closed_reason")  # a key is never shown; the reason is a code, drawn below
+    readonly_fields = ("code", "host", "closed_because", "created", "updated")
     inlines = [SeatInline, GameInline]
     actions = ["close_tables"]
 
@@ -81,6 +86,14 @@ class TableAdmin(FiltersOnly):
 
     def get_queryset(self, request):
         return super().get_queryset(request).prefetch_related("seats").annotate(seated=Count("seats"))
+
+    @admin.display(description=_("host"))
+    def host(self, table: Table) -> str:
+        return staff_tag(table.host_key)
+
+    @admin.display(description=_("closed because"))
+    def closed_because(self, table: Table) -> str:
+        return staff_words.say(table.closed_reason)
 
     @admin.display(description=_("players"))
     def players(self, table: Table) -> str:
@@ -100,11 +113,18 @@ class TableAdmin(FiltersOnly):
 
 
 @admin.register(Seat)
-class SeatAdmin(FiltersOnly):
-    list_display = ("nickname", "table", "index", "bot_level", "away", "user", "last_seen")
-    list_filter = ("bot_level", "away", "table__status")
+class SeatAdmin(PeopleByTag, FiltersOnly):
+    key_fields = ("player_key",)
+    list_display = ("nickname", "person", "table", "index", "bot_level", "away", "user", "last_seen")
+    list_filter = ("bot_level", "away", "table__status", WhoFilter)
     search_fields = ("nickname", "table__code", "user__username")
-    readonly_fields = ("table", "index", "player_key", "joined", "last_seen", "timeouts_in_row")
+    exclude = ("player_key",)
+    readonly_fields = ("table", "index", "person", "joined", "last_seen", "timeouts_in_row")
+
+    @admin.display(description=_("person"))
+    def person(self, seat: Seat) -> str:
+        return staff_tag(seat.player_key)
+
     actions = ["remove_players"]
 
     def has_remove_player_permission(self, request) -> bool:

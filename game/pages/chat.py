@@ -11,6 +11,7 @@ from game.core.errors import ServiceError
 from game.core.identity import NICKNAME_KEY, known_player, player_for
 from game.delivery import broadcast
 from game.pages.answers import answer
+from game.pages.lookups import count_refusal
 
 
 @require_POST
@@ -26,6 +27,7 @@ def table_chat(request: HttpRequest, code: str) -> HttpResponse:
             nickname=request.session.get(NICKNAME_KEY, ""),
         )
     except ServiceError as error:
+        count_refusal(request, error)
         return answer(request, code, error.message)
     broadcast.send(code.upper(), message)
     return HttpResponse(status=204) if request.htmx else redirect("table", code=code.upper())
@@ -38,6 +40,7 @@ def table_chat_name(request: HttpRequest, code: str) -> HttpResponse:
     try:
         name = services.clean_nickname(request.POST.get("nickname", ""))
     except ServiceError as error:
+        count_refusal(request, error)
         return answer(request, code, error.message)
     player_for(request.session, request.user)
     request.session[NICKNAME_KEY] = name
@@ -52,6 +55,7 @@ def table_spectator_chat(request: HttpRequest, code: str) -> HttpResponse:
     try:
         message = services.spectator_chat_set(code=code, player=player, on=request.POST.get("on") == "1")
     except ServiceError as error:
+        count_refusal(request, error)
         return answer(request, code, error.message)
     broadcast.send(code.upper(), message)
     return HttpResponse(status=204) if request.htmx else redirect("table", code=code.upper())

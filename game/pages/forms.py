@@ -28,6 +28,7 @@ class CreateTableForm(forms.Form):
         choices=[("fast", _("Fast")), ("normal", _("Normal")), ("slow", _("Slow"))],
     )
     show_odds = forms.BooleanField(label=_("Show bust odds to the deciding player"), initial=True, required=False)
+    members_only = forms.BooleanField(label=_("Signed-in players only (guests may watch)"), required=False)
 
     def __init__(self, *args, **kwargs) -> None:
         super().__init__(*args, **kwargs)

@@ -19,13 +19,18 @@ HERO_CARDS = ("7", "second_chance", "13", "x2", "storm")
 
 
 def _home(request: HttpRequest, player, form: CreateTableForm, status: int = 200) -> HttpResponse:
+    """A guest sees the tables they sit at; a signed-in person sees them with the ones waiting
+    for their move first, and their recent games."""
+    is_user = bool(player and player.is_user)
     return render(
         request,
         "game/home.html",
         {
             "form": form,
-            "tables": selectors.tables_of(player.key)[:20] if player else [],
-            "is_user": bool(player and player.is_user),
+            "tables": selectors.your_tables(player.key) if player else [],
+            "recent_games": selectors.recent_games(player.user_id) if is_user else [],
+            "friends_online": [f for f in selectors.friends_of(player.user_id) if f["online"]] if is_user else [],
+            "is_user": is_user,
             "hero_cards": [registry.KINDS["sevn"].face(code) for code in HERO_CARDS],
         },
         status=status,
@@ -57,6 +62,7 @@ def table_create(request: HttpRequest) -> HttpResponse:
             bot_speed=data["bot_speed"],
             kind=data["kind"],
             rounds=data["rounds"],
+            members_only=data["members_only"],
         )
     except ServiceError as error:
         form.add_error(None, error.message)

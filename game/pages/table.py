@@ -16,7 +16,7 @@ from game import services
 from game.core.errors import ServiceError
 from game.core.identity import NICKNAME_KEY, known_player, player_for, tag
 from game.delivery import broadcast
-from game.pages.lookups import lookup_missed, lookups_exhausted
+from game.pages.lookups import count_refusal, lookup_missed
 from game.screen import chat as chat_render
 from game.services import selectors
 from game.services.chat import author_token
@@ -25,8 +25,7 @@ from game.services.play import rematch_ask
 
 @require_GET
 def table(request: HttpRequest, code: str) -> HttpResponse:
-    if (refused := lookups_exhausted(request)) is not None:
-        return refused
+    # (past the look-up limit, game.pages.lookups' middleware refused it already)
     table = selectors.table_by_code(code)
     if table is None:
         lookup_missed(request)
@@ -40,6 +39,7 @@ def table(request: HttpRequest, code: str) -> HttpResponse:
         {
             "ws_url": f"/ws/t/{table.code}/?lang={get_language()}",
             "lines": table_render.log_lines(table_render.log_entries(snapshot, selectors.log_events(game))),
+            **_people_context(table, snapshot, request),
             "nickname_hint": request.session.get(NICKNAME_KEY, "")
             or (player.username if player and player.is_user else ""),
         }
@@ -47,9 +47,20 @@ def table(request: HttpRequest, code: str) -> HttpResponse:
     return render(request, "game/table_page.html", context)
 
 
+def _people_context(table, snapshot: dict, request: HttpRequest) -> dict:
+    """For a signed-in viewer: the people with accounts here (befriend them) and their friends
+    not seated here (invite them)."""
+    if not request.user.is_authenticated:
+        return {}
+    people = selectors.table_people(table.id, request.user.pk)
+    here = {person["user_id"] for person in people}
+    friends = [f for f in selectors.friends_of(request.user.pk) if f["user"].pk not in here]
+    return {"table_people": people, "table_friends": friends}
+
+
 def _chat_context(table, snapshot: dict, player, request: HttpRequest) -> dict:
     """The chat panel as this visitor first sees it (the socket brings it again, then live)."""
-    recent = services.chat_recent(table.code)
+    recent = services.chat_recent(table.code, player)
     viewer_key = player.key if player else None
     token = author_token(table.code, tag(viewer_key)) if viewer_key else None
     has_name = bool(player and (player.is_user or request.session.get(NICKNAME_KEY)))
@@ -63,6 +74,7 @@ def _chat_context(table, snapshot: dict, player, request: HttpRequest) -> dict:
                 has_name=has_name,
                 spectator_chat=recent["spectator_chat"],
                 language=get_language(),
+                refusal=recent["refusal"],
                 csrf_token=get_token(request),
             )
         ),
@@ -77,6 +89,7 @@ def _lobby_post(request: HttpRequest, code: str, service, reload_page: bool = Fa
     try:
         message = service(code=code, player=player, **kwargs)
     except ServiceError as error:
+        count_refusal(request, error)
         if request.htmx:
             return HttpResponse(table_render.render_error(error.message, get_language()))
         messages.error(request, error.message)

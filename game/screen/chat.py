@@ -13,7 +13,7 @@ from django.utils.translation import override
 from game import registry
 from game.core import phrases
 from game.core.identity import tag
-from game.services.chat import author_token, sanction_message
+from game.services.chat import CHAT_MAX, author_token, refusal_message, sanction_message
 from game.ui.pieces import drawn
 
 CHANNELS = ("table", "spectators")
@@ -69,10 +69,27 @@ def _people(snapshot: dict) -> tuple[tuple, frozenset]:
 
 def frame(snapshot: dict, viewer_key: str | None) -> tuple:
     """What the composer and the people list show: whether the viewer sits or hosts, who sits,
-    and the quick phrases the table's game offers."""
+    the quick phrases the table's game offers, and whether the table is closed."""
     people, tags = _people(snapshot)
     who = tag(viewer_key)
-    return (who in tags, bool(who) and snapshot["table"]["host"] == who, people, registry.of(snapshot["table"]).phrases)
+    return (
+        who in tags,
+        bool(who) and snapshot["table"]["host"] == who,
+        people,
+        registry.of(snapshot["table"]).phrases,
+        snapshot["table"]["status"] == "closed",
+    )
+
+
+def renamed(before: tuple | None, after: tuple) -> bool:
+    """Whether someone seated in both frames shows another name now (their chat lines too)."""
+    if before is None:
+        return False
+    names = {who: name for _index, name, who in before[2]}
+    return any(who in names and names[who] != name for _index, name, who in after[2])
+
+
+CLOSED = {"kind": "closed", "until": None, "reason": ""}
 
 
 def parts(
@@ -83,11 +100,15 @@ def parts(
     has_name: bool,
     spectator_chat: bool,
     language: str,
+    refusal: dict | None = None,
     csrf_token: str = "",
     oob: bool = False,
 ) -> str:
-    """The composer and the people list for this viewer."""
-    seated, is_host, people, offered = chat_frame
+    """The composer and the people list for this viewer; a viewer who may not write (a closed
+    table, a mute, a ban: services.chat.chat_refusal) sees why, in a box that takes nothing."""
+    seated, is_host, people, offered, closed = chat_frame
+    if closed:
+        refusal = CLOSED
     context = {
         "code": code,
         "seated": seated,
@@ -95,6 +116,9 @@ def parts(
         "has_name": has_name or seated,
         "spectator_chat": spectator_chat,
         "oob": oob,
+        "chat_max": CHAT_MAX,
+        "refused": refusal_message(refusal) if refusal else "",
+        "refused_until": int(refusal["until"] * 1000) if refusal and refusal["until"] is not None else "",
         "quick_phrases": [(key, phrases.QUICK_PHRASES[key]) for key in offered if key in phrases.QUICK_PHRASES],
         "reactions": [(key, emoji, label) for key, (emoji, label) in phrases.REACTIONS.items()],
         "people": [

@@ -44,7 +44,7 @@ def table_view(
     """One viewer's table as pieces, or None for a lobby or a closed table. What every viewer
     shares is worked out once per update (`passed`: the update as this process's sockets
     received it); `recent`: the game's latest events as this viewer's screen heard them (the
-    game marks what was played since the viewer's last turn; the last one with a log line is
+    game marks what was played since the viewer last played; the last one with a log line is
     the phones' "last move" strip)."""
     if not playing(snapshot):
         return None

@@ -7,6 +7,8 @@ nothing the chat does.
 
 from __future__ import annotations
 
+from datetime import UTC, datetime
+
 from django.db import transaction
 from django.db.models import Q
 from django.utils import timezone
@@ -15,11 +17,11 @@ from django.utils.functional import lazy
 from django.utils.timesince import timeuntil
 from django.utils.translation import gettext_lazy as _
 
-from game.core import limits, phrases
+from game.core import limits, names, phrases
 from game.core.errors import ServiceError, later
 from game.core.identity import Player, tag
 from game.models import ChatMessage, Sanction, Seat, Table
-from game.services.common import _visible, clean_nickname, locked_table, require_host
+from game.services.common import _visible, clean_nickname, locked_table, name_taken, require_host
 
 CHAT_MAX = 200
 CHAT_KEPT = 200  # lines a table keeps (reports copy theirs as evidence)
@@ -36,7 +38,7 @@ def author_token(code: str, who: str) -> str:
 def clean_text(raw: object) -> str:
     """What was typed, as one line: control and invisible characters dropped, runs of white
     space made one space. Refused when nothing is left or it is too long."""
-    words = ("".join(ch for ch in word if _visible(ch)) for word in str(raw or "").split())
+    words = ("".join(ch for ch in word if _visible(ch)) for word in names.cap_marks(str(raw or "")).split())
     text = " ".join(word for word in words if word)
     if not text:
         raise ServiceError("chat_blank", _("Write something first."))
@@ -86,6 +88,30 @@ def refuse_sanctioned(kind: str, player: Player, table_id: int | None = None) ->
         raise ServiceError(kind, sanction_message(sanction.kind, sanction.expires, sanction.reason))
 
 
+def chat_refusal(table: Table, player: Player | None) -> dict | None:
+    """Why this person cannot write at this table now, shown before they type (None: they can):
+    the table is closed, they are banned, or muted here or everywhere. `until`: when it ends
+    (a timestamp; None for good)."""
+    if table.status == Table.Status.CLOSED:
+        return {"kind": "closed", "until": None, "reason": ""}
+    if player is None:
+        return None
+    for kind in (Sanction.Kind.BAN, Sanction.Kind.MUTE):
+        sanction = active_sanction(kind, player, table.id)
+        if sanction is not None:
+            until = sanction.expires.timestamp() if sanction.expires else None
+            return {"kind": str(kind), "until": until, "reason": sanction.reason}
+    return None
+
+
+def refusal_message(refusal: dict):
+    """What a refusal says, in the language active when it is drawn."""
+    if refusal["kind"] == "closed":
+        return _("This table was closed by staff.")
+    until = datetime.fromtimestamp(refusal["until"], UTC) if refusal["until"] is not None else None
+    return sanction_message(refusal["kind"], until, refusal["reason"])
+
+
 def line_dict(code: str, message: ChatMessage) -> dict:
     return {
         "id": message.id,
@@ -112,9 +138,12 @@ def _speaker(table: Table, player: Player, nickname: object) -> tuple[str, str]:
     if player.is_user:
         return ChatMessage.Channel.SPECTATORS, player.username
     try:
-        return ChatMessage.Channel.SPECTATORS, clean_nickname(nickname)
+        name = clean_nickname(nickname)
     except ServiceError:
         raise ServiceError("chat_name", _("Choose a nickname to chat.")) from None
+    if name_taken(name, Seat.objects.filter(table=table).only("nickname")):  # posing as a player here
+        raise ServiceError("nickname_taken", _("That nickname is already taken at this table."))
+    return ChatMessage.Channel.SPECTATORS, name
 
 
 def chat_post(
@@ -169,17 +198,17 @@ def _prune(table: Table) -> None:
         ChatMessage.objects.filter(table=table, id__lt=oldest_kept).delete()
 
 
-def chat_recent(code: str) -> dict:
-    """The last lines of each channel, oldest first, as screens draw them, and whether
-    spectators may chat."""
-    table = Table.objects.filter(code=str(code).upper()).only("id", "code", "spectator_chat").first()
+def chat_recent(code: str, player: Player | None = None) -> dict:
+    """The last lines of each channel, oldest first, as screens draw them, whether spectators
+    may chat, and why this person may not write (chat_refusal)."""
+    table = Table.objects.filter(code=str(code).upper()).only("id", "code", "status", "spectator_chat").first()
     lines: dict[str, list[dict]] = {channel: [] for channel in ChatMessage.Channel.values}
     if table is None:
-        return {"lines": lines, "spectator_chat": False}
+        return {"lines": lines, "spectator_chat": False, "refusal": None}
     for channel in lines:
         rows = ChatMessage.objects.filter(table=table, channel=channel).order_by("-id")[:HISTORY]
         lines[channel] = [line_dict(table.code, row) for row in reversed(list(rows))]
-    return {"lines": lines, "spectator_chat": table.spectator_chat}
+    return {"lines": lines, "spectator_chat": table.spectator_chat, "refusal": chat_refusal(table, player)}
 
 
 @transaction.atomic

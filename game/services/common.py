@@ -7,6 +7,7 @@ import unicodedata
 
 from django.utils.translation import gettext_lazy as _
 
+from game.core import names
 from game.core.errors import ServiceError, choose_int  # noqa: F401 (choose_int: the services' helper)
 from game.core.identity import Player
 from game.models import Game, Seat, Table
@@ -57,12 +58,19 @@ def _visible(ch: str) -> bool:
 
 def clean_nickname(raw: object) -> str:
     """A name people can read and tell apart: printable, with something visible in it (no
-    Hangul filler or blank braille posing as a name), and not posing as a bot or as staff."""
-    text = unicodedata.normalize("NFKC", str(raw or ""))
+    Hangul filler or blank braille posing as a name), at most two combining marks on a letter,
+    and not posing as a bot or as staff, in any letters that look like theirs (game.core.names)."""
+    text = names.cap_marks(unicodedata.normalize("NFKC", str(raw or "")))
     words = text.split()  # any run of white space (tabs, newlines) becomes one space
     name = " ".join(w for w in ("".join(ch for ch in word if _visible(ch)) for word in words) if w)
     if not 1 <= len(name) <= NICKNAME_MAX or not any(unicodedata.category(ch)[0] in "LNS" for ch in name):
         raise ServiceError("bad_nickname", _("A nickname has 1 to 20 characters."))
-    if RESERVED.match(name):
+    if RESERVED.match(name) or RESERVED.match(names.skeleton(name)):
         raise ServiceError("reserved_nickname", _("That nickname is kept for computer players and staff."))
     return name
+
+
+def name_taken(name: str, seats) -> bool:
+    """True if a seated name looks like `name` (the same letters, or look-alikes of them)."""
+    folded = names.skeleton(name)
+    return any(seat.nickname and names.skeleton(seat.nickname) == folded for seat in seats)

@@ -13,7 +13,15 @@ from game.core.errors import ServiceError
 from game.core.identity import Player
 from game.models import Sanction, Seat, Table
 from game.services.chat import refuse_sanctioned
-from game.services.common import choose_int, clean_nickname, locked_table, require_host, require_lobby, table_update
+from game.services.common import (
+    choose_int,
+    clean_nickname,
+    locked_table,
+    name_taken,
+    require_host,
+    require_lobby,
+    table_update,
+)
 
 CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
 CODE_LENGTH = 6
@@ -43,6 +51,7 @@ def table_create(
     bot_speed: str = "normal",
     kind: object = registry.DEFAULT,
     rounds: object = 3,
+    members_only: bool = False,
 ) -> Table:
     """A new table with its creator (the host) in the first seat, for any game (each reads the
     settings it has: SEVN a target score, Sevens a number of rounds); not for a banned person."""
@@ -65,6 +74,7 @@ def table_create(
         **options,
         turn_seconds=timer,
         show_odds=bool(show_odds),
+        members_only=bool(members_only) and player.is_user,  # only a signed-in host can keep guests out
         bot_delay_ms=round(settings.SEVN_BOT_DELAY_MS * BOT_SPEEDS[bot_speed]),
     )
     Seat.objects.create(table=table, index=0, player_key=player.key, nickname=name, user_id=player.user_id)
@@ -86,11 +96,13 @@ def seat_take(*, code: str, player: Player, nickname: object, index: object = No
     table = locked_table(code)
     refuse_sanctioned(Sanction.Kind.BAN, player)
     require_lobby(table)
+    if table.members_only and not player.is_user:
+        raise ServiceError("members_only", _("Only signed-in players may sit at this table: sign up or log in first."))
     seats = list(table.seats.all())
     if any(seat.player_key == player.key for seat in seats):
         raise ServiceError("already_seated", _("You already have a seat at this table."))
     name = player.username if player.is_user else clean_nickname(nickname)
-    if any(seat.nickname.casefold() == name.casefold() for seat in seats):
+    if name_taken(name, seats):
         raise ServiceError("nickname_taken", _("That nickname is already taken at this table."))
     chosen = _free_seat(table, seats, index)
     seats.append(

@@ -15,6 +15,7 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
+from game.core import staff_words
 from game.core.errors import ServiceError
 from game.core.identity import tag
 from game.models import ChatMessage, ModAction, Presence, Report, Sanction, Seat, Table
@@ -67,11 +68,11 @@ def player_warn(
         action=ModAction.Action.WARN,
         person=person,
         table_code=table_code or "",
-        detail=warning,
-        reason=str(WARNINGS[warning]),
+        detail=staff_words.store(staff_words.entry("warned", warning=warning)),
+        reason=staff_words.store(staff_words.entry("warning", warning=warning)),  # in each reader's words
         report=report,
     )
-    mark_handled(report, by, f"warned ({warning})")
+    mark_handled(report, by, staff_words.entry("warned", warning=warning))
     cache.set(pending_warning_key(person.key), warning, WARNING_KEPT)  # until one of their screens shows it
     return _notice(person, {"kind": "warning", "warning": warning}, table_code)
 
@@ -104,18 +105,23 @@ def player_mute(
         expires=until,
         by=by,
     )
-    where = table.code if table else "everywhere"
+    muted = staff_words.entry("muted", duration=duration, where=table.code if table else "")  # "": everywhere
     log_action(
         by=by,
         action=ModAction.Action.MUTE,
         person=person,
         table_code=table.code if table else "",
-        detail=f"{duration}, {where}",
+        detail=staff_words.store(muted),
         reason=why,
         report=report,
     )
-    mark_handled(report, by, f"muted {duration} {where}")
-    notice = {"kind": "mute", "expires": until.timestamp() if until else None, "reason": why}
+    mark_handled(report, by, muted)
+    notice = {
+        "kind": "mute",
+        "expires": until.timestamp() if until else None,
+        "reason": why,
+        "table": table.code if table else None,  # None: everywhere
+    }
     return _notice(person, notice, table.code if table else (report.table_code if report else None))
 
 
@@ -149,11 +155,11 @@ def player_ban(*, by, person: Person, duration: str, reason: object, report: Rep
         by=by,
         action=ModAction.Action.BAN,
         person=person,
-        detail=f"{duration}, {len(removed)} seat(s)",
+        detail=staff_words.store(staff_words.entry("banned_seats", duration=duration, seats=len(removed))),
         reason=why,
         report=report,
     )
-    mark_handled(report, by, f"banned {duration}")
+    mark_handled(report, by, staff_words.entry("banned", duration=duration))
     return removed + handed + notices
 
 
@@ -164,7 +170,7 @@ def _hand_over_hosting(person: Person) -> Sent:
     for table in Table.objects.filter(host_key=person.key).exclude(status=Table.Status.CLOSED):
         heir = table.seats.filter(bot_level="").exclude(player_key__in=("", person.key)).order_by("index").first()
         if heir is None:
-            table.status, table.closed_reason = Table.Status.CLOSED, str(_("The host can no longer play here."))
+            table.status, table.closed_reason = Table.Status.CLOSED, staff_words.store(staff_words.entry("host_gone"))
             table.save(update_fields=["status", "closed_reason", "updated"])
         else:
             table.host_key, table.host_name = heir.player_key, heir.nickname
@@ -175,11 +181,12 @@ def _hand_over_hosting(person: Person) -> Sent:
 
 
 @transaction.atomic
-def sanction_lift(*, by, sanction_id: int) -> None:
-    """A mute or ban ends now (a person banned by mistake may play again at once)."""
+def sanction_lift(*, by, sanction_id: int) -> Sent:
+    """A mute or ban ends now (a person banned by mistake may play again at once); their open
+    screens are told, so that a chat box closed by it opens again."""
     sanction = Sanction.objects.select_for_update().get(id=sanction_id)
     if sanction.lifted is not None:
-        return
+        return []
     sanction.lifted, sanction.lifted_by = timezone.now(), by
     sanction.save(update_fields=["lifted", "lifted_by"])
     log_action(
@@ -187,9 +194,11 @@ def sanction_lift(*, by, sanction_id: int) -> None:
         action=ModAction.Action.LIFT,
         person=Person(sanction.player_key, sanction.nickname),
         table_code=sanction.table.code if sanction.table_id else "",
-        detail=sanction.get_kind_display(),
+        detail=staff_words.store(staff_words.entry("lifted", kind=sanction.kind)),
         reason=sanction.reason,
     )
+    person = Person(sanction.player_key, sanction.nickname, sanction.user_id)
+    return _notice(person, {"kind": "lifted"}, sanction.table.code if sanction.table_id else None)
 
 
 @transaction.atomic
@@ -212,16 +221,17 @@ def player_rename(*, by, table_id: int, person: Person, nickname: object, report
         game.players[seat.index] = name
         game.save(update_fields=["players"])
     ChatMessage.objects.filter(table=table, author_key=person.key).update(nickname=name)
+    renamed = staff_words.entry("renamed", old=old, new=name)
     log_action(
         by=by,
         action=ModAction.Action.RENAME,
         person=person,
         table_code=table.code,
-        detail=f"{old} → {name}",
+        detail=staff_words.store(renamed),
         reason="",
         report=report,
     )
-    mark_handled(report, by, f"renamed to {name}")
+    mark_handled(report, by, renamed)
     return [(table.code, table_update(table, list(table.seats.all()), game))]
 
 
@@ -229,13 +239,14 @@ def player_rename(*, by, table_id: int, person: Person, nickname: object, report
 def report_handle(*, by, report_id: int, note: object = "") -> None:
     """A report marked handled without a further action (say, nothing wrong was found)."""
     report = Report.objects.select_for_update().get(id=report_id)
-    how = " ".join(str(note or "").split())[:200] or "no action"
+    text = " ".join(str(note or "").split())[:200]
+    how = staff_words.entry("note", text=text) if text else staff_words.entry("no_action")
     log_action(
         by=by,
         action=ModAction.Action.HANDLE,
         person=Person.reported_in(report),
         table_code=report.table_code,
-        detail=how,
+        detail=staff_words.store(how),
         report=report,
     )
     mark_handled(report, by, how)

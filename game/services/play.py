@@ -7,9 +7,10 @@ broadcast. Callers broadcast only after the transaction has committed.
 
 from __future__ import annotations
 
+import logging
 from datetime import timedelta
 
-from django.db import transaction
+from django.db import DatabaseError, InterfaceError, OperationalError, connection, transaction
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
@@ -21,6 +22,8 @@ from game.fair import seeds as fair
 from game.models import Game, Presence, Seat, Table
 from game.services import selectors, store
 from game.services.common import locked_table, require_host, table_update
+
+logger = logging.getLogger(__name__)
 
 AWAY_AFTER_TIMEOUTS = 3
 # A person whose every socket at the table closed GRACE ago has their decisions due after
@@ -87,11 +90,32 @@ def game_start(*, code: str, player: Player) -> dict:
     return message
 
 
-@transaction.atomic
 def game_act(*, code: str, player: Player, action: object, version: int, game: int | None = None) -> dict:
     """A seated player's move, checked against whose decision it is and the table version (and
     game number, when the screen sent it) it was made on: of two identical moves sent on that
-    version, exactly one is applied, and a move made before a rematch never lands in the new game."""
+    version, exactly one is applied, and a move made before a rematch never lands in the new game.
+
+    A move whose database connection broke (PostgreSQL restarting) is tried once more on a fresh
+    connection (the pool waits up to DB_POOL_TIMEOUT for the database to be back). That is safe
+    whatever the broken one had done: its transaction either never committed (the retry applies
+    the move) or committed as the connection broke (the retry finds the version moved on and is
+    refused as stale, and the screen is shown the table)."""
+    arguments = {"code": code, "player": player, "action": action, "version": version, "game": game}
+    try:
+        return _game_act(**arguments)
+    except (OperationalError, InterfaceError) as error:
+        if connection.in_atomic_block:  # inside a caller's transaction: not this function's to retry
+            raise
+        logger.warning("a move at %s lost its database connection (%s); trying it once more", code, error)
+        try:
+            connection.close()  # the broken connection leaves; the retry takes a fresh one
+        except DatabaseError:
+            pass
+        return _game_act(**arguments)
+
+
+@transaction.atomic
+def _game_act(*, code: str, player: Player, action: object, version: int, game: int | None) -> dict:
     number = game
     table, game = store.locked_table_and_game(str(code))
     if table is None:

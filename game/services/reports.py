@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 from django.db import IntegrityError, transaction
+from django.db.models import F
+from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from game.core.errors import ServiceError, choose_int
@@ -67,7 +69,8 @@ def report_create(
     nickname: object = "",
 ) -> Report:
     """A report reaches staff with the last chat lines; the same thing twice by the same
-    person is refused."""
+    person is refused. While a report of the same person at the same table is open, another
+    one (by anybody) folds into it: its count and last time go up, the queue keeps one entry."""
     table = Table.objects.filter(code=str(code).upper()).first()
     if table is None:
         raise ServiceError("unknown_table", _("There is no table with that code."))
@@ -84,10 +87,14 @@ def report_create(
         if line is not None
         else Report.objects.filter(reporter_key=player.key, table=table, reported_key=key, message__isnull=True)
     )
-    if duplicate.exists():
+    if duplicate.exists() or _folded_already(table, key, player, line):
         raise ServiceError("reported", _("You have reported this already: staff will look at it."))
     try:
         with transaction.atomic():
+            Table.objects.select_for_update().filter(id=table.id).first()  # one report at a time per table
+            folded = _fold(table, key, _further(table, player, nickname, reason, note, line))
+            if folded is not None:
+                return folded
             return Report.objects.create(
                 table=table,
                 table_code=table.code,
@@ -101,6 +108,48 @@ def report_create(
                 reason=reason,
                 comment=note,
                 evidence=evidence(table),
+                last_reported=timezone.now(),
             )
     except IntegrityError:  # the same report sent twice at once
         raise ServiceError("reported", _("You have reported this already: staff will look at it.")) from None
+
+
+FOLDED_KEPT = 100  # further reports an entry lists (its count goes on)
+
+
+def _open_entry(table: Table, reported_key: str) -> Report | None:
+    return (
+        Report.objects.filter(table=table, reported_key=reported_key, status=Report.Status.OPEN)
+        .order_by("created")
+        .first()
+    )
+
+
+def _folded_already(table: Table, reported_key: str, player: Player, line) -> bool:
+    entry = _open_entry(table, reported_key)
+    message = line.id if line is not None else None
+    return entry is not None and any(item["key"] == player.key and item["message"] == message for item in entry.more)
+
+
+def _further(table: Table, player: Player, nickname: object, reason: str, note: str, line) -> dict:
+    return {
+        "key": player.key,
+        "by": _reporter_name(table, player, nickname),
+        "reason": reason,
+        "comment": note,
+        "message": line.id if line is not None else None,
+        "text": (line.text or line.phrase) if line is not None else "",
+        "time": timezone.now().isoformat(timespec="seconds"),
+    }
+
+
+def _fold(table: Table, reported_key: str, further: dict) -> Report | None:
+    """The open report of this person at this table, counted once more (and who sent this one,
+    why, for the first FOLDED_KEPT); None if there is none."""
+    entry = _open_entry(table, reported_key)
+    if entry is None:
+        return None
+    more = entry.more if len(entry.more) >= FOLDED_KEPT else [*entry.more, further]
+    Report.objects.filter(id=entry.id).update(count=F("count") + 1, last_reported=timezone.now(), more=more)
+    entry.refresh_from_db(fields=["count", "last_reported", "more"])
+    return entry

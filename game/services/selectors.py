@@ -7,14 +7,14 @@ keys themselves never enter a snapshot, so no broadcast carries them.
 
 from __future__ import annotations
 
-from django.db.models import QuerySet
+from django.db.models import Q, QuerySet
 from django.utils import timezone
 
 from game import registry
-from game.core.identity import tag
+from game.core.identity import Player, tag
 from game.core.kind import Kind
 from game.fair.seeds import commitment
-from game.models import Event, Game, Presence, Seat, Table
+from game.models import Event, Friendship, Game, Invitation, Presence, Profile, Seat, Table
 
 LOG_LINES = 80
 
@@ -52,6 +52,7 @@ def table_dict(table: Table) -> dict:
         "rounds": table.rounds,
         "turn_seconds": table.turn_seconds,
         "show_odds": table.show_odds,
+        "members_only": table.members_only,
         "closed_reason": table.closed_reason,
         "host": tag(table.host_key),
         "host_name": table.host_name,
@@ -173,3 +174,187 @@ def due_games(now=None) -> list[int]:
     return list(
         Game.objects.filter(deadline__lte=now, over=False).order_by("deadline").values_list("id", flat=True)[:200]
     )
+
+
+def account_player(user_id: int) -> Player | None:
+    """The player a signed-in person is, from their account (a socket that learns of a log-in)."""
+    profile = Profile.objects.select_related("user").filter(user_id=user_id).first()
+    if profile is None:
+        return None
+    return Player(key=profile.player_key, user_id=user_id, username=profile.user.get_username()[:20])
+
+
+def your_tables(player_key: str, limit: int = 20) -> list[dict]:
+    """A person's open tables, the ones waiting for their move first: {"table", "your_move"}."""
+    tables = list(tables_of(player_key)[:limit])
+    seats = dict(Seat.objects.filter(player_key=player_key, table__in=tables).values_list("table_id", "index"))
+    playing = [table for table in tables if table.status == Table.Status.PLAYING and table.id in seats]
+    games = {game.table_id: game for game in Game.objects.filter(table__in=playing, over=False)}
+    rows = []
+    for table in tables:
+        game = games.get(table.id)
+        your_move = False
+        if game is not None:
+            kind = registry.of(table)
+            your_move = kind.acting(kind.from_json(game.state)) == seats[table.id]
+        rows.append({"table": table, "your_move": your_move})
+    rows.sort(key=lambda row: not row["your_move"])  # stable: newest first within each
+    return rows
+
+
+def recent_games(user_id: int, limit: int = 10) -> list[dict]:
+    """A person's finished games, newest first: when, which game, who played, who won, and
+    whether they did ({"game", "kind", "players", "winner", "won"})."""
+    seats = dict(Seat.objects.filter(user_id=user_id).values_list("table_id", "index"))
+    games = (
+        Game.objects.filter(over=True, table_id__in=seats).select_related("table").order_by("-finished", "-id")[:limit]
+    )
+    rows = []
+    for game in games:
+        winner = game.players[game.winner] if game.winner is not None and game.winner < len(game.players) else None
+        rows.append(
+            {
+                "game": game,
+                "kind": registry.of(game.table).label,
+                "players": game.players,
+                "winner": winner,
+                "won": game.winner is not None and game.winner == seats.get(game.table_id),
+            }
+        )
+    return rows
+
+
+def profile_of(name: str) -> Profile | None:
+    """A person's profile by their username (exactly as written, or in other letter case)."""
+    return Profile.objects.select_related("user").filter(user__username__iexact=name).first()
+
+
+def profile_stats(user_id: int, opponents: int = 5) -> dict:
+    """A person's finished games: played and won per game, and whom they played most often
+    ({"per_kind": [{"kind", "played", "won"}], "opponents": [(name, games)]})."""
+    seats = dict(Seat.objects.filter(user_id=user_id).values_list("table_id", "index"))
+    counts: dict[str, list[int]] = {}
+    met: dict[str, int] = {}
+    rows = Game.objects.filter(over=True, table_id__in=seats).values_list(
+        "table_id", "table__kind", "winner", "players"
+    )
+    for table_id, kind, winner, players in rows:
+        tally = counts.setdefault(kind, [0, 0])
+        tally[0] += 1
+        tally[1] += winner is not None and winner == seats[table_id]
+        for index, name in enumerate(players):
+            if index != seats[table_id]:
+                met[name] = met.get(name, 0) + 1
+    per_kind = [
+        {"kind": registry.KINDS[kind].label if kind in registry.KINDS else kind, "played": p, "won": w}
+        for kind, (p, w) in sorted(counts.items())
+    ]
+    return {"per_kind": per_kind, "opponents": sorted(met.items(), key=lambda item: (-item[1], item[0]))[:opponents]}
+
+
+def friends_of(user_id: int) -> list[dict]:
+    """A person's friends, online ones first: {"user", "name", "online", "table"} (the open table
+    where they have a socket, unless they hide where they play)."""
+    rows = list(
+        Friendship.objects.filter(from_user_id=user_id, status=Friendship.Status.FRIENDS)
+        .select_related("to_user__sevn_profile")
+        .order_by("to_user__username")
+    )
+    keys = {}
+    for row in rows:
+        profile = getattr(row.to_user, "sevn_profile", None)
+        if profile is not None and not profile.hide_online:
+            keys[profile.player_key] = row.to_user_id
+    where = dict(
+        Presence.objects.filter(player_key__in=keys)
+        .exclude(table__status=Table.Status.CLOSED)
+        .values_list("player_key", "table__code")
+    )
+    at = {keys[key]: code for key, code in where.items()}
+    friends = [
+        {
+            "user": row.to_user,
+            "name": row.to_user.get_username(),
+            "online": row.to_user_id in at,
+            "table": at.get(row.to_user_id),
+        }
+        for row in rows
+    ]
+    friends.sort(key=lambda friend: not friend["online"])
+    return friends
+
+
+def friend_requests(user_id: int) -> dict:
+    """Requests made to a person and by them, and whom they blocked: {"incoming", "outgoing", "blocked"}."""
+    rows = (
+        Friendship.objects.filter(Q(to_user_id=user_id, status=Friendship.Status.REQUESTED) | Q(from_user_id=user_id))
+        .exclude(status=Friendship.Status.FRIENDS)
+        .select_related("from_user", "to_user")
+    )
+    found: dict[str, list] = {"incoming": [], "outgoing": [], "blocked": []}
+    for row in rows:
+        if row.to_user_id == user_id:
+            found["incoming"].append(row.from_user)
+        elif row.status == Friendship.Status.REQUESTED:
+            found["outgoing"].append(row.to_user)
+        else:
+            found["blocked"].append(row.to_user)
+    return found
+
+
+def relation(user_id: int, other_id: int) -> str | None:
+    """How a person stands to another: "friends", "requested" (asked by them), "asked_you",
+    "blocked" (by them), or None."""
+    for row in Friendship.objects.filter(
+        Q(from_user_id=user_id, to_user_id=other_id) | Q(from_user_id=other_id, to_user_id=user_id)
+    ):
+        if row.from_user_id == user_id:
+            return row.status
+        if row.status == Friendship.Status.REQUESTED:
+            return "asked_you"
+    return None
+
+
+def table_people(table_id: int, viewer_id: int) -> list[dict]:
+    """The people with an account seated at a table, but the viewer, and how the viewer stands
+    to each ({"user_id", "name", "relation"}: see `relation`)."""
+    seated = list(
+        Seat.objects.filter(table_id=table_id, user__isnull=False)
+        .exclude(user_id=viewer_id)
+        .values_list("user_id", "user__username")
+    )
+    ids = [user_id for user_id, _name in seated]
+    mine = dict(
+        Friendship.objects.filter(from_user_id=viewer_id, to_user_id__in=ids).values_list("to_user_id", "status")
+    )
+    asked = set(
+        Friendship.objects.filter(
+            to_user_id=viewer_id, from_user_id__in=ids, status=Friendship.Status.REQUESTED
+        ).values_list("from_user_id", flat=True)
+    )
+    return [
+        {"user_id": user_id, "name": name, "relation": mine.get(user_id) or ("asked_you" if user_id in asked else None)}
+        for user_id, name in seated
+    ]
+
+
+def invitations_of(user_id: int) -> list[dict]:
+    """A person's unanswered invitations to tables still open, newest first."""
+    rows = (
+        Invitation.objects.filter(
+            to_user_id=user_id, answered__isnull=True, table__status__in=(Table.Status.LOBBY, Table.Status.PLAYING)
+        )
+        .select_related("table", "from_user")
+        .order_by("-created")[:50]
+    )
+    return [
+        {
+            "id": row.id,
+            "code": row.table.code,
+            "game": registry.of(row.table).label,
+            "from": row.from_user.get_username(),
+            "created": row.created,
+            "status": row.table.get_status_display(),
+        }
+        for row in rows
+    ]

@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from django.db import transaction
 from django.utils import timezone
 
+from game.core import staff_words
 from game.models import ModAction, Seat, Table
 from game.services import selectors
 from game.services.common import table_update
@@ -52,14 +53,14 @@ def log_action(
     )
 
 
-def mark_handled(report, by, how: str) -> None:
+def mark_handled(report, by, how: dict) -> None:
     """The report an action was taken from records who handled it and how (each action adds
-    its words)."""
+    a step: a code of game.core.staff_words, drawn in the reader's language)."""
     if report is None:
         return
     report.status = report.Status.HANDLED
     report.handled_by, report.handled_at = by, timezone.now()
-    report.resolution = "; ".join(part for part in (report.resolution, how) if part)[-300:]
+    report.resolution = staff_words.append(report.resolution, how)
     report.save(update_fields=["status", "handled_by", "handled_at", "resolution"])
 
 
@@ -74,7 +75,7 @@ def table_close(*, code: str, reason: str = "", by=None, report=None) -> dict:
         game.deadline = None
         game.save(update_fields=["deadline"])
     log_action(by=by, action=ModAction.Action.CLOSE, table_code=table.code, reason=reason, report=report)
-    mark_handled(report, by, "table closed")
+    mark_handled(report, by, staff_words.entry("closed"))
     return table_update(table, list(table.seats.all()), game)
 
 
@@ -100,5 +101,5 @@ def seat_remove_by_staff(*, seat_id: int, by=None, reason: str = "", report=None
     code = seat.table.code
     message = remove_seat(seat_id)
     log_action(by=by, action=ModAction.Action.REMOVE, person=person, table_code=code, reason=reason, report=report)
-    mark_handled(report, by, "removed from the table")
+    mark_handled(report, by, staff_words.entry("removed"))
     return message

@@ -30,6 +30,7 @@ TABLE_FIELDS = (
     "turn_seconds",
     "bot_delay_ms",
     "show_odds",
+    "members_only",
     "status",
     "closed_reason",
     "next_seed",  # the next deal's commitment is in every snapshot (game.fair)

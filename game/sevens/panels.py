@@ -48,7 +48,7 @@ def layout_rows(layout: dict) -> list[dict]:
 
 
 def layout_context(data: tuple[tuple[tuple[str, str] | None, ...], tuple[str, ...]]) -> dict:
-    """The layout's rows, and the cards marked as played lately (since the viewer's last turn)."""
+    """The layout's rows, and the cards marked as played lately (since the viewer last played)."""
     layout, marked = data
     rows = layout_rows(dict(zip(SUITS, layout, strict=True)))
     for row in rows:

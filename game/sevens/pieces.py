@@ -99,11 +99,14 @@ def shared_pieces(snapshot: dict, events: list[dict]) -> Shared:
 
 
 def played_since(recent: tuple[dict, ...], seat: int | None) -> tuple[str, ...]:
-    """The cards played onto the layout since `seat` last played or passed (this round only;
-    everything this round for a seat that has not moved yet)."""
+    """The cards played onto the layout since `seat` last played (this round only; everything
+    this round for a seat that has not played yet).
+
+    A pass is not a turn taken: it happens by itself, often in the same update as the play
+    before it, so counting it would clear that play's mark before its viewer ever saw it."""
     cards: list[str] = []
     for event in reversed(recent):
-        if event["type"] == "dealt" or (event["type"] in ("played", "passed") and event["seat"] == seat):
+        if event["type"] == "dealt" or (event["type"] == "played" and event["seat"] == seat):
             break
         if event["type"] == "played":
             cards.append(event["card"])
@@ -140,7 +143,7 @@ def viewer_table(
     pieces.update({f"seat-{index}": everyone[f"seat-{index}"] for index in range(len(names))})
     if me is not None:
         pieces[f"seat-{me}"] = Piece("sevens/_seat.html", shared.seats[me]._replace(is_you=True), panels.seat_context)
-    # marked on the layout: what was played since this viewer's last turn (a spectator's: since
+    # marked on the layout: what was played since this viewer last played (a spectator's: since
     # the seat that decides now last did)
     marked = played_since(recent, me if me is not None else view["current"]) if not view["over"] else ()
     layout = everyone["sevens-layout"]

@@ -82,6 +82,33 @@
     countdownTimer = setInterval(tick, 250);
   }
 
+  /* The sticky panel at the bottom of the table (the dock; at game over only the rematch bar):
+     its height in --dock-space, so that scrolling into view leaves it out and a sheet above the
+     table is never taller than the screen above it (sevn.css). */
+  var panelWatch = window.ResizeObserver ? new ResizeObserver(measurePanel) : null;
+  var watchedPanel = null;
+  function bottomPanel() {
+    var t = table();
+    if (!t) return null;
+    var found = t.querySelectorAll(".table__dock, .table__dock > .controls");
+    for (var i = 0; i < found.length; i++) {
+      var style = window.getComputedStyle(found[i]);
+      if (style.position === "sticky" && style.display !== "contents") return found[i];
+    }
+    return null;
+  }
+  function measurePanel() {
+    var panel = bottomPanel();
+    var height = panel ? Math.ceil(panel.getBoundingClientRect().height) : 0;
+    document.documentElement.style.setProperty("--dock-space", height + "px");
+    if (panelWatch && panel !== watchedPanel) {
+      if (watchedPanel) panelWatch.unobserve(watchedPanel);
+      if (panel) panelWatch.observe(panel);
+      watchedPanel = panel;
+    }
+  }
+  window.addEventListener("resize", measurePanel);
+
   /* The round summary: a panel at the top of the table that never stops play (no modal, no
      cover over the controls); it opens once per scored round and stays closed once closed. */
   function summaryKey(panel) {
@@ -103,6 +130,7 @@
     } else if ((fresh && !closed) || remembered(summaryKey(panel)) === "open") {
       if (fresh) remember(summaryKey(panel), "open");
       panel.hidden = false;
+      if (fresh) panel.scrollIntoView({ block: "nearest", behavior: reduceMotion ? "auto" : "smooth" });
     }
   }
   function closeSummary() {
@@ -257,6 +285,7 @@
     shownVersion = version;
     var was = myTurn;
     startCountdown();
+    measurePanel();
     showSummary(false);
     applyScores();
     showSound();
@@ -416,6 +445,21 @@
     }
   }
 
+  // A count of lines that came while a chat box was folded: the whole chat's, and the
+  // spectators' channel's (folded for players) on its own summary.
+  function countUnread(badge, more) {
+    if (!badge) return;
+    badge.textContent = String(Number(badge.getAttribute("data-count") || 0) + more);
+    badge.setAttribute("data-count", badge.textContent);
+    if (badge.dataset.label) badge.setAttribute("title", badge.dataset.label);
+    badge.hidden = false;
+  }
+  function clearUnread(badge) {
+    if (!badge) return;
+    badge.hidden = true;
+    badge.textContent = "";
+    badge.removeAttribute("data-count");
+  }
   var chatSeen = {};
   function chatArrived() {
     ["chat-table-list", "chat-spectators-list"].forEach(function (id) {
@@ -424,11 +468,12 @@
       var count = list.children.length;
       if (chatSeen[id] !== count) {
         list.scrollTop = list.scrollHeight;
+        var more = chatSeen[id] !== undefined && count > chatSeen[id] ? count - chatSeen[id] : 0;
         var box = document.querySelector("[data-chat-box]");
-        var unread = document.querySelector("[data-chat-unread]");
-        if (box && unread && !box.open && chatSeen[id] !== undefined && count > chatSeen[id]) {
-          unread.textContent = String(Number(unread.textContent || 0) + count - chatSeen[id]);
-          unread.hidden = false;
+        if (more && box && !box.open) countUnread(document.querySelector("[data-chat-unread]"), more);
+        var spectators = document.querySelector("[data-chat-spectators]");
+        if (more && id === "chat-spectators-list" && spectators && !spectators.open) {
+          countUnread(document.querySelector("[data-spectators-unread]"), more);
         }
         chatSeen[id] = count;
       }
@@ -442,13 +487,17 @@
     var chosen = remembered(spectatorsKey());
     if (box && chosen) box.open = chosen === "open";
   }
+  document.addEventListener("input", function (event) {  // an edited seed is not sent yet
+    var form = event.target && event.target.closest && event.target.closest("form[data-fair-seed]");
+    if (form) form.querySelector("[data-fair-status]").textContent = "";
+  });
   document.addEventListener("toggle", function (event) {
     var target = event.target;
-    if (target.matches && target.matches("[data-chat-spectators]")) remember(spectatorsKey(), target.open ? "open" : "closed");
-    if (target.matches && target.matches("[data-chat-box]") && target.open) {
-      var unread = document.querySelector("[data-chat-unread]");
-      if (unread) { unread.hidden = true; unread.textContent = ""; }
+    if (target.matches && target.matches("[data-chat-spectators]")) {
+      remember(spectatorsKey(), target.open ? "open" : "closed");
+      if (target.open) clearUnread(document.querySelector("[data-spectators-unread]"));
     }
+    if (target.matches && target.matches("[data-chat-box]") && target.open) clearUnread(document.querySelector("[data-chat-unread]"));
   }, true);
 
   // The composer is drawn again when the socket opens or someone sits down: what is being typed
@@ -463,24 +512,84 @@
     });
   });
   document.addEventListener("htmx:oobAfterSwap", function (event) {
-    if (!typing || !event.target || event.target.id !== "chat-compose") return;
-    Object.keys(typing).forEach(function (id) {
-      var field = document.getElementById(id);
-      if (!field) return;
-      field.value = typing[id].value;
-      if (typing[id].focused) field.focus({ preventScroll: true });
-    });
+    if (!event.target || event.target.id !== "chat-compose") return;
+    if (typing) {
+      Object.keys(typing).forEach(function (id) {
+        var field = document.getElementById(id);
+        if (!field) return;
+        field.value = typing[id].value;
+        if (typing[id].focused && !field.disabled) field.focus({ preventScroll: true });
+      });
+    }
     typing = null;
+    chatCount(false);
+    chatRefusalEnds();
   });
 
-  // A line sent: the field is emptied for the next one (the line itself arrives like everyone's).
+  // A line sent stays in the field until it comes back said (this person's own line): a line
+  // refused (too fast, muted) keeps what was typed, with the reason in the toast.
+  var sentLine = null;
   document.addEventListener("htmx:wsAfterSend", function (event) {
     var form = event.target && event.target.closest && event.target.closest("[data-chat-form]");
-    if (form) {
-      var field = form.querySelector("input[name=text]");
-      if (field) field.value = "";
+    var field = form && form.querySelector("input[name=text]");
+    if (field) sentLine = field.value;
+  });
+  document.addEventListener("htmx:wsAfterMessage", function (event) {
+    if (sentLine === null) return;
+    var message = event && event.detail && event.detail.message;
+    if (typeof message !== "string") return;
+    if (message.indexOf("chat__line--mine") >= 0) {
+      var field = document.getElementById("chat-text");
+      if (field && field.value === sentLine) { field.value = ""; chatCount(false); }
+      sentLine = null;
+    } else if (message.indexOf('class="toast"') >= 0) {
+      sentLine = null;
     }
   });
+
+  // The counter under the field, and what it says at the cap (a paste cut short says so).
+  function chatCount(cut) {
+    var field = document.getElementById("chat-text");
+    var counter = document.querySelector("[data-chat-count]");
+    var limit = document.querySelector("[data-chat-limit]");
+    if (!field || !counter) return;
+    var max = Number(counter.dataset.max);
+    var length = field.value.length;
+    counter.querySelector("[data-chat-count-number]").textContent = String(length);
+    counter.classList.toggle("is-full", length >= max);
+    if (limit) limit.textContent = cut ? counter.dataset.cut : length >= max ? counter.dataset.full : "";
+  }
+  var pastedCut = false;
+  document.addEventListener("paste", function (event) {
+    var field = event.target;
+    if (!field || field.id !== "chat-text") return;
+    var pasted = (event.clipboardData || window.clipboardData).getData("text") || "";
+    var kept = field.value.length - ((field.selectionEnd || 0) - (field.selectionStart || 0));
+    pastedCut = kept + pasted.length > Number(field.getAttribute("maxlength"));
+  });
+  document.addEventListener("input", function (event) {
+    if (!event.target || event.target.id !== "chat-text") return;
+    chatCount(pastedCut);
+    pastedCut = false;
+  });
+
+  // A mute or ban that ends on its own: the box opens again then, without a reload.
+  var refusalTimer = null;
+  function chatRefusalEnds() {
+    if (refusalTimer) { window.clearTimeout(refusalTimer); refusalTimer = null; }
+    var refused = document.querySelector("[data-chat-refused][data-until]");
+    if (!refused) return;
+    var wait = Number(refused.dataset.until) - Date.now();
+    refusalTimer = window.setTimeout(function () {
+      var compose = document.getElementById("chat-compose");
+      if (!compose || !compose.contains(refused)) return;
+      compose.querySelectorAll("input[disabled], button[disabled]").forEach(function (control) { control.disabled = false; });
+      compose.querySelectorAll(".chat__phrases[hidden]").forEach(function (row) { row.hidden = false; });
+      var field = document.getElementById("chat-text");
+      if (field) field.setAttribute("aria-describedby", "chat-count");
+      refused.remove();
+    }, Math.max(0, Math.min(wait, 2147483000)));
+  }
 
   function openReport(button, field, value) {
     var dialog = document.getElementById("report-dialog");
@@ -764,6 +873,8 @@
     afterRedraw();
     applySpectators();
     chatArrived();
+    chatCount(false);
+    chatRefusalEnds();
   });
 })();
 
@@ -826,4 +937,42 @@
   document.addEventListener("DOMContentLoaded", function () {
     document.querySelectorAll("[data-fits-example]").forEach(setupFits);
   });
+})();
+
+/* A signed-in person's pages each keep a small socket (game.live.people): an invitation that
+   arrives shows as a toast with a Join button, on whatever page is open. */
+(function () {
+  "use strict";
+  var region = document.getElementById("invitations");
+  if (!region || !window.WebSocket) return;
+  var delay = 1000;
+  function csrfToken() {
+    try { return JSON.parse(document.body.getAttribute("hx-headers"))["X-CSRFToken"] || ""; } catch (e) { return ""; }
+  }
+  function connect() {
+    var scheme = location.protocol === "https:" ? "wss://" : "ws://";
+    var socket = new WebSocket(scheme + location.host + region.getAttribute("data-person-socket"));
+    socket.onopen = function () { delay = 1000; region.setAttribute("data-live", ""); };
+    socket.onmessage = function (event) {
+      var holder = document.createElement("div");
+      holder.innerHTML = event.data;  // drawn by the server's templates, escaped there
+      var toast = holder.firstElementChild;
+      if (!toast) return;
+      toast.querySelectorAll("[data-csrf]").forEach(function (input) { input.value = csrfToken(); });
+      var same = region.querySelector('[data-invitation="' + toast.getAttribute("data-invitation") + '"]');
+      if (same) same.remove();
+      region.appendChild(toast);
+    };
+    socket.onclose = function (event) {
+      region.removeAttribute("data-live");
+      if (event.code === 4401) return;  // signed out meanwhile
+      setTimeout(connect, delay);
+      delay = Math.min(delay * 2, 30000);
+    };
+  }
+  region.addEventListener("click", function (event) {
+    var later = event.target.closest("[data-close-invitation]");
+    if (later) later.closest(".invite-toast").remove();
+  });
+  connect();
 })();

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import os
+import tempfile
 from functools import partial
 from pathlib import Path
 
@@ -30,6 +31,8 @@ CHROMIUM_ARGS = [
 ]
 SCREENSHOTS = Path(__file__).resolve().parents[2] / "artifacts" / "screenshots"
 DESKTOP = {"width": 1280, "height": 900}
+# E-mail the forked server sends (sign-up codes) lands here, one file per message, for the tests to read.
+MAIL_DIR = Path(tempfile.mkdtemp(prefix="sevn-mail-"))
 PHONE = {"width": 360, "height": 780}
 
 
@@ -50,6 +53,8 @@ def _daphne_child_setup():
     SyncToAsync.single_thread_executor = ThreadPoolExecutor(max_workers=1)
     set_database_connection()
     settings.SEVN_BOT_DELAY_MS = 0
+    settings.EMAIL_BACKEND = "django.core.mail.backends.filebased.EmailBackend"
+    settings.EMAIL_FILE_PATH = str(MAIL_DIR)
 
 
 @pytest.fixture(scope="session")

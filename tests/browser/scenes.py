@@ -7,8 +7,12 @@ from django.conf import settings
 from django.contrib.sessions.backends.db import SessionStore
 
 from game.core.identity import SESSION_KEY
+from game.sevens.engine import playable
 from game.sevn.engine import from_json, to_json
 
+from ..tables.sevens_tables import play as sevens_play
+from ..tables.sevens_tables import sevens_table
+from ..tables.sevens_tables import state_of as sevens_state
 from ..web.factories import act, game_of, open_table
 
 NAMES = ("Ana", "Ben", "Cleo", "Dan")
@@ -97,3 +101,34 @@ def two_players():
     table, players = open_table(names=NAMES[:2], seats=2, turn_seconds=0, deck=["5", "9", "4", "1", "2", "3", "6", "7"])
     game_of(table).events.all().delete()
     return table, players
+
+
+def _sevens_play_until(table, players, done) -> None:
+    """Whoever decides plays their first playable card until done(events) says stop."""
+    for _move in range(400):
+        state = sevens_state(table)
+        seat = state["current"]
+        events = sevens_play(table, players[seat], playable(state["seats"][seat]["hand"], state["layout"])[0])["events"]
+        if done(events):
+            return
+    raise AssertionError("the Sevens game never got there")
+
+
+def sevens_round_scored(seed: int = 7):
+    """Four seats of Sevens dealt from `seed`: round 1 just scored, round 2 dealt."""
+    table, players = sevens_table(names=NAMES, turn_seconds=0, rounds=3, seed=seed)
+    _sevens_play_until(table, players, lambda events: any(event["type"] == "round_over" for event in events))
+    return table, players
+
+
+def sevens_game_over(seed: int = 7):
+    """Four seats of Sevens dealt from `seed`, the game's only round played to the end."""
+    table, players = sevens_table(names=NAMES, turn_seconds=0, rounds=1, seed=seed)
+    _sevens_play_until(table, players, lambda events: any(event["type"] == "game_over" for event in events))
+    return table, players
+
+
+def current_seat(table) -> int:
+    """The seat that decides now, in either game."""
+    state = from_json(game_of(table).state)
+    return state["pending"]["seat"] if "pending" in state else state["current"]

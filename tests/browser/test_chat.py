@@ -155,15 +155,27 @@ def test_a_moderator_mutes_a_player_in_admin_and_the_next_line_is_refused_live(b
     expect(ben.locator("#notice")).to_contain_text("You are muted in chat for")  # told at once, above the table
     ben.click("[data-close-notice]")
     expect(ben.locator("#notice .notice-banner")).to_have_count(0)
-    ben.fill("#chat-text", "why?")
-    ben.press("#chat-text", "Enter")
-    expect(ben.locator("#toast")).to_contain_text("You are muted in chat for 59")
-    expect(ben.locator("#toast")).to_contain_text("Reason: insulting Ana")
+    # the composer says why at once, before Ben types, and takes nothing
+    expect(ben.locator("#chat-refused")).to_contain_text("You are muted in chat for 59")
+    expect(ben.locator("#chat-refused")).to_contain_text("Reason: insulting Ana")
+    expect(ben.locator("#chat-text")).to_be_disabled()
+    expect(ben.locator('[data-phrase="good_luck"]')).to_be_hidden()
     ana.wait_for_timeout(500)
     assert "why?" not in ana.locator("#chat-table-list").inner_text()
     mod.reload()
     expect(mod.locator(".field-status")).to_contain_text("Handled")
     expect(mod.locator(".field-handled_by")).to_contain_text("mod")
+
+    # the mute lifted in admin: Ben's box opens again at once
+    mod.goto(f"{live_url}/admin/game/sanction/")
+    mod.locator("#result_list input.action-select").first.check()
+    mod.select_option("select[name=action]", "lift")
+    mod.locator("button[name=index]").click()
+    expect(mod.locator(".messagelist")).to_contain_text("1 lifted.")
+    expect(ben.locator("#chat-text")).to_be_enabled()
+    expect(ben.locator("#chat-refused")).to_have_count(0)
+    say(ben, "sorry Ana")
+    expect(ana.locator("#chat-table-list")).to_contain_text("Ben sorry Ana")
 
 
 @pytest.mark.parametrize("game", ["sevn", "sevens"])
@@ -198,4 +210,179 @@ def test_a_player_is_reported_from_their_seat_and_never_from_your_own(browser, l
         ben.key,
         table.code,
     )
+    context.close()
+
+
+def _sanction(player_key: str, kind: str = "mute", **fields):
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from game.models import Sanction
+
+    return Sanction.objects.create(
+        kind=kind,
+        player_key=player_key,
+        nickname="Ben",
+        reason=fields.pop("reason", "spam"),
+        expires=fields.pop("expires", timezone.now() + timedelta(minutes=30)),
+        **fields,
+    )
+
+
+def test_a_refused_line_stays_in_the_field_with_the_reason(browser, live_url):
+    from game.models import Seat
+
+    ana_ctx, ben_ctx = browser.new_context(viewport=DESKTOP), browser.new_context(viewport=DESKTOP)
+    ana, ben = ana_ctx.new_page(), ben_ctx.new_page()
+    invite = create_table(ana, live_url, "Ana", seats=2)
+    join(ben, invite, "Ben")
+    for n in range(5):  # the allowance: five lines in ten seconds
+        say(ben, f"line {n}")
+    ben.fill("#chat-text", "a sixth line, too fast")
+    ben.press("#chat-text", "Enter")
+    expect(ben.locator("#toast")).to_contain_text("Slow down")
+    expect(ben.locator("#chat-text")).to_have_value("a sixth line, too fast")  # kept, to send again
+    expect(ben.locator("#chat-text")).to_be_enabled()
+
+    # muted meanwhile (no notice reached this screen): the next line is refused, kept, and the
+    # composer now says why
+    _sanction(Seat.objects.get(nickname="Ben").player_key, reason="flooding")
+    ben.wait_for_timeout(10_500)  # the allowance again
+    ben.press("#chat-text", "Enter")
+    expect(ben.locator("#toast")).to_contain_text("You are muted in chat for")
+    expect(ben.locator("#chat-text")).to_have_value("a sixth line, too fast")
+    expect(ben.locator("#chat-refused")).to_contain_text("Reason: flooding")
+    expect(ben.locator("#chat-text")).to_be_disabled()
+    assert "sixth" not in ana.locator("#chat-table-list").inner_text()
+
+
+@pytest.mark.parametrize("why", ["mute", "ban", "closed"])
+def test_who_cannot_write_sees_why_before_typing(browser, live_url, why):
+    from game.models import Table
+
+    from ..web.factories import open_table
+    from .scenes import seat_as
+
+    table, (ana, ben) = open_table(turn_seconds=0)
+    if why == "closed":
+        Table.objects.filter(id=table.id).update(status=Table.Status.CLOSED)
+    else:
+        _sanction(ben.key, kind=why, reason="rude", expires=None)
+    context = browser.new_context(viewport=DESKTOP, locale="de-DE")
+    seat_as(context, live_url, ben)
+    page = context.new_page()
+    page.goto(f"{live_url}/de/t/{table.code}/")
+    expect(page.locator('body[data-socket="live"]')).to_have_count(1)
+    words = {
+        "mute": "Du bist im Chat stummgeschaltet. Grund: rude",
+        "ban": "Du bist von Tischen gesperrt. Grund: rude",
+        "closed": "Dieser Tisch wurde vom Team geschlossen.",
+    }
+    expect(page.locator("#chat-refused")).to_have_text(words[why])
+    expect(page.locator("#chat-text")).to_be_disabled()
+    assert page.locator("#chat-text").get_attribute("aria-describedby").startswith("chat-refused")
+    context.close()
+
+
+def test_the_counter_and_a_paste_cut_to_the_cap(browser, live_url):
+    context = browser.new_context(viewport=DESKTOP, permissions=["clipboard-read", "clipboard-write"])
+    page = context.new_page()
+    create_table(page, live_url, "Ana", seats=2)
+    counter = page.locator("#chat-count")
+    expect(counter).to_have_text("0/200")
+    page.fill("#chat-text", "x" * 37)
+    expect(counter).to_have_text("37/200")
+    expect(page.locator("[data-chat-limit]")).to_have_text("")
+    page.fill("#chat-text", "")
+    page.evaluate("text => navigator.clipboard.writeText(text)", "y" * 260)
+    page.focus("#chat-text")
+    page.keyboard.press("Control+V")
+    expect(page.locator("#chat-text")).to_have_value("y" * 200)
+    expect(counter).to_have_text("200/200")
+    expect(page.locator("[data-chat-limit]")).to_have_text("Only the first 200 characters fit: the rest was cut.")
+    page.keyboard.press("Backspace")
+    expect(counter).to_have_text("199/200")
+    expect(page.locator("[data-chat-limit]")).to_have_text("")
+    page.keyboard.type("z")
+    expect(page.locator("[data-chat-limit]")).to_have_text("A chat message has at most 200 characters.")
+    page.press("#chat-text", "Enter")
+    expect(page.locator("#chat-text")).to_have_value("")  # said: the field and the counter start again
+    expect(counter).to_have_text("0/200")
+    context.close()
+
+
+def test_a_players_folded_spectators_chat_counts_what_came(browser, live_url):
+    ana_ctx, zoe_ctx = browser.new_context(viewport=DESKTOP), browser.new_context(viewport=DESKTOP)
+    ana, zoe = ana_ctx.new_page(), zoe_ctx.new_page()
+    invite = create_table(ana, live_url, "Ana", seats=3)
+    zoe.goto(invite)
+    zoe.fill("#chat-name", "Zoe")
+    zoe.click("#chat-compose button")
+    expect(zoe.locator("#chat-text")).to_have_attribute("placeholder", "Message to the spectators")
+    badge = ana.locator("[data-spectators-unread]")
+    expect(badge).to_be_hidden()
+    say(zoe, "go Ana!")
+    say(zoe, "nice one")
+    expect(badge).to_have_text("2")
+    expect(badge).to_be_visible()
+    ana.click("#chat-spectators > summary")
+    expect(badge).to_be_hidden()
+    ana.click("#chat-spectators > summary")
+    say(zoe, "again")
+    expect(badge).to_have_text("1")
+
+
+def test_a_rename_shows_in_open_chat_lists_at_once(browser, live_url):
+    from game.models import Report, Seat, Table
+
+    ana_ctx, ben_ctx, mod_ctx = (browser.new_context(viewport=DESKTOP) for _ in range(3))
+    _moderator(mod_ctx, live_url)
+    ana, ben, mod = ana_ctx.new_page(), ben_ctx.new_page(), mod_ctx.new_page()
+    invite = create_table(ana, live_url, "Ana", seats=2)
+    join(ben, invite, "Badname")
+    say(ben, "hello all")
+    expect(ana.locator("#chat-table-list")).to_contain_text("Badname hello all")
+    seat = Seat.objects.get(nickname="Badname")
+    table = Table.objects.get(id=seat.table_id)
+    report = Report.objects.create(
+        table=table,
+        table_code=table.code,
+        reporter_key="guest:someone",
+        reporter_name="Ana",
+        reported_key=seat.player_key,
+        reported_name="Badname",
+        reason=Report.Reason.NICKNAME,
+    )
+    mod.goto(f"{live_url}/admin/game/report/{report.id}/change/")
+    form = mod.locator(".moderation__form--rename")
+    form.locator("input[name=rename-nickname]").fill("Player2")
+    form.locator("[data-moderation=rename]").click()
+    expect(mod.locator(".messagelist")).to_contain_text("Done")
+    for page in (ana, ben):  # no reload: the lines show the new name
+        expect(page.locator("#chat-table-list .chat__line").first).to_contain_text("Player2 hello all")
+        assert "Badname" not in page.locator("#chat").inner_text()
+
+
+def test_a_mute_that_ends_opens_the_box_again_without_a_reload(browser, live_url):
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from ..web.factories import open_table
+    from .scenes import seat_as
+
+    table, (_ana, ben) = open_table(turn_seconds=0)
+    _sanction(ben.key, reason="cool down", expires=timezone.now() + timedelta(seconds=6))
+    context = browser.new_context(viewport=DESKTOP)
+    seat_as(context, live_url, ben)
+    page = context.new_page()
+    page.goto(f"{live_url}/en/t/{table.code}/")
+    expect(page.locator("#chat-refused")).to_contain_text("Reason: cool down")
+    expect(page.locator("#chat-text")).to_be_disabled()
+    expect(page.locator("#chat-text")).to_be_enabled(timeout=12_000)
+    expect(page.locator("#chat-refused")).to_have_count(0)
+    expect(page.locator('[data-phrase="good_luck"]')).to_be_visible()
+    say(page, "back again")
+    expect(page.locator("#chat-table-list")).to_contain_text("Ben back again")
     context.close()

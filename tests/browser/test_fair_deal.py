@@ -41,6 +41,7 @@ def test_each_browser_contributes_a_client_seed_to_the_deal(browser, live_url):
     assert re.fullmatch(r"[0-9a-f]{64}", ben_seed)
     assert ana.locator("#fair-seed").input_value() != ben_seed
     ana.fill("#fair-seed", "AnaPicksThis7")
+    expect(ana.locator("[data-fair-status]")).to_have_text("")  # edited: not sent yet
     ana.click("text=Use this seed")
     expect(ana.locator("[data-fair-status]")).to_have_text("Your seed counts for the next deal.")
     seated = dict(Seat.objects.filter(table=table).values_list("nickname", "client_seed"))

@@ -11,11 +11,13 @@ import sys
 from pathlib import Path
 
 import pytest
+from django.contrib.sessions.models import Session
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.test import Client
 
 from game.fair import record as records
 from game.fair.verify import verify
+from game.models import Table
 from game.services.records import game_record
 
 from .play import Watch, play_out, table_of
@@ -34,9 +36,16 @@ def real_record(kind: str) -> dict:
 
 @pytest.fixture(scope="module")
 def played(django_db_setup, django_db_blocker):
-    """One finished game of each, recorded (played once for the module)."""
+    """One finished game of each, recorded (played once for the module; its tables and the
+    sessions its players' pages opened are deleted after: they are outside every test's
+    transaction)."""
     with django_db_blocker.unblock():
-        return {kind: real_record(kind) for kind in GAMES}
+        sessions = set(Session.objects.values_list("session_key", flat=True))
+        records = {kind: real_record(kind) for kind in GAMES}
+    yield records
+    with django_db_blocker.unblock():
+        Table.objects.filter(code__in=[record["table"] for record in records.values()]).delete()
+        Session.objects.exclude(session_key__in=sessions).delete()  # the pages its players loaded
 
 
 @pytest.mark.parametrize("kind", GAMES)

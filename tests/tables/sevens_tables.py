@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from contextlib import nullcontext
+from unittest import mock
+
 from game import services
 from game.core.identity import Player
 from game.models import Game, Table
@@ -18,9 +21,11 @@ def sevens_table(
     turn_seconds: int = 30,
     rounds: int = 3,
     deck: list[str] | None = None,
+    seed: int | None = None,
 ) -> tuple[Table, list[Player]]:
     """A Sevens table with these people seated in order (the first hosts), then bots of these
-    levels, started or not; `deck` stacks round 1's deal (deck[0] to the dealer's left)."""
+    levels, started or not; `deck` stacks round 1's deal (deck[0] to the dealer's left), `seed`
+    starts the game from that seed (every deal known) instead of a random one."""
     players = people(*names)
     table = services.table_create(
         player=players[0],
@@ -35,7 +40,11 @@ def sevens_table(
     for level in bots:
         services.bot_add(code=table.code, player=players[0], level=level)
     if start:
-        services.game_start(code=table.code, player=players[0])
+        with (
+            # the engine's seed, as the fair deal would derive it (game.fair.seeds)
+            mock.patch("game.fair.seeds.engine_seed", return_value=seed) if seed is not None else nullcontext()
+        ):
+            services.game_start(code=table.code, player=players[0])
         if deck is not None:
             restack(table, deck)
     table.refresh_from_db()

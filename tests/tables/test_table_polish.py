@@ -58,46 +58,48 @@ def test_a_screen_marks_its_own_seat_online_whatever_it_heard():
 
 
 def move(table, players) -> dict:
-    """Whoever decides plays their first playable card (or passes)."""
+    """Whoever decides plays their first playable card (a seat with none passes by itself)."""
     state = state_of(table)
     seat = state["current"]
-    cards = playable(state["seats"][seat]["hand"], state["layout"])
-    if cards:
-        return play(table, players[seat], cards[0])
-    return services.game_act(
-        code=table.code, player=players[seat], action={"kind": "pass"}, version=game_of(table).version
-    )
+    return play(table, players[seat], playable(state["seats"][seat]["hand"], state["layout"])[0])
+
+
+# A deal where Cleo (seat 2) passes by herself in the same update as Ben's 7♠, the first play
+# after the opener: the cards she never had a turn to answer stay marked for her (a pass
+# counted as her turn wiped them before she saw them).
+MARKS_SEED = 2
 
 
 def test_sevens_marks_the_cards_played_since_each_viewers_own_last_turn():
-    table, players = sevens_table(turn_seconds=0)
+    table, players = sevens_table(turn_seconds=0, seed=MARKS_SEED)
     snapshot = snapshot_of(table)
     screens = [Screen(player.key, "en") for player in players] + [Screen(None, "en")]
     for screen in screens:
         screen.full(snapshot, selectors.log_events(game_of(table)), [0, 1, 2])
-    history = [tuple(move) for move in state_of(table)["moves"]]  # (seat, card or None) this round: the opener
+    passed_unseen = 0  # updates that brought a play and the pass right after it
     for _ in range(7):
-        seat = state_of(table)["current"]
         round_number = state_of(table)["round"]
         message = move(table, players)
-        played = next((e["card"] for e in message["events"] if e["type"] == "played" and e["seat"] == seat), None)
         if state_of(table)["round"] != round_number:
             break
-        history.append((seat, played))
+        kinds = [event["type"] for event in message["events"]]
+        passed_unseen += kinds[:2] == ["played", "passed"]
+        history = [tuple(move) for move in state_of(table)["moves"]]  # (seat, card or None) this round
         pages = [screen.update(message["snapshot"], message["events"]) for screen in screens]
         current = state_of(table)["current"]
         for viewer, html in enumerate(pages):
             shown = screens[viewer]
-            whose = viewer if viewer < 3 else current  # a spectator: since the decider's last turn
+            whose = viewer if viewer < 3 else current  # a spectator: since the decider last played
             since = []
             for by, card in reversed(history):
-                if by == whose:
+                if by == whose and card:
                     break
                 if card:
                     since.append(card)
             marked = set(MARKED.findall(shown._whole(message["snapshot"], shown._view(message["snapshot"], []))))
             assert marked == set(since), (viewer, history)
             assert html is not None
+    assert passed_unseen, "the deal no longer has a pass right after a play"
 
 
 def test_sevn_marks_the_card_drawn_last_at_the_table_for_every_viewer():

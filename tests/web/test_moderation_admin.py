@@ -8,7 +8,8 @@ from django.contrib.auth.models import Group, User
 from django.test import Client
 
 from game import services
-from game.core.identity import Player
+from game.core import staff_words
+from game.core.identity import Player, staff_tag
 from game.models import ChatMessage, ModAction, Report, Sanction
 
 from .factories import game_of, open_table
@@ -74,7 +75,8 @@ def test_the_report_page_shows_evidence_other_reports_tables_and_the_actions(sup
     assert "good luck all" in html and "you are all idiots" in html and "moderation__reported" in html
     assert other.code in html and "Offensive nickname" in html  # the other report
     assert f"/admin/game/table/{table.id}/change/" in html  # Ben's tables
-    assert "author_key=guest%3Aben" in html  # his chat at every table
+    assert "/admin/game/chatmessage/?who=guest%C2%B7" in html  # his chat at every table, by his tag
+    assert "guest:ben" not in html and "guest%3Aben" not in html
     for action in ("warn", "mute", "remove", "rename", "ban", "close", "handle"):
         assert f"/act/{action}/" in html
 
@@ -99,7 +101,7 @@ def test_a_moderator_warns_mutes_and_removes_but_cannot_ban_nor_close(moderator,
     assert (
         report.status == "handled"
         and report.handled_by.username == "mod"
-        and "muted 1h everywhere" in report.resolution
+        and staff_words.say(report.resolution).startswith("Warned (Insults); Muted in chat (1 hour, everywhere)")
     )
     with pytest.raises(services.ServiceError, match="You are muted in chat"):
         services.chat_post(code=table.code, player=ben, text="hi")
@@ -193,6 +195,12 @@ def test_staff_search_the_chat_and_read_one_persons_chat_across_tables(moderator
     services.chat_post(code=other.code, player=ben, text="hello from elsewhere")
     html = moderator.get("/admin/game/chatmessage/", {"q": "idiots"}).content.decode()
     assert "you are all idiots" in html and "good luck all" not in html
-    html = moderator.get("/admin/game/chatmessage/", {"author_key": ben.key}).content.decode()
+    html = moderator.get("/admin/game/chatmessage/", {"who": staff_tag(ben.key)}).content.decode()
     assert "you are all idiots" in html and "hello from elsewhere" in html and "good luck all" not in html
     assert ChatMessage.objects.count() == 3
+
+
+def test_a_malformed_report_address_is_not_a_server_error(moderator, reported):
+    *_, report = reported
+    response = moderator.get(f"/admin/game/report/{report.id}/change/widgets.css/change/")
+    assert response.status_code in (302, 404)

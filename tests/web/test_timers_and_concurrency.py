@@ -108,3 +108,36 @@ def test_three_timeouts_in_a_row_hand_the_seat_to_a_bot_until_the_player_acts():
     assert away_seat is not None
     seat = table.seats.get(index=away_seat)
     assert seat.away and seat.timeouts_in_row == 3
+
+
+async def test_who_left_is_checked_by_the_clock_however_slow_each_poll_is(monkeypatch):
+    """A busy process's polls take far longer than POLL_SECONDS; the absence check must still come
+    every ABSENCE_CHECK_SECONDS of real time (counting polls made "away after a minute" late)."""
+    import asyncio
+
+    clock = {"now": 1000.0}
+    checks: list[float] = []
+
+    def slow_poll(now, check_absent):
+        clock["now"] += 1.5  # each poll takes 1.5 s of the clock
+        if check_absent:
+            checks.append(clock["now"])
+        if clock["now"] > 1030:
+            raise asyncio.CancelledError
+        return []
+
+    monkeypatch.setattr(timers.time, "monotonic", lambda: clock["now"])
+    monkeypatch.setattr(timers, "fire_due", slow_poll)
+    monkeypatch.setattr(timers, "database_sync_to_async", lambda function: _as_coroutine(function))
+    monkeypatch.setattr(timers, "POLL_SECONDS", 0)
+    with pytest.raises(asyncio.CancelledError):
+        await timers.run_forever()
+    gaps = [later - earlier for earlier, later in zip(checks, checks[1:], strict=False)]
+    assert len(checks) >= 9 and max(gaps) <= timers.ABSENCE_CHECK_SECONDS + 1.5, checks
+
+
+def _as_coroutine(function):
+    async def call(*args):
+        return function(*args)
+
+    return call

@@ -126,10 +126,12 @@ def test_home_lists_your_tables(client):
 
 
 def test_logged_in_users_play_under_their_username(client):
+    from allauth.account.models import EmailAddress
     from django.contrib.auth.models import User
 
-    User.objects.create_user("carol", password="a-long-password-1")
-    response = client.post("/en/accounts/login/", {"username": "carol", "password": "a-long-password-1"})
+    carol = User.objects.create_user("carol", "carol@example.com", password="a-long-password-1")
+    EmailAddress.objects.create(user=carol, email=carol.email, verified=True, primary=True)
+    response = client.post("/en/accounts/login/", {"login": "carol", "password": "a-long-password-1"})
     assert response.status_code == 302
     assert "Signed in as carol" in client.get("/en/").content.decode()
     table, _ = open_table(start=False)

@@ -14,7 +14,7 @@ def own_seeds(apps, schema_editor):
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('game', '0006_table'),
+        ('game', '0007_accounts_friends_invitations'),
     ]
 
     operations = [

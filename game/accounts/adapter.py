@@ -1,0 +1,30 @@
+"""allauth's adapter for SEVN: a username is also the name people read at tables."""
+
+from __future__ import annotations
+
+from allauth.account.adapter import DefaultAccountAdapter
+from django import forms
+from django.utils.translation import gettext_lazy as _
+
+from game.core.errors import ServiceError
+from game.core.proxy import client_address
+from game.services.common import clean_nickname
+
+
+class AccountAdapter(DefaultAccountAdapter):
+    def get_client_ip(self, request):
+        """The address allauth's rate limits count by is the one every other limit counts by:
+        behind nginx REMOTE_ADDR is the proxy's for everyone, and X-Forwarded-For is believed only
+        from SEVN_TRUSTED_PROXIES (game.core.proxy)."""
+        return client_address(request.META)
+
+    def clean_username(self, username, shallow=False):
+        """A username follows the rules of a nickname (1 to 20 visible characters, not posing as
+        a computer player or staff), then allauth's own."""
+        try:
+            name = clean_nickname(username)
+        except ServiceError as error:
+            raise forms.ValidationError(error.message) from error
+        if name != username:
+            raise forms.ValidationError(_("Write the username as people will read it, without extra spaces."))
+        return super().clean_username(username, shallow=shallow)

@@ -1,0 +1,24 @@
+"""A log-in (a sign-up logs in too) makes the session's guest the account's: game.services.accounts."""
+
+from __future__ import annotations
+
+from django.contrib.auth.signals import user_logged_in
+from django.db import transaction
+from django.dispatch import receiver
+
+from game.core.identity import ACCOUNT_KEY, SESSION_KEY
+from game.delivery import broadcast
+from game.services.accounts import account_signed_in
+
+
+@receiver(user_logged_in, dispatch_uid="sevn-account-signed-in")
+def _signed_in(sender, request, user, **kwargs) -> None:
+    session = getattr(request, "session", None)
+    if session is None:
+        return
+    guest_key = session.get(SESSION_KEY)
+    done = account_signed_in(user=user, guest_key=guest_key)
+    session[ACCOUNT_KEY] = [user.pk, done.key]
+    session[SESSION_KEY] = done.key
+    for code, update in done.sent:  # the guest's open screens go on as the account's, unreloaded
+        transaction.on_commit(lambda code=code, update=update: broadcast.send(code, update))

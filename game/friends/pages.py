@@ -1,0 +1,134 @@
+"""Friends' pages: the list (who is online and at which table), requests in and out, whom you
+blocked, and the buttons that send, accept, decline, remove, block and unblock."""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.utils.http import url_has_allowed_host_and_scheme
+from django.utils.translation import gettext
+from django.views.decorators.http import require_POST
+
+from game import services
+from game.core.errors import ServiceError, choose_int
+from game.core.identity import player_for
+from game.delivery import broadcast
+from game.services import friends, invitations, selectors
+
+
+@login_required
+def friends_page(request: HttpRequest) -> HttpResponse:
+    return render(
+        request,
+        "friends/friends.html",
+        {"friends": selectors.friends_of(request.user.pk), **selectors.friend_requests(request.user.pk)},
+    )
+
+
+def _back(request: HttpRequest) -> HttpResponse:
+    target = request.POST.get("next", "")
+    if target and url_has_allowed_host_and_scheme(target, {request.get_host()}, request.is_secure()):
+        return redirect(target)
+    return redirect("friends")
+
+
+def _other(request: HttpRequest) -> int:
+    return choose_int(
+        request.POST.get("user"), range(1, 2**31), "no_person", gettext("There is nobody with that name.")
+    )
+
+
+SAID = {
+    "sent": lambda: gettext("Friend request sent."),
+    "friends": lambda: gettext("You are friends now."),
+}
+
+
+@login_required
+@require_POST
+def friend_action(request: HttpRequest, action: str) -> HttpResponse:
+    user = request.user
+    try:
+        if action == "add":
+            messages.success(request, SAID[friends.friend_request(user=user, name=request.POST.get("name", ""))]())
+        elif action == "accept":
+            friends.friend_accept(user=user, from_id=_other(request))
+            messages.success(request, SAID["friends"]())
+        elif action == "decline":
+            friends.friend_decline(user=user, from_id=_other(request))
+        elif action == "remove":
+            friends.friend_remove(user=user, other_id=_other(request))
+        elif action == "block":
+            friends.friend_block(user=user, other_id=_other(request))
+            messages.success(request, gettext("Blocked: they can no longer invite you, ask you or see you online."))
+        elif action == "unblock":
+            friends.friend_unblock(user=user, other_id=_other(request))
+    except ServiceError as error:
+        messages.error(request, str(error.message))
+    return _back(request)
+
+
+@login_required
+def inbox(request: HttpRequest) -> HttpResponse:
+    """The invitations waiting for an answer (each goes when its table ends)."""
+    return render(request, "friends/inbox.html", {"invitations": selectors.invitations_of(request.user.pk)})
+
+
+@login_required
+@require_POST
+def invitation_join(request: HttpRequest, invitation_id: int) -> HttpResponse:
+    """Answer an invitation: to its table, seated at once when a seat is free in its lobby."""
+    try:
+        code = invitations.invitation_answer(user=request.user, invitation_id=invitation_id)
+    except ServiceError as error:
+        messages.error(request, str(error.message))
+        return redirect("invitations")
+    player = player_for(request.session, request.user)
+    table = selectors.table_by_code(code)
+    seated = table is not None and selectors.tables_of(player.key).filter(id=table.id).exists()
+    if table is not None and table.status == table.Status.LOBBY and not seated:
+        try:
+            broadcast.send(code, services.seat_take(code=code, player=player, nickname=player.username))
+        except ServiceError as error:  # full, or started meanwhile: they watch
+            messages.error(request, str(error.message))
+    return redirect("table", code=code)
+
+
+@login_required
+@require_POST
+def invitation_decline(request: HttpRequest, invitation_id: int) -> HttpResponse:
+    invitations.invitation_decline(user=request.user, invitation_id=invitation_id)
+    return redirect("invitations")
+
+
+@login_required
+@require_POST
+def table_invite(request: HttpRequest, code: str) -> HttpResponse:
+    """Invite a friend to this table: a toast on every page they have open, and their inbox."""
+    try:
+        sent = invitations.invitation_send(
+            user=request.user, player=player_for(request.session, request.user), code=code, friend_id=_other(request)
+        )
+    except ServiceError as error:
+        messages.error(request, str(error.message))
+    else:
+        broadcast.send_to_people(sent)
+        messages.success(request, gettext("Invitation sent."))
+    return redirect("table", code=code.upper())
+
+
+@login_required
+@require_POST
+def table_again(request: HttpRequest, code: str) -> HttpResponse:
+    """Play again with the same people: a new table, the others invited to it."""
+    try:
+        table, sent = invitations.table_again(
+            user=request.user, player=player_for(request.session, request.user), code=code
+        )
+    except ServiceError as error:
+        messages.error(request, str(error.message))
+        return redirect("table", code=code.upper())
+    broadcast.send_to_people(sent)
+    return redirect("table", code=table.code)

@@ -1,0 +1,51 @@
+"""The small socket every page of a signed-in person opens (sevn.js): it joins the person's
+group (game.delivery.broadcast.person_group) and shows each invitation that arrives as a toast
+with a Join button, in the page's language."""
+
+from __future__ import annotations
+
+from channels.generic.websocket import AsyncWebsocketConsumer
+from django.conf import settings
+from django.template.loader import render_to_string
+from django.utils import translation
+
+from game import registry
+from game.delivery.broadcast import person_group
+
+LANGUAGES = {code for code, _name in settings.LANGUAGES}
+
+
+class PersonConsumer(AsyncWebsocketConsumer):
+    group: str | None = None
+
+    async def connect(self) -> None:
+        user = self.scope.get("user")
+        if user is None or not user.is_authenticated:
+            await self.close(code=4401)
+            return
+        query = dict(
+            part.split("=", 1) for part in self.scope.get("query_string", b"").decode().split("&") if "=" in part
+        )
+        self.language = query.get("lang") if query.get("lang") in LANGUAGES else settings.LANGUAGE_CODE
+        self.group = person_group(user.pk)
+        await self.channel_layer.group_add(self.group, self.channel_name)
+        await self.accept()
+
+    async def disconnect(self, close_code: int) -> None:
+        if self.group is not None:
+            await self.channel_layer.group_discard(self.group, self.channel_name)
+
+    async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
+        """Nothing is asked on this socket: it only listens."""
+
+    async def invitation(self, message: dict) -> None:
+        await self.send(toast(message["invitation"], self.language))
+
+
+def toast(invitation: dict, language: str) -> str:
+    kind = registry.KINDS.get(invitation["kind"])
+    with translation.override(language):
+        return render_to_string(
+            "friends/_invitation_toast.html",
+            {"invitation": invitation, "game": kind.label if kind else invitation["kind"]},
+        )

@@ -1,0 +1,91 @@
+"""Accounts in admin: each account's reports and mutes and bans on its page, and suspending an
+account (or reinstating it), logged in the moderators' log."""
+
+from __future__ import annotations
+
+from django.contrib import admin, messages
+from django.contrib.auth import get_user_model
+from django.contrib.auth.admin import UserAdmin
+from django.utils.translation import gettext_lazy as _
+from django.utils.translation import ngettext
+
+from game.models import Report, Sanction
+from game.services import accounts
+
+User = get_user_model()
+
+
+class _History(admin.TabularInline):
+    extra = 0
+    can_delete = False
+    show_change_link = True
+
+    def has_add_permission(self, request, obj=None) -> bool:
+        return False
+
+    def has_change_permission(self, request, obj=None) -> bool:
+        return False
+
+
+class ReportsAbout(_History):
+    model = Report
+    fk_name = "reported_user"
+    fields = ("created", "table_code", "reason", "message_text", "comment", "status", "resolution")
+    readonly_fields = fields
+    verbose_name = _("report about this account")
+    verbose_name_plural = _("reports about this account")
+
+
+class SanctionsOf(_History):
+    model = Sanction
+    fk_name = "user"
+    fields = ("created", "kind", "table", "reason", "expires", "lifted", "by")
+    readonly_fields = fields
+    verbose_name_plural = _("mutes and bans of this account")
+
+
+admin.site.unregister(User)
+
+
+@admin.register(User)
+class AccountAdmin(UserAdmin):
+    inlines = [SanctionsOf, ReportsAbout]
+    list_display = ("username", "email", "is_active", "is_staff", "date_joined", "last_login")
+    actions = ["suspend", "reinstate"]
+
+    def has_view_permission(self, request, obj=None) -> bool:
+        """Moderators (who handle reports) see accounts, their reports and sanctions; changing
+        one stays Django's own permission."""
+        return super().has_view_permission(request, obj) or request.user.has_perm("game.handle_report")
+
+    def has_module_permission(self, request) -> bool:
+        return super().has_module_permission(request) or request.user.has_perm("game.handle_report")
+
+    def has_ban_permission(self, request) -> bool:
+        return request.user.has_perm("game.ban_player")
+
+    def _set(self, request, queryset, suspend: bool) -> int:
+        reason = _("suspended by staff") if suspend else _("reinstated by staff")
+        done = 0
+        for user in queryset.exclude(pk=request.user.pk).filter(is_superuser=False):
+            accounts.account_suspend(by=request.user, user=user, reason=str(reason), suspend=suspend)
+            done += 1
+        return done
+
+    @admin.action(description=_("Suspend the selected accounts"), permissions=["ban"])
+    def suspend(self, request, queryset) -> None:
+        done = self._set(request, queryset, True)
+        self.message_user(
+            request,
+            ngettext("%(n)d account suspended.", "%(n)d accounts suspended.", done) % {"n": done},
+            messages.SUCCESS,
+        )
+
+    @admin.action(description=_("Reinstate the selected accounts"), permissions=["ban"])
+    def reinstate(self, request, queryset) -> None:
+        done = self._set(request, queryset, False)
+        self.message_user(
+            request,
+            ngettext("%(n)d account reinstated.", "%(n)d accounts reinstated.", done) % {"n": done},
+            messages.SUCCESS,
+        )

@@ -1,0 +1,109 @@
+"""Accounts: the player key a person plays under once signed in, and everything a guest had
+moving to their account when they sign up or log in.
+
+An account plays under one key on every device: the guest key it was made from (so the seats,
+games and chat a guest has open are the account's at once, over the sockets already open), or
+one made of its id when it was not made from a guest. A guest key that logs in to an account
+made elsewhere hands its seats, hosted tables, chat lines and reports to the account's key;
+its mutes and bans are the account's from then on.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from django.db import IntegrityError, transaction
+
+from game.core.identity import tag
+from game.models import ChatMessage, GuestKey, ModAction, Presence, Profile, Report, Sanction, Seat, Table
+from game.services import selectors
+from game.services.common import table_update
+from game.services.staff import Person, log_action
+from game.services.store import seats_of
+
+
+@dataclass(frozen=True)
+class SignedIn:
+    """What a log-in did: the account's player key, and what to tell the tables whose seats
+    changed key: the screens of the guest switch to the account, every screen redraws the seats."""
+
+    key: str
+    sent: list[tuple[str, dict]]
+
+
+def _profile(user, guest_key: str | None) -> Profile:
+    profile = Profile.objects.filter(user=user).first()
+    if profile is not None:
+        return profile
+    key = guest_key if guest_key and not GuestKey.objects.filter(key=guest_key).exists() else f"user:{user.pk}"
+    try:
+        with transaction.atomic():
+            return Profile.objects.create(user=user, player_key=key)
+    except IntegrityError:  # the key is someone's already (a second log-in raced this one)
+        return Profile.objects.get(user=user)
+
+
+def _move(old: str, new: str, user) -> list[str]:
+    """Everything of the key `old` becomes the key `new`'s (the account's), table by table; a seat
+    at a table where the account already sits stays as it was (one person, one seat)."""
+    taken = Seat.objects.filter(player_key=new).values("table_id")
+    seats = Seat.objects.filter(player_key=old).exclude(table_id__in=taken)
+    codes = sorted(set(seats.values_list("table__code", flat=True)))
+    seats.update(player_key=new, user=user)
+    Table.objects.filter(host_key=old).update(host_key=new)
+    Presence.objects.filter(player_key=old).update(player_key=new)
+    ChatMessage.objects.filter(author_key=old).update(author_key=new, author_user=user)
+    Report.objects.filter(reporter_key=old).update(reporter_key=new)
+    Report.objects.filter(reported_key=old).update(reported_key=new, reported_user=user)
+    return codes
+
+
+@transaction.atomic
+def account_signed_in(*, user, guest_key: str | None) -> SignedIn:
+    """A person logged in (or signed up and was logged in) in a session that may hold a guest
+    key: the account's key, with the guest's seats, tables, chat and sanctions made the account's."""
+    profile = _profile(user, guest_key)
+    key = profile.player_key
+    moved: list[str] = []
+    for old in {guest_key, f"user:{user.pk}"} - {key, None, ""}:
+        if old.startswith("guest:"):
+            GuestKey.objects.get_or_create(key=old, defaults={"user": user})
+        moved += _move(old, key, user)
+    if guest_key == key:
+        GuestKey.objects.get_or_create(key=key, defaults={"user": user})
+    Seat.objects.filter(player_key=key, user__isnull=True).update(user=user)
+    ChatMessage.objects.filter(author_key=key, author_user__isnull=True).update(author_user=user)
+    linked = [key, *GuestKey.objects.filter(user=user).values_list("key", flat=True)]
+    Sanction.objects.filter(player_key__in=linked, user__isnull=True).update(user=user)
+    sent: list[tuple[str, dict]] = []
+    for table in Table.objects.filter(code__in=set(moved)):
+        body = {"to": [tag(old) for old in {guest_key, f"user:{user.pk}"} if old], "user_id": user.pk}
+        sent.append((table.code, {"chat": "account", "body": body}))
+        sent.append((table.code, table_update(table, seats_of(table), selectors.current_game(table))))
+    return SignedIn(key=key, sent=sent)
+
+
+def profile_update(*, user, private: bool, hide_online: bool) -> Profile:
+    """What others may see of a person: their games and results (private: only they, and their
+    friends), and whether friends see them online."""
+    profile = _profile(user, None)
+    profile.private, profile.hide_online = bool(private), bool(hide_online)
+    profile.save(update_fields=["private", "hide_online"])
+    return profile
+
+
+@transaction.atomic
+def account_suspend(*, by, user, reason: str, suspend: bool = True) -> None:
+    """Suspend an account (it can no longer log in, and its sessions end at their next request
+    or socket), or reinstate it; one line of the moderators' log either way."""
+    why = " ".join(str(reason or "").split())[:300]
+    user.is_active = not suspend
+    user.save(update_fields=["is_active"])
+    profile = Profile.objects.filter(user=user).first()
+    log_action(
+        by=by,
+        action=ModAction.Action.BAN if suspend else ModAction.Action.LIFT,
+        person=Person(profile.player_key if profile else f"user:{user.pk}", user.get_username()[:20], user.pk),
+        detail="account suspended" if suspend else "account reinstated",
+        reason=why,
+    )

@@ -1,0 +1,105 @@
+"""Friends: a request sent by name (or from a seat at a table), accepted, declined, withdrawn;
+a friendship removed; a person blocked. A friendship is two rows (one each way, so each side's
+list is one query); a request and a block are one row from the person who made it.
+
+A block holds one way: the blocked person can no longer ask, invite or see the other online
+(and any request or friendship between them ends).
+"""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.contrib.auth import get_user_model
+from django.db import transaction
+from django.db.models import Q
+from django.utils.translation import gettext_lazy as _
+
+from game.core.errors import ServiceError
+from game.core.limits import over_limit
+from game.models import Friendship
+
+Status = Friendship.Status
+
+
+def _person(name: str):
+    found = get_user_model().objects.filter(username__iexact=str(name or "").strip(), is_active=True).first()
+    if found is None:
+        raise ServiceError("no_person", _("There is nobody with that name."))
+    return found
+
+
+def blocks(blocker_id: int, blocked_id: int) -> bool:
+    return Friendship.objects.filter(from_user_id=blocker_id, to_user_id=blocked_id, status=Status.BLOCKED).exists()
+
+
+def _between(a: int, b: int):
+    return Friendship.objects.filter(Q(from_user_id=a, to_user_id=b) | Q(from_user_id=b, to_user_id=a))
+
+
+@transaction.atomic
+def friend_request(*, user, name: str) -> str:
+    """Ask someone to be friends (or accept at once if they asked first). Returns "sent" or
+    "friends". Refused: oneself, a stranger's name, a person who blocked you (said as if sent:
+    a block is never revealed), past the hourly allowance."""
+    other = _person(name)
+    if other.pk == user.pk:
+        raise ServiceError("self", _("You cannot be your own friend."))
+    if over_limit("friend_request", str(user.pk), settings.SEVN_FRIEND_REQUESTS_PER_HOUR, 3600):
+        raise ServiceError("too_many", _("Too many friend requests: try again later."))
+    if blocks(user.pk, other.pk):
+        raise ServiceError("you_block", _("You blocked this person: unblock them first."))
+    if blocks(other.pk, user.pk):
+        return "sent"  # nothing is stored, and nothing tells them
+    mine = Friendship.objects.filter(from_user=user, to_user=other).first()
+    if mine is not None and mine.status == Status.FRIENDS:
+        return "friends"
+    theirs = Friendship.objects.filter(from_user=other, to_user=user, status=Status.REQUESTED).first()
+    if theirs is not None:
+        _make_friends(user.pk, other.pk)
+        return "friends"
+    Friendship.objects.get_or_create(from_user=user, to_user=other, defaults={"status": Status.REQUESTED})
+    return "sent"
+
+
+def _make_friends(a: int, b: int) -> None:
+    _between(a, b).delete()
+    Friendship.objects.bulk_create(
+        [
+            Friendship(from_user_id=a, to_user_id=b, status=Status.FRIENDS),
+            Friendship(from_user_id=b, to_user_id=a, status=Status.FRIENDS),
+        ]
+    )
+
+
+@transaction.atomic
+def friend_accept(*, user, from_id: int) -> None:
+    if not Friendship.objects.filter(from_user_id=from_id, to_user=user, status=Status.REQUESTED).exists():
+        raise ServiceError("no_request", _("That request is no longer there."))
+    _make_friends(user.pk, from_id)
+
+
+@transaction.atomic
+def friend_decline(*, user, from_id: int) -> None:
+    """Decline a request made to you, or withdraw one you made (from_id: the other person)."""
+    Friendship.objects.filter(status=Status.REQUESTED).filter(
+        Q(from_user_id=from_id, to_user=user) | Q(from_user=user, to_user_id=from_id)
+    ).delete()
+
+
+@transaction.atomic
+def friend_remove(*, user, other_id: int) -> None:
+    _between(user.pk, other_id).filter(status=Status.FRIENDS).delete()
+
+
+@transaction.atomic
+def friend_block(*, user, other_id: int) -> None:
+    """Block someone: whatever was between you ends, and they can neither ask, invite nor see you."""
+    if other_id == user.pk:
+        raise ServiceError("self", _("You cannot block yourself."))
+    _between(user.pk, other_id).exclude(from_user_id=other_id, status=Status.BLOCKED).delete()
+    Friendship.objects.create(from_user=user, to_user_id=other_id, status=Status.BLOCKED)
+
+
+@transaction.atomic
+def friend_unblock(*, user, other_id: int) -> None:
+    Friendship.objects.filter(from_user=user, to_user_id=other_id, status=Status.BLOCKED).delete()

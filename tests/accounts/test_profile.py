@@ -1,0 +1,56 @@
+"""A person's profile at /u/<name>/: games played and won per game, recent games, frequent
+opponents; private when they say so (then only they see it); guests have none."""
+
+from __future__ import annotations
+
+import pytest
+
+from game import services
+from game.core.identity import Player
+from game.models import Game, Profile
+
+from .test_home import account, signed_in
+
+pytestmark = pytest.mark.django_db
+
+
+def played(me: Player, against: str, winner: int | None) -> None:
+    """A finished two-person game: `against` in seat 0, me in seat 1."""
+    host = Player(key=f"guest:{against.lower()}-{Game.objects.count()}")
+    table = services.table_create(player=host, nickname=against, seat_count=2)
+    services.seat_take(code=table.code, player=me, nickname="")
+    services.game_start(code=table.code, player=host)
+    Game.objects.filter(table=table).update(over=True, winner=winner)
+
+
+def test_the_profile_counts_games_played_and_won_and_names_frequent_opponents(client):
+    _, me = account("Mia")
+    played(me, "Ana", 1)
+    played(me, "Ana", 0)
+    played(me, "Bo", 1)
+    html = client.get("/en/u/Mia/").content.decode()
+    assert "Games played and won" in html
+    row = html[html.index("<tbody>") : html.index("</tbody>")]
+    assert "SEVN" in row and "<td>3</td><td>2</td>" in row
+    opponents = html[html.index("Played most often with") :]
+    assert opponents.index("Ana") < opponents.index("Bo") and "2 games" in opponents
+    assert "Ana won" in html and "Mia won" in html
+    assert client.get("/en/u/mia/").status_code == 200  # any letter case
+    assert client.get("/en/u/Nobody/").status_code == 404
+
+
+def test_a_private_profile_shows_its_games_to_its_owner_only(client):
+    mia, me = account("Mia")
+    played(me, "Ana", 1)
+    signed_in(client, mia)
+    response = client.post("/en/settings/profile/", {"private": "on"})
+    assert response.status_code == 302 and Profile.objects.get(user=mia).private
+    assert "Games played and won" in client.get("/en/u/Mia/").content.decode()  # her own
+    client.post("/en/accounts/logout/")
+    html = client.get("/de/u/Mia/").content.decode()
+    assert "Dieses Profil ist privat." in html and "Ana" not in html
+
+
+def test_settings_need_an_account(client):
+    response = client.get("/en/settings/profile/")
+    assert response.status_code == 302 and "/accounts/login/" in response["Location"]

@@ -1,0 +1,207 @@
+"""Accounts in the browser: signing up (with the e-mailed code), a passkey made at sign-up and
+used to sign in again (Chromium's virtual authenticator), and a guest who signs up in the
+middle of a game and plays on in the same seat, then finds the table from a second browser."""
+
+from __future__ import annotations
+
+import pytest
+from playwright.sync_api import expect
+
+from .accounts import PASSWORD, enter_code, sign_up
+from .conftest import DESKTOP
+from .play import create_table, join
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+@pytest.fixture
+def base(live_url):
+    """The site on localhost: a passkey belongs to a domain, and an address like 127.0.0.1 is none."""
+    return live_url.replace("127.0.0.1", "localhost")
+
+
+def virtual_authenticator(context, page) -> None:
+    """A platform authenticator that keeps passkeys and says the user was verified."""
+    cdp = context.new_cdp_session(page)
+    cdp.send("WebAuthn.enable")
+    options = {
+        "protocol": "ctap2",
+        "transport": "internal",
+        "hasResidentKey": True,
+        "hasUserVerification": True,
+        "isUserVerified": True,
+        "automaticPresenceSimulation": True,
+    }
+    cdp.send("WebAuthn.addVirtualAuthenticator", {"options": options})
+    return cdp
+
+
+def test_sign_up_log_out_and_log_in_again_in_german(browser, base, shoot):
+    context = browser.new_context(viewport=DESKTOP, locale="de-DE")
+    page = context.new_page()
+    page.goto(f"{base}/de/")
+    page.get_by_role("link", name="Registrieren").click()
+    expect(page.locator("h1")).to_have_text("Registrieren")
+    shoot(page, "accounts-signup-de")
+    page.fill('input[name="username"]', "Klara")
+    page.fill('input[name="email"]', "klara@example.com")
+    page.fill('input[name="password1"]', PASSWORD)
+    page.fill('input[name="password2"]', PASSWORD)
+    page.locator("form.account-form button[type=submit]").click()
+    enter_code(page, "klara@example.com")
+    expect(page.locator(".site-account__name")).to_contain_text("Klara")
+    page.get_by_role("button", name="Abmelden").first.click()
+    expect(page.locator(".site-account")).to_contain_text("Anmelden")
+    page.goto(f"{base}/de/accounts/login/")
+    shoot(page, "accounts-login-de")
+    page.fill('input[name="login"]', "Klara")
+    page.fill('input[name="password"]', PASSWORD)
+    page.locator("form.account-form button[type=submit]").click()
+    expect(page.locator(".site-account__name")).to_contain_text("Klara")
+    context.close()
+
+
+def test_sign_up_with_a_passkey_then_sign_in_with_it(browser, base, shoot):
+    context = browser.new_context(viewport=DESKTOP, locale="en-GB")
+    page = context.new_page()
+    virtual_authenticator(context, page)
+    page.goto(f"{base}/en/accounts/signup/")
+    page.get_by_role("link", name="Sign up using a passkey").click()
+    page.fill('input[name="username"]', "Pia")
+    page.fill('input[name="email"]', "pia@example.com")
+    page.locator("form.account-form button[type=submit]").click()
+    enter_code(page, "pia@example.com")
+    expect(page.locator("#mfa_webauthn_signup")).to_be_visible()
+    shoot(page, "accounts-passkey-create")
+    page.click("#mfa_webauthn_signup")
+    expect(page.locator(".site-account__name")).to_contain_text("Pia")
+
+    page.get_by_role("button", name="Log out").first.click()
+    expect(page.locator(".site-account")).to_contain_text("Log in")
+    page.goto(f"{base}/en/accounts/login/")
+    page.click("#passkey_login")
+    expect(page.locator(".site-account__name")).to_contain_text("Pia")
+    context.close()
+
+
+def test_a_guest_signs_up_mid_game_plays_on_and_finds_the_table_on_another_browser(browser, base, shoot):
+    gus_ctx = browser.new_context(viewport=DESKTOP, locale="en-GB")
+    ben_ctx = browser.new_context(viewport=DESKTOP, locale="en-GB")
+    gus, ben = gus_ctx.new_page(), ben_ctx.new_page()
+    invite = create_table(gus, base, "Gus", seats=2)
+    join(ben, invite, "Ben")
+    gus.click("text=Start the game")
+    expect(gus.locator("#table")).to_have_attribute("data-status", "playing")
+    code = invite.rstrip("/").rsplit("/", 1)[-1]
+
+    # Gus signs up in another tab of the same browser, the table's tab stays open
+    tab = gus_ctx.new_page()
+    sign_up(tab, base, "Gus")
+    tab.close()
+
+    # the open table plays on, unreloaded: Gus's next move goes through on the socket opened as a guest
+    gus.evaluate("window.__kept = true")  # gone if the page reloads
+    mine = gus.locator("#controls.controls--active button:enabled")
+    for _ in range(20):
+        if mine.count():
+            break
+        theirs = ben.locator("#controls.controls--active button:enabled")
+        if theirs.count():
+            theirs.first.click()
+        gus.wait_for_timeout(250)
+    version = int(gus.locator("#table-meta").get_attribute("data-version"))
+    mine.first.click()
+    expect(gus.locator("#table-meta")).not_to_have_attribute("data-version", str(version))
+    expect(ben.locator("#table-meta")).not_to_have_attribute("data-version", str(version))
+    assert gus.evaluate("window.__kept === true")
+    expect(gus.locator("#controls")).not_to_contain_text("You are watching this game.")
+
+    # a second browser logs in and finds the table under "your tables", seated in it
+    other_ctx = browser.new_context(viewport=DESKTOP, locale="en-GB")
+    other = other_ctx.new_page()
+    other.goto(f"{base}/en/accounts/login/")
+    other.fill('input[name="login"]', "Gus")
+    other.fill('input[name="password"]', PASSWORD)
+    other.locator("form.account-form button[type=submit]").click()
+    expect(other.locator(".site-account__name")).to_contain_text("Gus")
+    other.goto(f"{base}/en/")
+    expect(other.locator(".my-tables")).to_contain_text(code)
+    other.locator(".my-tables a", has_text=code).click()
+    expect(other.locator("#controls")).not_to_contain_text("You are watching this game.")
+    shoot(other, "accounts-second-browser-table")
+    other.goto(f"{base}/en/")
+    shoot(other, "accounts-home-signed-in")
+    other.locator(".site-account__name").click()  # the header's name leads to the profile
+    expect(other.locator("h1")).to_have_text("Gus")
+    expect(other.locator("#results-title")).to_have_text("Games played and won")
+    shoot(other, "accounts-profile")
+    for ctx in (gus_ctx, ben_ctx, other_ctx):
+        ctx.close()
+
+
+def test_a_friend_request_and_a_live_invitation_between_two_browsers(browser, base, shoot):
+    ana_ctx = browser.new_context(viewport=DESKTOP, locale="en-GB")
+    ben_ctx = browser.new_context(viewport=DESKTOP, locale="de-DE")
+    ana, ben = ana_ctx.new_page(), ben_ctx.new_page()
+    sign_up(ana, base, "Ana")
+    sign_up(ben, base, "Ben", language="de")
+
+    # Ana asks Ben by name; Ben accepts on his friends page
+    ana.goto(f"{base}/en/friends/")
+    ana.fill("#friend-name", "Ben")
+    ana.get_by_role("button", name="Send request").click()
+    expect(ana.locator(".flash")).to_contain_text("Friend request sent.")
+    ben.goto(f"{base}/de/friends/")
+    expect(ben.locator("#incoming-title")).to_have_text("Freundschaftsanfragen")
+    ben.get_by_role("button", name="Annehmen").click()
+    expect(ben.locator(".friend-list")).to_contain_text("Ana")
+
+    # Ben goes on with his home page open; Ana opens a table and invites him from it
+    ben.goto(f"{base}/de/")
+    expect(ben.locator("#invitations[data-live]")).to_have_count(1)
+    ana.goto(f"{base}/en/")
+    ana.click(".panel--create button.button--primary")
+    ana.wait_for_url("**/t/**")
+    code = ana.url.rstrip("/").rsplit("/", 1)[-1]
+    ana.locator('[data-invite-friend="Ben"]').click()
+    expect(ana.locator(".flash")).to_contain_text("Invitation sent.")
+
+    toast = ben.locator(".invite-toast")
+    expect(toast).to_contain_text(f"Ana lädt dich zu SEVN an Tisch {code} ein.")
+    shoot(ben, "accounts-invitation-toast")
+    toast.get_by_role("button", name="Beitreten").click()
+    ben.wait_for_url(f"**/de/t/{code}/")
+    expect(ben.locator(".lobby-seat--you")).to_contain_text("Ben")
+    expect(ana.locator("#table")).to_contain_text("Ben")  # Ana's table shows him seated, live
+    shoot(ana, "accounts-table-people")
+    for ctx in (ana_ctx, ben_ctx):
+        ctx.close()
+
+
+def test_a_ban_on_an_account_follows_it_to_a_second_browser(browser, base):
+    from django.contrib.auth.models import User
+
+    from game.models import Profile
+    from game.services import moderation
+    from game.services.staff import Person
+
+    first_ctx = browser.new_context(viewport=DESKTOP, locale="en-GB")
+    first = first_ctx.new_page()
+    sign_up(first, base, "Zoe")
+    zoe = User.objects.get(username="Zoe")
+    key = Profile.objects.get(user=zoe).player_key
+    moderation.player_ban(by=None, person=Person(key, "Zoe", zoe.pk), duration="24h", reason="cheating")
+
+    second_ctx = browser.new_context(viewport=DESKTOP, locale="fr-FR")
+    second = second_ctx.new_page()
+    second.goto(f"{base}/fr/accounts/login/")
+    second.fill('input[name="login"]', "zoe@example.com")
+    second.fill('input[name="password"]', PASSWORD)
+    second.locator("form.account-form button[type=submit]").click()
+    expect(second.locator(".site-account__name")).to_contain_text("Zoe")
+    second.goto(f"{base}/fr/")
+    second.click(".panel--create button.button--primary")
+    expect(second.locator(".panel--create .form__errors")).to_contain_text("cheating")
+    assert "/t/" not in second.url
+    for ctx in (first_ctx, second_ctx):
+        ctx.close()

@@ -1,0 +1,62 @@
+"""Issue 25 on the README's scale-out stack (deploy/local_stack.py: PostgreSQL, Redis, two
+Daphne behind nginx), as a hostile client and an operator tried it: the same scenarios as
+bench/hardening.py, which prints their figures, held here to what they must be."""
+
+from __future__ import annotations
+
+import pytest
+
+from bench import hardening
+from deploy.local_stack import Stack
+
+POOL = 8  # REDIS_POOL_SIZE: Redis connections per process, all told
+LOGINS = 10  # SEVN_LOGINS_PER_MINUTE's default
+LOOKUPS = 30  # SEVN_LOOKUPS_PER_MINUTE's default
+# The limits count a sliding minute estimated from two fixed ones (game.core.limits): across a
+# minute's edge a little more than the limit may pass in the last sixty seconds, never double.
+EDGE = 1.5
+
+
+@pytest.fixture(scope="module")
+def stack():
+    with Stack(env={**hardening.stack_env(), "REDIS_POOL_SIZE": str(POOL)}, pg_max_connections=30) as running:
+        running.redis_clients = hardening.RedisClients(running)
+        yield running
+        running.redis_clients.stop()
+
+
+def test_admin_login_tries_past_the_limit_are_refused_before_any_hash(stack):
+    figures = hardening.admin_login(stack, tries=48, at_once=8)
+    # the tries in flight when the limit was reached still hash; every later one is refused
+    assert figures["answered_200"] <= LOGINS + 8 and figures["refused"] >= 48 - LOGINS - 8, figures
+
+
+def test_every_answer_about_a_table_code_counts_against_one_limit(stack):
+    figures = hardening.lookups(stack, each=25)
+    assert figures["told_total"] <= LOOKUPS * EDGE, figures  # (75 before: only the find page counted)
+    assert figures["refused"]["socket"] > 0 and figures["refused"]["report"] > 0, figures
+
+
+def test_a_forged_forwarded_for_sent_straight_to_daphne_changes_no_address(stack):
+    figures = hardening.forged_forwarded_for(stack, tries=45)
+    assert figures["answered_404"] <= LOOKUPS * EDGE and figures["refused"] >= 45 - LOOKUPS * EDGE, figures
+
+
+def test_a_thousand_reports_from_one_address_leave_one_entry_queued(stack):
+    figures = hardening.reports(stack, count=1000)
+    assert figures["accepted"] <= 20 and figures["queued"] == 1, figures
+
+
+def test_redis_down_ten_seconds_every_screen_within_two_seconds_of_the_database(stack):
+    figures = hardening.redis_outage(stack)
+    assert figures["versions_during_outage"] > 20, figures  # play went on
+    assert figures["lag_p95_s"] <= 2.0, figures
+    assert figures["tracebacks"] == 0 and figures["resync_failed"] == 0, figures
+    assert 1 <= figures["redis_down_lines"] <= 2 * len(stack.servers), figures  # said once per outage
+    assert figures["screens_behind_at_end"] == 0, figures
+
+
+def test_redis_connections_stay_within_the_pool_size_of_every_process(stack):
+    hardening.page_loads(stack)
+    peak = stack.redis_clients.peak
+    assert 0 < peak <= POOL * len(stack.servers), peak
