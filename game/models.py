@@ -7,6 +7,8 @@ from django.conf import settings
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
+from game.fair.seeds import new_server_seed
+
 DEFAULT_TARGET = 250  # SEVN's target score (game.sevn.engine.cards.TARGET; a test checks they agree)
 
 
@@ -53,6 +55,8 @@ class Table(models.Model):
     )
     status = models.CharField(_("status"), max_length=10, choices=Status.choices, default=Status.LOBBY, db_index=True)
     closed_reason = models.CharField(_("closed because"), max_length=200, blank=True)
+    # the next deal's server seed (secret until that game is over; its SHA-256 is shown before the deal)
+    next_seed = models.CharField(_("next server seed"), max_length=64, default=new_server_seed)
     created = models.DateTimeField(_("created"), auto_now_add=True, db_index=True)
     updated = models.DateTimeField(_("updated"), auto_now=True)
 
@@ -84,6 +88,7 @@ class Seat(models.Model):
     away = models.BooleanField(_("away (a bot plays)"), default=False)
     timeouts_in_row = models.PositiveSmallIntegerField(_("timeouts in a row"), default=0)
     last_seen = models.DateTimeField(_("last seen"), null=True, blank=True)
+    client_seed = models.CharField(_("client seed for the next deal"), max_length=64, blank=True)
     joined = models.DateTimeField(_("joined"), auto_now_add=True)
 
     class Meta:
@@ -109,8 +114,12 @@ class Game(models.Model):
     number = models.PositiveIntegerField(_("game number"), default=1)
     state = models.TextField(_("engine state"))
     version = models.PositiveIntegerField(_("version"), default=0)
-    seed = models.BigIntegerField(_("seed"))
+    seed = models.BigIntegerField(_("seed"))  # the engine's, derived by game.fair.seeds
+    server_seed = models.CharField(_("server seed"), max_length=64, blank=True)  # secret until the game is over
+    commitment = models.CharField(_("commitment"), max_length=64, blank=True)  # its SHA-256, shown before the deal
+    client_seeds = models.JSONField(_("client seeds"), default=list)  # [[seat, seed], ...] in seat order
     players = models.JSONField(_("players"), default=list)
+    bots = models.JSONField(_("computer players"), default=list)  # per seat at the deal: its bot level, "" for a person
     event_count = models.PositiveIntegerField(_("events logged"), default=0)
     deadline = models.DateTimeField(_("next deadline"), null=True, blank=True, db_index=True)
     over = models.BooleanField(_("over"), default=False, db_index=True)

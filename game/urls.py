@@ -7,7 +7,7 @@ from django.urls import path
 
 from game.accounts import pages as accounts
 from game.friends import pages as friends
-from game.pages import chat, home, reports, table
+from game.pages import chat, fair, home, records, replay, reports, table
 from game.ratings import pages as ratings
 
 urlpatterns = [
@@ -25,6 +25,10 @@ urlpatterns = [
     path("t/<str:code>/chat/name/", chat.table_chat_name, name="table_chat_name"),
     path("t/<str:code>/chat/spectators/", chat.table_spectator_chat, name="table_spectator_chat"),
     path("t/<str:code>/report/", reports.table_report, name="table_report"),
+    path("t/<str:code>/seed/", fair.table_seed, name="table_seed"),
+    path("g/<int:game_id>/", replay.game_replay, name="game_replay"),
+    path("g/<int:game_id>/record.json", records.game_record_download, name="game_record"),
+    path("verify/", records.verify_page, name="verify"),
     path("u/<str:name>/", accounts.profile, name="profile"),
     path("settings/profile/", accounts.profile_settings, name="account_profile_settings"),
     path("friends/", friends.friends_page, name="friends"),

@@ -49,6 +49,11 @@ class Kind:
     def new(self, table, seat_count: int, seed: int, events: list) -> dict:
         raise NotImplementedError
 
+    def deal_options(self, table) -> dict:
+        """The table's settings the deal is played by, by name (a fair deal's seed is bound to them)."""
+        names = self.replay.OPTIONS if self.replay is not None else ()
+        return {name: getattr(table, name) for name in names}
+
     def apply(self, state: dict, action: object, actor: int | None = None) -> list[dict]:
         raise NotImplementedError
 
@@ -115,6 +120,11 @@ class Kind:
         played since the viewer's last turn)."""
         raise NotImplementedError
 
+    def open_hands(self, snapshot: dict) -> Any:
+        """Every seat's hand face up, as a piece, for the replay of a finished game (nothing is
+        secret any more); None for a game whose cards are all on the table already."""
+        return None
+
     own_seat_apart: bool = True  # the viewer's seat is drawn apart ("you"), not in the list of seats
 
     def log_line(self, event: dict, names: list[str]) -> str | None:
@@ -153,6 +163,11 @@ class Kind:
         return []
 
     rulebook: ModuleType | None = None  # the game's rulebook pictures, computed by its engine (rules app)
+    # How a game record replays it without Django (game.fair): a module game.<name>.replay with NAME,
+    # RULES (the rules' version), options(state), new(seats, seed, options, events), apply(state,
+    # action, seat), timeout(state) and result(state). A game without one deals fairly all the
+    # same but has no record, replay or verification.
+    replay: ModuleType | None = None
 
     def rulebook_numbers(self) -> dict[str, int]:
         """The numbers the game's rulebook prose refers to by {placeholder}, read from the engine."""
@@ -184,6 +199,9 @@ class FolderKind(Kind):
 
     def shared_pieces(self, snapshot: dict, events: list[dict]) -> Hashable:
         return self.pieces.shared_pieces(snapshot, events)
+
+    def open_hands(self, snapshot: dict) -> Any:
+        return getattr(self.pieces, "open_hands", lambda snapshot: None)(snapshot)
 
     def viewer_table(self, snapshot, shared, viewer_key, asked=frozenset(), online=None, recent=()):
         return self.pieces.viewer_table(snapshot, shared, viewer_key, asked, online, recent)

@@ -12,6 +12,7 @@ from django.utils.translation import get_language, override
 from game import registry
 from game.core.identity import tag
 from game.delivery.broadcast import Passed
+from game.screen.fair import fair_data, fair_piece
 from game.screen.log import last_move_piece, log_entries, log_lines, log_piece
 from game.services.selectors import fingerprint
 from game.ui import common
@@ -78,6 +79,7 @@ def table_context(
         "seats_taken": len(seats),
         "game": snapshot["game"],
         "table_template": registry.of(table).table_template,
+        "fair": fair_data(snapshot, viewer_key),  # the fair-deal panel beside the table (a page draws it)
     }
     if snapshot["game"] is None or table["status"] == "lobby":
         by_index = {seat["index"]: seat for seat in seats}
@@ -144,6 +146,7 @@ class Screen:
         self.asked: dict[int, set[int]] = {}  # game id -> seats that asked for a rematch
         self.recent: tuple[dict, ...] = ()  # the shown game's latest events (what was played lately)
         self.recent_game: int | None = None
+        self.shown_fair: tuple | None = None  # what the fair-deal panel shows
 
     @property
     def game_number(self) -> int | None:
@@ -212,8 +215,12 @@ class Screen:
         self._note(snapshot, log_events, whole=True)
         with speaking(self.language):
             html = self._whole(snapshot, self._view(snapshot, []))
-            return html + render_to_string(
-                "table/_log.html", {"lines": log_lines(log_entries(snapshot, log_events)), "oob": True}
+            return (
+                html
+                + render_to_string(
+                    "table/_log.html", {"lines": log_lines(log_entries(snapshot, log_events)), "oob": True}
+                )
+                + self._fair(snapshot, again=True)
             )
 
     def update(self, snapshot: dict, events: list[dict], passed: Passed | None = None) -> str | None:
@@ -239,7 +246,7 @@ class Screen:
                 html = "".join(self._changed(seen.pieces))
             if events and game is not None:
                 html += draw(self._log(snapshot, events, passed))
-            return html
+            return html + self._fair(snapshot)
 
     def _overtaken(self, snapshot: dict) -> bool:
         game = snapshot["game"]
@@ -279,6 +286,14 @@ class Screen:
             if self.shown.get(name) != showing:
                 self.shown[name] = showing
                 yield draw(piece)
+
+    def _fair(self, snapshot: dict, again: bool = False) -> str:
+        """The fair-deal panel beside the table (game.screen.fair) when what it shows changed."""
+        piece = fair_piece(snapshot, self.viewer_key)
+        if not again and self.shown_fair == shows(piece):
+            return ""
+        self.shown_fair = shows(piece)
+        return draw(piece)
 
     def _presence_only(self) -> str:
         """An older update that only says whose sockets are open: the marks, nothing else."""

@@ -9,6 +9,7 @@ from game.core.errors import ServiceError
 from game.models import DEFAULT_TARGET
 from game.services.chat import chat_post, chat_recent, spectator_chat_set
 from game.services.common import clean_nickname
+from game.services.fair import client_seed_set
 from game.services.lobby import TIMER_LABELS, bot_add, seat_leave, seat_remove, seat_take, table_create
 from game.services.play import game_act, game_expire, game_start, refresh_deadline
 from game.services.reports import REPORT_REASONS, report_create
@@ -23,6 +24,7 @@ __all__ = [
     "chat_post",
     "chat_recent",
     "clean_nickname",
+    "client_seed_set",
     "game_act",
     "game_expire",
     "game_start",

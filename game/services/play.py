@@ -8,7 +8,6 @@ broadcast. Callers broadcast only after the transaction has committed.
 from __future__ import annotations
 
 import logging
-import secrets
 from datetime import timedelta
 
 from django.db import DatabaseError, InterfaceError, OperationalError, connection, transaction
@@ -19,6 +18,7 @@ from game import registry
 from game.core.errors import ServiceError
 from game.core.identity import Player
 from game.core.kind import Kind
+from game.fair import seeds as fair
 from game.models import Game, Presence, Seat, Table
 from game.services import ratings, selectors, store
 from game.services.common import locked_table, require_host, table_update
@@ -49,21 +49,38 @@ def game_start(*, code: str, player: Player) -> dict:
             seat.index = position
             seat.save(update_fields=["index"])
         seat.away, seat.timeouts_in_row = False, 0
-    Seat.objects.filter(table=table).update(away=False, timeouts_in_row=0)
     last = selectors.current_game(table)
-    seed = secrets.randbits(63)
+    number = (last.number + 1) if last else 1
+    # Commit, then reveal (game.fair.seeds): the server seed committed to before this deal, the
+    # client seeds the seated people's browsers sent since the last deal (bots send none).
+    server_seed = table.next_seed or fair.new_server_seed()
+    contributed = [(seat.index, seat.client_seed) for seat in seats if not seat.is_bot and seat.client_seed]
+    seed = fair.engine_seed(
+        server_seed,
+        game=kind.name,
+        table=table.code,
+        number=number,
+        options=kind.deal_options(table),
+        client_seeds=contributed,
+    )
+    Seat.objects.filter(table=table).update(away=False, timeouts_in_row=0, client_seed="")
     opening: list[dict] = []
     state = kind.new(table, len(seats), seed, opening)
     game = Game.objects.create(
         table=table,
-        number=(last.number + 1) if last else 1,
+        number=number,
         state="",
         version=0,
         seed=seed,
+        server_seed=server_seed,
+        commitment=fair.commitment(server_seed),
+        client_seeds=[[index, client] for index, client in contributed],
         players=[seat.nickname for seat in seats],
+        bots=[seat.bot_level for seat in seats],
     )
     table.status = Table.Status.PLAYING
-    table.save(update_fields=["status", "updated"])
+    table.next_seed = fair.new_server_seed()  # the next deal's, committed to from now on
+    table.save(update_fields=["status", "updated", "next_seed"])
     records = [{"type": "game_started", "number": game.number, "seats": len(seats)}] + opening
     records += _play_bots(table, seats, game, state)
     message = _commit(table, seats, game, state, records)

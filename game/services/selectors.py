@@ -13,6 +13,7 @@ from django.utils import timezone
 from game import registry
 from game.core.identity import Player, tag
 from game.core.kind import Kind
+from game.fair.seeds import commitment
 from game.models import (
     Event,
     Friendship,
@@ -69,6 +70,7 @@ def table_dict(table: Table) -> dict:
         "host": tag(table.host_key),
         "host_name": table.host_name,
         "bot_delay_ms": table.bot_delay_ms,
+        "commitment": commitment(table.next_seed) if table.next_seed else "",  # the next deal's (game.fair)
     }
 
 
@@ -95,6 +97,17 @@ def game_dict(game: Game, kind: Kind, state: dict | None = None) -> dict:
         "over": game.over,
         "winner": game.winner,
         "players": game.players,
+        "fair": fair_dict(game),
+    }
+
+
+def fair_dict(game: Game) -> dict:
+    """The deal's proof as viewers may see it: the commitment and the client seeds from the
+    deal on, the server seed only once the game is over (it decides the rounds still to come)."""
+    return {
+        "commitment": game.commitment,
+        "client_seeds": game.client_seeds,
+        "server_seed": game.server_seed if game.over else None,
     }
 
 

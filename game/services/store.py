@@ -34,6 +34,7 @@ TABLE_FIELDS = (
     "rated",
     "status",
     "closed_reason",
+    "next_seed",  # the next deal's commitment is in every snapshot (game.fair)
 )
 GAME_FIELDS = (
     "id",
@@ -42,6 +43,9 @@ GAME_FIELDS = (
     "state",
     "version",
     "seed",
+    "server_seed",
+    "commitment",
+    "client_seeds",
     "players",
     "event_count",
     "deadline",

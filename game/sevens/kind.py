@@ -12,7 +12,7 @@ from django.utils.translation import gettext_lazy as _
 
 from game.core.errors import choose_int
 from game.core.kind import FolderKind, places_by, rate
-from game.sevens import bots, engine, faces, log, pieces, rulebook
+from game.sevens import bots, engine, faces, log, pieces, replay, rulebook
 from game.sevens.engine.state import MAX_ROUNDS, MAX_SEATS, MIN_ROUNDS, MIN_SEATS
 from game.sevens.faces import short_name
 from game.ui.words import decimal, seat_count
@@ -34,15 +34,13 @@ class Sevens(FolderKind):
     actions = {"play": ("card",), "pass": ()}
     own_seat_apart = False  # every seat in one list around the layout, yours marked
 
-    engine, bots, pieces, log, faces, rulebook = engine, bots, pieces, log, faces, rulebook
+    engine, bots, pieces, log, faces, rulebook, replay = engine, bots, pieces, log, faces, rulebook, replay
 
     def new(self, table, seat_count, seed, events):
-        return engine.new_game(seat_count, seed, rounds=table.rounds, events=events)
+        return replay.new(seat_count, seed, self.deal_options(table), events)
 
     def timeout(self, state):
-        """The clock ran out: said in the log (as SEVN's engine says it), then the default card."""
-        seat = state["current"]
-        return [{"type": "timeout", "seat": seat}, *engine.timeout(state)]
+        return replay.timeout(state)
 
     def acting(self, state):
         return state["current"]

@@ -214,3 +214,13 @@ def reason(card: str, layout: dict, fits: bool) -> str:
         return gettext("%(card)s does not fit: the next card up in its row is %(next)s.") % names
     names["next"] = short_name(_card(low - 1, suit))
     return gettext("%(card)s does not fit: the next card down in its row is %(next)s.") % names
+
+
+def open_hands_context(hands: tuple[tuple[str, tuple[str, ...], bool], ...]) -> dict:
+    """Every seat's hand in a replay: (name, cards, whether it decides now) per seat."""
+    return {
+        "hands": [
+            {"name": name, "cards": [face(code) for code in cards], "current": current}
+            for name, cards, current in hands
+        ]
+    }

@@ -164,3 +164,15 @@ def viewer_table(
         )
     frame = Frame(table["status"], game["id"], me, len(names), view["over"], "summary" in everyone)
     return TableView(frame, pieces)
+
+
+def open_hands(snapshot: dict) -> Piece:
+    """Every seat's hand face up, from each seat's own view: a finished game's replay (game.screen
+    .replay) shows them all, the game being over; a live table never draws this piece."""
+    names = seat_names(snapshot)
+    game = snapshot["game"]
+    hands = tuple(
+        (names[seat], tuple(view["hand"] or ()), game["view"]["current"] == seat)
+        for seat, view in enumerate(game["seat_views"] or ())
+    )
+    return Piece("sevens/_open_hands.html", hands, panels.open_hands_context)

@@ -11,7 +11,7 @@ from django.utils.translation import gettext_lazy as _
 
 from game.core.errors import choose_int
 from game.core.kind import FolderKind, places_by, rate
-from game.sevn import bots, engine, faces, log, pieces, rulebook
+from game.sevn import bots, engine, faces, log, pieces, replay, rulebook
 from game.sevn.engine.cards import TARGET
 from game.sevn.engine.state import MAX_SEATS, MIN_SEATS
 from game.sevn.faces import card_name
@@ -41,13 +41,13 @@ class Sevn(FolderKind):
         "ballast": ("keep",),
     }
 
-    engine, bots, pieces, log, faces, rulebook = engine, bots, pieces, log, faces, rulebook
+    engine, bots, pieces, log, faces, rulebook, replay = engine, bots, pieces, log, faces, rulebook, replay
 
     def new(self, table, seat_count, seed, events):
-        return engine.new_game(seat_count, seed, target=table.target, events=events)
+        return replay.new(seat_count, seed, self.deal_options(table), events)
 
     def timeout(self, state):
-        return engine.timeout(state)
+        return replay.timeout(state)
 
     def acting(self, state):
         return None if state["pending"] is None else state["pending"]["seat"]

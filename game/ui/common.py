@@ -77,6 +77,7 @@ class Rematch(NamedTuple):
     is_host: bool
     asked_names: tuple[str, ...]  # for the host: who asked (never the host)
     you_asked: bool
+    game_id: int | None = None  # the finished game, whose record and replay are linked (game.fair)
 
 
 def rematch(snapshot: dict, names: tuple[str, ...], me: int | None, is_host: bool, asked: frozenset) -> Rematch:
@@ -85,7 +86,13 @@ def rematch(snapshot: dict, names: tuple[str, ...], me: int | None, is_host: boo
     host_seat = next((seat["index"] for seat in snapshot["seats"] if seat["who"] == table["host"]), None)
     asked_names = tuple(names[seat] for seat in sorted(asked) if seat < len(names) and seat != host_seat)
     return Rematch(
-        table["code"], table["host_name"], me is not None, is_host, asked_names if is_host else (), me in asked
+        table["code"],
+        table["host_name"],
+        me is not None,
+        is_host,
+        asked_names if is_host else (),
+        me in asked,
+        snapshot["game"]["id"] if snapshot["game"].get("fair", {}).get("server_seed") else None,
     )
 
 

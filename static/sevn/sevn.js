@@ -583,6 +583,10 @@
     var chosen = remembered(spectatorsKey());
     if (box && chosen) box.open = chosen === "open";
   }
+  document.addEventListener("input", function (event) {  // an edited seed is not sent yet
+    var form = event.target && event.target.closest && event.target.closest("form[data-fair-seed]");
+    if (form) form.querySelector("[data-fair-status]").textContent = "";
+  });
   document.addEventListener("toggle", function (event) {
     var target = event.target;
     if (target.matches && target.matches("[data-chat-spectators]")) {
@@ -725,6 +729,116 @@
     if (notice) notice.closest(".notice-banner").remove();
   });
   document.addEventListener("htmx:wsAfterMessage", chatArrived);
+
+  /* ---------- the fair-deal panel (game.screen.fair) ----------
+     Each deal gets a fresh random client seed from this browser (shown, and changeable before
+     the deal), sent once the deal's commitment is on the table: a seed the server knew before
+     it committed could be played against, so none is ever reused for another deal. */
+
+  function randomSeed() {
+    var bytes = new Uint8Array(32);
+    window.crypto.getRandomValues(bytes);
+    return Array.prototype.map.call(bytes, function (b) { return ("0" + b.toString(16)).slice(-2); }).join("");
+  }
+  var seedSentFor = {};  // commitment -> the seed sent for it from this page
+  function seedKey(form) { return "sevn:seed:" + form.querySelector("input[name=commitment]").value; }
+  function fairSeed() {
+    var panel = document.querySelector("[data-fair-panel]");
+    if (panel && remembered("sevn:fair-open") === "1") panel.open = true;
+    var form = document.querySelector("form[data-fair-seed]");
+    if (!form || !window.crypto || !window.htmx) return;
+    var input = form.querySelector("input[name=seed]");
+    var seed = remembered(seedKey(form));
+    if (!seed) { seed = randomSeed(); remember(seedKey(form), seed); }
+    if (document.activeElement !== input) input.value = seed;
+    var commitment = form.querySelector("input[name=commitment]").value;
+    if (seedSentFor[commitment] !== seed) htmx.trigger(form, "submit");
+    else form.querySelector("[data-fair-status]").textContent = form.dataset.sent;
+  }
+  document.addEventListener("htmx:configRequest", function (event) {
+    var form = event.target && event.target.closest && event.target.closest("form[data-fair-seed]");
+    if (!form) return;
+    var seed = event.detail.parameters.seed;
+    remember(seedKey(form), seed);  // a seed typed in counts for this deal, like the random one
+    seedSentFor[form.querySelector("input[name=commitment]").value] = seed;
+  });
+  document.addEventListener("htmx:afterRequest", function (event) {
+    var form = event.target && event.target.closest && event.target.closest("form[data-fair-seed]");
+    if (!form) return;
+    var status = form.querySelector("[data-fair-status]");
+    // 204: counted; a refusal comes back as a toast (a new commitment brings the form again)
+    if (event.detail.xhr && event.detail.xhr.status === 204) status.textContent = form.dataset.sent;
+    else { status.textContent = ""; seedSentFor = {}; }
+  });
+  document.addEventListener("toggle", function (event) {
+    if (event.target.matches && event.target.matches("[data-fair-panel]")) remember("sevn:fair-open", event.target.open ? "1" : "0");
+  }, true);
+  document.addEventListener("htmx:wsAfterMessage", fairSeed);
+  document.addEventListener("htmx:afterSwap", fairSeed);
+  document.addEventListener("DOMContentLoaded", fairSeed);
+
+  /* ---------- a finished game's replay (/g/<id>/, game.screen.replay) ----------
+     Arrow keys, the slider and the step links fetch one step (its table, hands and log) and swap
+     each part in by its id; the address follows (?step=N), so any step can be linked to. */
+
+  function replayRoot() { return document.querySelector("[data-replay]"); }
+  var replayAsked = null;
+  function replayGo(step) {
+    var root = replayRoot();
+    if (!root) return;
+    var last = parseInt(root.dataset.steps, 10);
+    step = Math.max(0, Math.min(last, step));
+    if (step === replayAsked || String(step) === root.dataset.step && replayAsked === null) return;
+    replayAsked = step;
+    var url = root.dataset.url + "?step=" + step;
+    fetch(url, { headers: { "X-Replay-Step": "1" }, credentials: "same-origin" })
+      .then(function (response) { if (!response.ok) throw new Error(response.status); return response.text(); })
+      .then(function (html) {
+        if (replayAsked !== step) return;  // a later step was asked for meanwhile
+        var parts = document.createElement("template");
+        parts.innerHTML = html;
+        parts.content.querySelectorAll("[id]").forEach(function (part) {
+          var shown = document.getElementById(part.id);
+          if (shown && part.parentNode === parts.content) shown.replaceWith(part);
+        });
+        root.dataset.step = String(step);
+        replayAsked = null;
+        var slider = document.getElementById("replay-slider");
+        if (slider && document.activeElement !== slider) slider.value = String(step);
+        var links = { first: 0, previous: Math.max(step - 1, 0), next: Math.min(step + 1, last), last: last };
+        root.querySelectorAll("[data-replay-to]").forEach(function (link) { link.setAttribute("href", "?step=" + links[link.dataset.replayTo]); });
+        window.history.replaceState(null, "", url);
+        var log = document.querySelector("#replay-log .log__list");
+        if (log) log.scrollTop = log.scrollHeight;
+        afterRedraw();
+      })
+      .catch(function () { replayAsked = null; window.location.href = url; });
+  }
+  document.addEventListener("keydown", function (event) {
+    var root = replayRoot();
+    if (!root || event.ctrlKey || event.metaKey || event.altKey) return;
+    var target = event.target;
+    if (target && target.id !== "replay-slider" && /^(INPUT|TEXTAREA|SELECT)$/.test(target.tagName)) return;
+    if (target && target.id === "replay-slider") return;  // the slider moves itself (its input event)
+    var step = parseInt(replayAsked !== null ? replayAsked : root.dataset.step, 10);
+    var moves = { ArrowLeft: step - 1, ArrowRight: step + 1, Home: 0, End: parseInt(root.dataset.steps, 10) };
+    if (!(event.key in moves)) return;
+    event.preventDefault();
+    replayGo(moves[event.key]);
+  });
+  document.addEventListener("input", function (event) {
+    if (event.target && event.target.id === "replay-slider") replayGo(parseInt(event.target.value, 10));
+  });
+  document.addEventListener("click", function (event) {
+    var link = event.target.closest && event.target.closest("[data-replay-to]");
+    if (!link || !replayRoot()) return;
+    event.preventDefault();
+    replayGo(parseInt(link.getAttribute("href").split("=")[1], 10));
+  });
+  document.addEventListener("DOMContentLoaded", function () {
+    var log = document.querySelector("#replay-log .log__list");
+    if (log) log.scrollTop = log.scrollHeight;
+  });
 
   /* ---------- rulebook: step 2, Draw or Pass ---------- */
 

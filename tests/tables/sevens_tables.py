@@ -41,7 +41,8 @@ def sevens_table(
         services.bot_add(code=table.code, player=players[0], level=level)
     if start:
         with (
-            mock.patch("game.services.play.secrets.randbits", return_value=seed) if seed is not None else nullcontext()
+            # the engine's seed, as the fair deal would derive it (game.fair.seeds)
+            mock.patch("game.fair.seeds.engine_seed", return_value=seed) if seed is not None else nullcontext()
         ):
             services.game_start(code=table.code, player=players[0])
         if deck is not None:

@@ -1,0 +1,341 @@
+"""A game record checked (docs/fair-deal.md): the commitment, the engine seed, the deal, every
+move replayed with the events it caused, and the final scores. Plain Python: the standard
+library and the game's own replay module (game.<name>.replay, found by the record's game name).
+
+`verify(record)` answers a Verdict: each check in order, stopping at the first that fails (the
+later ones build on it). Each check has a code; its English sentence is here (for the command
+line), the pages say it in the viewer's language.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import importlib
+import json
+import re
+from datetime import datetime
+from types import ModuleType
+from typing import Any, NamedTuple
+
+from game.fair import record as records
+from game.fair import seeds
+
+GAME_NAME = re.compile(r"[a-z][a-z0-9_]{0,15}")
+RECORD_KEYS = {
+    "format",
+    "format_version",
+    "game",
+    "rules",
+    "table",
+    "number",
+    "options",
+    "started",
+    "finished",
+    "seats",
+    "fair",
+    "deal",
+    "moves",
+    "result",
+    "seal",
+}
+FAIR_KEYS = {"scheme", "commitment", "server_seed", "client_seeds", "engine_seed"}
+SEAT_KEYS = {"seat", "name", "player", "level"}
+MOVE_KEYS = {"seat", "action", "bot", "version", "time", "events", "notes"}
+TIMEOUT_KEYS = {"seat", "timeout", "version", "time", "events", "notes"}
+LEVELS = ("easy", "medium", "hard")
+TABLE_CODE = re.compile(r"[A-Z0-9]{1,8}")
+
+# Each check's code and its sentence when it holds / when it fails.
+CHECKS = {
+    "format": ("The file is a SEVN game record.", "This is not a SEVN game record this verifier can read."),
+    "seal": (
+        "The record is whole: its seal matches.",
+        "The record was changed after it was made: its seal does not match.",
+    ),
+    "game": ("The game and its rules version are known.", "The game or its rules version is unknown."),
+    "seats": ("The seats are in order, each a person or a computer player.", "The seats are not valid."),
+    "commitment": (
+        "The revealed server seed matches the commitment shown before the deal.",
+        "The revealed server seed does not match the commitment shown before the deal.",
+    ),
+    "client_seeds": (
+        "The client seeds come from seated people, in seat order.",
+        "The client seeds are not valid: only seated people send one, in seat order.",
+    ),
+    "seed": (
+        "The engine's seed follows from the server seed and the client seeds.",
+        "The engine's seed does not follow from the server seed and the client seeds.",
+    ),
+    "deal": ("The deal is exactly the one the seeds give.", "The deal is not the one the seeds give."),
+    "moves": ("Every move replays with exactly the recorded events.", "A move does not replay as recorded."),
+    "result": ("The final scores are the ones the moves give.", "The final scores are not the ones the moves give."),
+}
+ORDER = tuple(CHECKS)
+
+
+class Check(NamedTuple):
+    code: str
+    ok: bool
+    detail: str = ""  # for a move: which one and what differs (English, for the command line)
+    move: int | None = None  # the move it concerns (1 = the first), if any
+
+
+class Verdict(NamedTuple):
+    ok: bool
+    checks: tuple[Check, ...]
+    summary: dict[str, Any]  # what was verified: game, table, number, seats, moves, totals, winners
+
+    @property
+    def failed(self) -> Check | None:
+        return next((check for check in self.checks if not check.ok), None)
+
+
+class Refused(Exception):
+    def __init__(self, detail: str = "", move: int | None = None) -> None:
+        super().__init__(detail)
+        self.detail, self.move = detail, move
+
+
+def _plain(value: object) -> object:
+    """A value as JSON gives it back (tuples as lists): what a record holds."""
+    return json.loads(json.dumps(value))
+
+
+def _time(value: object) -> datetime:
+    if not isinstance(value, str):
+        raise Refused("a time is not written as text")
+    moment = datetime.fromisoformat(value)
+    if moment.tzinfo is None:
+        raise Refused("a time has no time zone")
+    return moment
+
+
+def _int(value: object) -> int:
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise Refused(f"{value!r} is not a whole number")
+    return value
+
+
+def _check_format(record: dict, state: dict) -> None:
+    if not isinstance(record, dict) or set(record) != RECORD_KEYS:
+        raise Refused("the record's fields are not the format's")
+    if record["format"] != records.FORMAT or record["format_version"] != records.FORMAT_VERSION:
+        raise Refused("unknown format or version")
+
+
+def _check_seal(record: dict, state: dict) -> None:
+    if record["seal"] != records.seal(record):
+        raise Refused()
+
+
+def replay_module(name: object) -> ModuleType:
+    """The game's replay module (game.<name>.replay), by the record's game name."""
+    if not isinstance(name, str) or not GAME_NAME.fullmatch(name):
+        raise Refused("no such game")
+    try:
+        module = importlib.import_module(f"game.{name}.replay")
+    except ImportError:
+        raise Refused("no such game") from None
+    if getattr(module, "NAME", None) != name:
+        raise Refused("no such game")
+    return module
+
+
+def _check_game(record: dict, state: dict) -> None:
+    module = replay_module(record["game"])
+    if record["rules"] != module.RULES:
+        raise Refused(f"rules {record['rules']!r}, this verifier knows {module.RULES!r}")
+    options = record["options"]
+    if not isinstance(options, dict) or set(options) != set(module.OPTIONS):
+        raise Refused("the options are not the game's")
+    for value in options.values():
+        _int(value)
+    if not isinstance(record["table"], str) or not TABLE_CODE.fullmatch(record["table"]):
+        raise Refused("not a table code")
+    if _int(record["number"]) < 1:
+        raise Refused("a game's number starts at 1")
+    state["module"] = module
+
+
+def _check_seats(record: dict, state: dict) -> None:
+    seats = record["seats"]
+    if not isinstance(seats, list) or not seats:
+        raise Refused("no seats")
+    names = set()
+    for position, seat in enumerate(seats):
+        if not isinstance(seat, dict) or not set(seat) <= SEAT_KEYS or seat.get("seat") != position:
+            raise Refused(f"seat {position + 1} is not in order")
+        name = seat.get("name")
+        if not isinstance(name, str) or not name.strip() or name.casefold() in names:
+            raise Refused(f"seat {position + 1} has no name of its own")
+        names.add(name.casefold())
+        if seat.get("player") == "person":
+            if "level" in seat:
+                raise Refused(f"seat {position + 1}: a person has no bot level")
+        elif seat.get("player") != "bot" or seat.get("level") not in LEVELS:
+            raise Refused(f"seat {position + 1} is neither a person nor a computer player")
+    started, finished = _time(record["started"]), _time(record["finished"])
+    if finished < started:
+        raise Refused("the game finished before it started")
+    state["times"] = (started, finished)
+
+
+def _check_commitment(record: dict, state: dict) -> None:
+    fair = record["fair"]
+    if not isinstance(fair, dict) or set(fair) != FAIR_KEYS or fair["scheme"] != seeds.SCHEME:
+        raise Refused("unknown fair-deal scheme")
+    server_seed, commitment = fair["server_seed"], fair["commitment"]
+    if not isinstance(server_seed, str) or not seeds.HEX64.fullmatch(server_seed):
+        raise Refused("the server seed is not 32 bytes in hex")
+    if not isinstance(commitment, str) or hashlib.sha256(bytes.fromhex(server_seed)).hexdigest() != commitment:
+        raise Refused(f"SHA-256 of the server seed is {seeds.commitment(server_seed)}, the commitment {commitment}")
+
+
+def _check_client_seeds(record: dict, state: dict) -> None:
+    client_seeds, seats = record["fair"]["client_seeds"], record["seats"]
+    if not isinstance(client_seeds, list):
+        raise Refused("not a list")
+    last = -1
+    for entry in client_seeds:
+        if not isinstance(entry, list) or len(entry) != 2:
+            raise Refused("each client seed is [seat, seed]")
+        seat, seed = _int(entry[0]), entry[1]
+        if not last < seat < len(seats) or seats[seat]["player"] != "person":
+            raise Refused(f"seat {seat + 1} sent a client seed out of order or is not a person")
+        if seeds.clean_client_seed(seed) != seed:
+            raise Refused(f"seat {seat + 1}'s client seed is not 1 to 64 letters and digits")
+        last = seat
+    state["client_seeds"] = [(seat, seed) for seat, seed in client_seeds]
+
+
+def _check_seed(record: dict, state: dict) -> None:
+    derived = seeds.engine_seed(
+        record["fair"]["server_seed"],
+        game=record["game"],
+        table=record["table"],
+        number=record["number"],
+        options=record["options"],
+        client_seeds=state["client_seeds"],
+    )
+    if _int(record["fair"]["engine_seed"]) != derived:
+        raise Refused(f"derived {derived}, recorded {record['fair']['engine_seed']}")
+    state["seed"] = derived
+
+
+def _check_deal(record: dict, state: dict) -> None:
+    deal = record["deal"]
+    if not isinstance(deal, dict) or not set(deal) <= {"events", "notes"} or "events" not in deal:
+        raise Refused("the deal is not written as the format says")
+    events: list = []
+    module = state["module"]
+    state["game"] = module.new(len(record["seats"]), state["seed"], dict(record["options"]), events)
+    if _plain(events) != deal["events"]:
+        raise Refused(_difference(_plain(events), deal["events"]))
+
+
+def _difference(replayed: object, recorded: object) -> str:
+    if not isinstance(replayed, list) or not isinstance(recorded, list):
+        return "the events are not a list"
+    for index, (mine, theirs) in enumerate(zip(replayed, recorded, strict=False)):
+        if mine != theirs:
+            return f"event {index + 1}: replayed {json.dumps(mine)}, recorded {json.dumps(theirs)}"
+    return f"{len(replayed)} events replayed, {len(recorded)} recorded"
+
+
+def _check_moves(record: dict, state: dict) -> None:
+    moves, seats, module, game = record["moves"], record["seats"], state["module"], state["game"]
+    if not isinstance(moves, list):
+        raise Refused("the moves are not a list")
+    started, finished = state["times"]
+    last_time, last_version = started, 0
+    for number, move in enumerate(moves, start=1):
+        if game["over"]:
+            raise Refused("a move after the end of the game", number)
+        try:
+            events = _replay_move(move, seats, module, game)
+            moment, version = _time(move["time"]), _int(move["version"])
+        except Refused as refused:
+            raise Refused(refused.detail, number) from None
+        except Exception as error:  # the engine refused the move, or the move is not one
+            raise Refused(f"the game refuses it ({error})", number) from None
+        if not last_time <= moment <= finished or version < last_version:
+            raise Refused("its time or version is out of order", number)
+        last_time, last_version = moment, version
+        if _plain(events) != move["events"]:
+            raise Refused(_difference(_plain(events), move["events"]), number)
+    if not game["over"]:
+        raise Refused("the game is not over after the last move")
+
+
+def _replay_move(move: object, seats: list, module: ModuleType, game: dict) -> list:
+    if not isinstance(move, dict):
+        raise Refused("not a move")
+    seat = _int(move.get("seat"))
+    if move.get("timeout") is True:
+        if not set(move) <= TIMEOUT_KEYS or set(move) < TIMEOUT_KEYS - {"notes"}:
+            raise Refused("not a move")
+        events = module.timeout(game)
+        if not events or events[0].get("seat") != seat or seats[seat]["player"] != "person":
+            raise Refused("the clock ran out for another seat")
+        return events
+    if not set(move) <= MOVE_KEYS or set(move) < MOVE_KEYS - {"notes"} or not isinstance(move["bot"], bool):
+        raise Refused("not a move")
+    if not 0 <= seat < len(seats) or (not move["bot"] and seats[seat]["player"] != "person"):
+        raise Refused("a computer player's seat moved as a person")
+    return module.apply(game, _plain(move["action"]), seat)
+
+
+def _check_result(record: dict, state: dict) -> None:
+    result = _plain(state["module"].result(state["game"]))
+    if record["result"] != result:
+        raise Refused(f"replayed {json.dumps(result)}, recorded {json.dumps(record['result'])}")
+    state["result"] = result
+
+
+STEPS = {
+    "format": _check_format,
+    "seal": _check_seal,
+    "game": _check_game,
+    "seats": _check_seats,
+    "commitment": _check_commitment,
+    "client_seeds": _check_client_seeds,
+    "seed": _check_seed,
+    "deal": _check_deal,
+    "moves": _check_moves,
+    "result": _check_result,
+}
+
+
+def verify(record: object) -> Verdict:
+    """Every check in order, up to the first that fails."""
+    checks: list[Check] = []
+    state: dict[str, Any] = {}
+    for code in ORDER:
+        try:
+            STEPS[code](record, state)  # type: ignore[arg-type]
+        except Refused as refused:
+            checks.append(Check(code, False, refused.detail, refused.move))
+            return Verdict(False, tuple(checks), {})
+        except Exception as error:  # a field of the wrong shape: this check fails
+            checks.append(Check(code, False, f"{type(error).__name__}: {error}"))
+            return Verdict(False, tuple(checks), {})
+        checks.append(Check(code, True))
+    assert isinstance(record, dict)
+    summary = {
+        "game": record["game"],
+        "table": record["table"],
+        "number": record["number"],
+        "names": [seat["name"] for seat in record["seats"]],
+        "moves": len(record["moves"]),
+        "totals": state["result"]["totals"],
+        "winners": state["result"]["winners"],
+    }
+    return Verdict(True, tuple(checks), summary)
+
+
+def loads(text: str | bytes) -> object:
+    """A record read from its JSON text (None if it is not JSON)."""
+    try:
+        return json.loads(text)
+    except (ValueError, UnicodeDecodeError, RecursionError):  # not JSON, or nested past all reason
+        return None

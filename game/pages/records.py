@@ -1,0 +1,114 @@
+"""Game records: a finished game's record to download (game.fair.record) and the "Verify a game"
+page (game.fair.verify, the verdict in the viewer's language)."""
+
+from __future__ import annotations
+
+import re
+
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import render
+from django.utils.translation import gettext
+from django.utils.translation import gettext_lazy as _
+from django.views.decorators.http import require_http_methods
+
+from game import registry
+from game.fair import record as records
+from game.fair.verify import Verdict, loads, verify
+from game.services.records import game_record
+
+RECORD_MAX_BYTES = 4 * 1024 * 1024  # a long game of eight is well under 1 MB
+RECORD_LINK = re.compile(r"/g/(\d{1,12})/record\.json")
+
+# Each check of game.fair.verify in the viewer's language: (when it holds, when it fails).
+CHECK_SENTENCES = {
+    "format": (_("The file is a SEVN game record."), _("This file is not a SEVN game record that can be checked.")),
+    "seal": (
+        _("The record is complete: its seal matches."),
+        _("The record was changed after it was made: its seal does not match."),
+    ),
+    "game": (_("The game and its rules version are known."), _("The game or its rules version is unknown.")),
+    "seats": (
+        _("The seats are in order, each taken by a person or a computer player."),
+        _("The seats are not valid."),
+    ),
+    "commitment": (
+        _("The revealed server seed matches the commitment shown before the deal."),
+        _("The revealed server seed does not match the commitment shown before the deal."),
+    ),
+    "client_seeds": (
+        _("The client seeds come from seated people, in seat order."),
+        _("The client seeds are not valid: only seated people send one, in seat order."),
+    ),
+    "seed": (
+        _("The engine's seed follows from the server seed and the client seeds."),
+        _("The engine's seed does not follow from the server seed and the client seeds."),
+    ),
+    "deal": (_("The deal is exactly the one the seeds give."), _("The deal is not the one the seeds give.")),
+    "moves": (
+        _("Every move replays with exactly the recorded events."),
+        _("A move does not replay as recorded."),
+    ),
+    "result": (
+        _("The final scores are the ones the moves give."),
+        _("The final scores are not the ones the moves give."),
+    ),
+}
+
+
+def record_response(game_id: int) -> HttpResponse:
+    record = game_record(game_id)
+    if record is None:
+        raise Http404(gettext("This game has no record: it is still being played, or it was never dealt fairly."))
+    response = HttpResponse(records.dumps(record), content_type=f"{records.MEDIA_TYPE}; charset=utf-8")
+    filename = f"{record['game']}-{record['table']}-{record['number']}.json"
+    response["Content-Disposition"] = f'attachment; filename="{filename}"'
+    return response
+
+
+def game_record_download(request: HttpRequest, game_id: int) -> HttpResponse:
+    """A finished game's record (JSON, docs/fair-deal.md), from the game-over screen and its replay."""
+    return record_response(game_id)
+
+
+def _verdict_context(verdict: Verdict) -> dict:
+    lines = []
+    for check in verdict.checks:
+        good, bad = CHECK_SENTENCES[check.code]
+        lines.append({"ok": check.ok, "text": good if check.ok else bad, "detail": check.detail, "move": check.move})
+    summary = dict(verdict.summary)
+    if verdict.ok:
+        kind = registry.KINDS.get(summary["game"])
+        summary["label"] = kind.label if kind is not None else summary["game"]
+        summary["winner_names"] = [summary["names"][seat] for seat in summary["winners"]]
+    return {"verdict": verdict, "lines": lines, "summary": summary}
+
+
+@require_http_methods(["GET", "POST"])
+def verify_page(request: HttpRequest) -> HttpResponse:
+    """Verify a game: a record uploaded or linked (a record of this site, by its link),
+    checked as `python -m game.verify` does, the verdict explained in the viewer's language."""
+    context: dict = {"max_mb": RECORD_MAX_BYTES // (1024 * 1024)}
+    text: bytes | str | None = None
+    link = request.GET.get("record", "") if request.method == "GET" else request.POST.get("link", "")
+    if request.method == "POST":
+        upload = request.FILES.get("record")
+        if upload is not None:
+            text = upload.read(RECORD_MAX_BYTES + 1)
+    if text is None and link:
+        found = RECORD_LINK.search(link)
+        record = game_record(int(found.group(1))) if found else None
+        if record is None:
+            context["problem"] = _("That link is not the record of a finished game on this site.")
+        else:
+            text = records.dumps(record)
+        context["link"] = link
+    if text is not None:
+        if len(text) > RECORD_MAX_BYTES:
+            context["problem"] = _("That file is too large to be a game record.")
+        elif (record := loads(text)) is None:
+            context["problem"] = _("That file is not JSON: a game record is a JSON file.")
+        else:
+            context.update(_verdict_context(verify(record)))
+    elif request.method == "POST" and "problem" not in context:
+        context["problem"] = _("Choose a record file or give its link.")
+    return render(request, "game/verify.html", context, status=200)

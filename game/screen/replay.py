@@ -1,0 +1,110 @@
+"""A finished game's replay (/g/<id>/): its record dealt again and played move by move, each step
+drawn by the same pieces as live play, as a spectator sees the table, with every hand face up
+where hands were secret (the game is over). A game still running has no replay."""
+
+from __future__ import annotations
+
+from django.template.loader import render_to_string
+from django.utils.safestring import mark_safe
+
+from game import registry
+from game.screen.log import log_entries, log_lines
+from game.screen.table import table_context, table_view
+from game.services.records import game_record, recorded_game
+from game.services.selectors import table_dict
+
+RECENT = 64  # the latest events the pieces' marks read (as a live screen keeps them)
+
+
+def _numbered(events: list[dict], first: int) -> list[dict]:
+    return [{"seq": first + index, **event} for index, event in enumerate(events)]
+
+
+def _moves_log(record: dict, step: int) -> tuple[list[dict], list[dict]]:
+    """The log's events up to this step (the deal is step 0) and this step's own, as recorded."""
+    deal = record["deal"]
+    current = deal.get("notes", []) + deal["events"]
+    earlier: list[dict] = list(current)
+    for move in record["moves"][:step]:
+        current = move["events"] + move.get("notes", [])
+        earlier += current
+    numbered = _numbered(earlier, 0)
+    return numbered, numbered[len(numbered) - len(current) :]
+
+
+def _snapshot(record: dict, game, kind, state: dict, version: int) -> dict:
+    names = [seat["name"] for seat in record["seats"]]
+    table = {**table_dict(game.table), "status": "finished" if state["over"] else "playing"}
+    fair = record["fair"]
+    return {
+        "table": table,
+        "seats": [
+            {
+                "index": seat["seat"],
+                "nickname": seat["name"],
+                "who": "",
+                "bot_level": seat.get("level", ""),
+                "away": False,
+            }
+            for seat in record["seats"]
+        ],
+        "game": {
+            "id": game.id,
+            "number": record["number"],
+            "version": version,
+            **kind.views(state),
+            "deadline": None,
+            "over": state["over"],
+            "winner": kind.winner(state) if state["over"] else None,
+            "players": names,
+            "fair": {
+                "commitment": fair["commitment"],
+                "client_seeds": fair["client_seeds"],
+                "server_seed": fair["server_seed"] if state["over"] else None,
+            },
+        },
+    }
+
+
+def replay_step(game_id: int, step: object) -> dict | None:
+    """What the replay shows at this step (0: the deal, n: after the n-th move), or None for a game
+    without a replay (unknown, still running, or without a record)."""
+    record = game_record(game_id)
+    if record is None:
+        return None
+    game = recorded_game(game_id)
+    kind = registry.of(game.table)
+    steps = len(record["moves"])
+    try:
+        step = min(max(int(str(step)), 0), steps)
+    except ValueError:
+        step = 0
+    replay = kind.replay
+    state = replay.new(len(record["seats"]), record["fair"]["engine_seed"], dict(record["options"]), [])
+    for move in record["moves"][:step]:
+        if move.get("timeout"):
+            replay.timeout(state)
+        else:
+            replay.apply(state, move["action"], move["seat"])
+    version = record["moves"][step - 1]["version"] + 1 if step else 0
+    snapshot = _snapshot(record, game, kind, state, version)
+    logged, current = _moves_log(record, step)
+    seen = table_view(snapshot, None, current, recent=tuple(logged[-RECENT:]))
+    context = table_context(snapshot, None, current, seen=seen)
+    hands = kind.open_hands(snapshot) if kind.secret else None
+    move = record["moves"][step - 1] if step else None
+    return {
+        "record": record,
+        "label": kind.label,
+        "game_id": game_id,
+        "step": step,
+        "steps": steps,
+        "previous": max(step - 1, 0),
+        "next": min(step + 1, steps),
+        "move": move,
+        "mover": record["seats"][move["seat"]]["name"] if move else None,
+        "table_html": mark_safe(render_to_string(context["table_template"], context)),
+        "hands_html": mark_safe(render_to_string(hands.template, hands.context(hands.data))) if hands else "",
+        "caption": log_lines(log_entries(snapshot, current)),
+        "lines": log_lines(log_entries(snapshot, logged)),
+    }

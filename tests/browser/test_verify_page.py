@@ -1,0 +1,31 @@
+"""The "Verify a game" page in a browser: a record file uploaded, the verdict shown check by check
+in the page's language."""
+
+from __future__ import annotations
+
+import pytest
+from playwright.sync_api import expect
+
+from game.fair import record as records
+from game.services.records import game_record
+
+from ..fair.play import Watch, play_out, table_of
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+def test_a_record_uploaded_is_verified_check_by_check(page, live_url, tmp_path):
+    table, players = table_of("sevens", seeds={0: "abc"})
+    game = play_out(table, players, Watch(table, players))
+    path = tmp_path / "record.json"
+    path.write_text(records.dumps(game_record(game.id)))
+    page.set_viewport_size({"width": 1000, "height": 900})
+    page.goto(f"{live_url}/pl/verify/")
+    page.set_input_files("#verify-file", str(path))
+    page.click("form.panel button")
+    expect(page.locator("[data-verdict]")).to_have_attribute("data-verdict", "verified")
+    expect(page.locator("#verdict-title")).to_have_text(
+        "Sprawdzone: ta gra została uczciwie rozdana i rozegrana tak, jak mówi zapis."
+    )
+    expect(page.locator(".verify__check--ok")).to_have_count(10)
+    page.screenshot(path="/tmp/fair/verify-pl.png", full_page=True)
