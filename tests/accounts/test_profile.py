@@ -35,6 +35,7 @@ def test_the_profile_counts_games_played_and_won_and_names_frequent_opponents(cl
     opponents = html[html.index("Played most often with") :]
     assert opponents.index("Ana") < opponents.index("Bo") and "2 games" in opponents
     assert "Ana won" in html and "Mia won" in html
+    assert html.count('data-action="replay"') == 3 and html.count('data-action="download-record"') == 3
     assert client.get("/en/u/mia/").status_code == 200  # any letter case
     assert client.get("/en/u/Nobody/").status_code == 404
 
