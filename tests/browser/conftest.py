@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import os
 import tempfile
+from contextlib import contextmanager
 from functools import partial
 from pathlib import Path
 
@@ -57,8 +58,8 @@ def _daphne_child_setup():
     settings.EMAIL_FILE_PATH = str(MAIL_DIR)
 
 
-@pytest.fixture(scope="session")
-def live_url(django_db_setup, django_db_blocker):
+@contextmanager
+def _serving(django_db_blocker):
     """Daphne in a forked process serving the ASGI app on the (file-based) test database."""
     from channels.testing.live import make_application
     from daphne.testing import DaphneProcess
@@ -74,9 +75,26 @@ def live_url(django_db_setup, django_db_blocker):
         connections.close_all()  # an SQLite handle must not cross fork(): the child opens its own
         process.start()
         assert process.ready.wait(timeout=30), "daphne did not start"
-    yield f"http://127.0.0.1:{process.port.value}"
-    process.terminate()
-    process.join()
+    try:
+        yield f"http://127.0.0.1:{process.port.value}"
+    finally:
+        process.terminate()
+        process.join()
+
+
+@pytest.fixture(scope="session")
+def live_url(django_db_setup, django_db_blocker):
+    """One server for the session's browser tests."""
+    with _serving(django_db_blocker) as url:
+        yield url
+
+
+@pytest.fixture
+def own_live_url(django_db_setup, django_db_blocker):
+    """A server of the test's own, for a test that times the server's background loops (presence
+    sweep, heartbeat) over minutes: in the shared one, a whole suite's tables came before it."""
+    with _serving(django_db_blocker) as url:
+        yield url
 
 
 @pytest.fixture(autouse=True)
