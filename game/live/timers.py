@@ -72,15 +72,19 @@ async def run_forever() -> None:
 
 
 _running: set[asyncio.Task] = set()
+_started_on: list[object] = []  # the reactor the loops were last registered with
 
 
 def start_with_server(deadlines: bool = True) -> None:
     """Run the deadline loop (unless this process leaves it to others) and the screens' check
     inside Daphne's event loop once the server runs (Daphne has no lifespan events; its Twisted
-    reactor is already installed when the app is imported)."""
+    reactor is already installed when the app is imported). Once per reactor: a process that
+    imported the app before its reactor existed (a test server forked from a test process) calls
+    this again when it has one."""
     reactor = sys.modules.get("twisted.internet.reactor")
-    if reactor is None:
+    if reactor is None or (_started_on and _started_on[0] is reactor):
         return
+    _started_on[:] = [reactor]
 
     def start() -> None:
         loops = [run_forever(), watch.run_forever()] if deadlines else [watch.run_forever()]

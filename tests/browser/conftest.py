@@ -56,6 +56,12 @@ def _daphne_child_setup():
     settings.SEVN_BOT_DELAY_MS = 0
     settings.EMAIL_BACKEND = "django.core.mail.backends.filebased.EmailBackend"
     settings.EMAIL_FILE_PATH = str(MAIL_DIR)
+    # The app may have been imported in the test process before this fork (a socket test that
+    # ran earlier), when there was no reactor to start the deadline loop and heartbeat with; the
+    # child has its own reactor now (once per reactor: a fresh import here already started them).
+    from game.live import timers
+
+    timers.start_with_server()
 
 
 @contextmanager
@@ -85,14 +91,6 @@ def _serving(django_db_blocker):
 @pytest.fixture(scope="session")
 def live_url(django_db_setup, django_db_blocker):
     """One server for the session's browser tests."""
-    with _serving(django_db_blocker) as url:
-        yield url
-
-
-@pytest.fixture
-def own_live_url(django_db_setup, django_db_blocker):
-    """A server of the test's own, for a test that times the server's background loops (presence
-    sweep, heartbeat) over minutes: in the shared one, a whole suite's tables came before it."""
     with _serving(django_db_blocker) as url:
         yield url
 

@@ -66,10 +66,9 @@ def sevens_host(page, base: str, nickname: str) -> str:
 
 
 @pytest.mark.parametrize("game", ["sevn", "sevens"])
-def test_people_connected_since_the_lobby_are_online_from_the_start_and_stay_so(browser, own_live_url, game):
+def test_people_connected_since_the_lobby_are_online_from_the_start_and_stay_so(browser, live_url, game):
     """Both online on both screens within 2 s of the start and a minute later; Ben closes his
     tab: offline on Ana's screen at once, away (a bot plays for him) after presence.AWAY_AFTER."""
-    live_url = own_live_url  # a fresh server: its presence sweep and heartbeat time this test
     contexts = [browser.new_context(viewport=size) for size in (DESKTOP, PHONE)]
     ana, ben = (context.new_page() for context in contexts)
     invite = create_table(ana, live_url, "Ana", seats=2) if game == "sevn" else sevens_host(ana, live_url, "Ana")

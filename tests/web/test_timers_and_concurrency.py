@@ -141,3 +141,27 @@ def _as_coroutine(function):
         return function(*args)
 
     return call
+
+
+def test_the_loops_start_once_per_reactor_even_when_the_app_was_imported_before_it(monkeypatch):
+    """A test server forked from a process that imported the app before any reactor existed has
+    its own reactor: the loops must start on it (they never did, and nobody was marked away)."""
+    import sys
+
+    class Reactor:
+        def __init__(self):
+            self.calls = []
+
+        def callWhenRunning(self, function):  # noqa: N802 (Twisted's name)
+            self.calls.append(function)
+
+    monkeypatch.setattr(timers, "_started_on", [])
+    monkeypatch.delitem(sys.modules, "twisted.internet.reactor", raising=False)
+    timers.start_with_server()  # no reactor yet: nothing to start with
+    first, second = Reactor(), Reactor()
+    monkeypatch.setitem(sys.modules, "twisted.internet.reactor", first)
+    timers.start_with_server()
+    timers.start_with_server()
+    monkeypatch.setitem(sys.modules, "twisted.internet.reactor", second)
+    timers.start_with_server()
+    assert (len(first.calls), len(second.calls)) == (1, 1)
