@@ -108,6 +108,42 @@ class Table:
         )
 
 
+def stage_totals(stack: Stack) -> list[dict]:
+    """Each Daphne process's CPU by stage so far (game.core.stages: SIGUSR2 writes them)."""
+    import signal
+
+    paths = []
+    for server in stack.servers:
+        path = Path(f"{stack.env['SEVN_STAGES_FILE']}.{server.process.pid}")
+        path.unlink(missing_ok=True)
+        server.process.send_signal(signal.SIGUSR2)
+        paths.append(path)
+    read = []
+    for path in paths:
+        for _try in range(100):
+            if path.exists():
+                break
+            time.sleep(0.05)
+        read.append(json.loads(path.read_text()))
+    return read
+
+
+def stage_split(before: list[dict], after: list[dict], moves: int) -> dict[str, float]:
+    """CPU ms per move by stage over both processes; what no stage names is the framework's
+    (Daphne, Twisted, autobahn, Channels, the hops to the database thread)."""
+    spent: dict[str, float] = {}
+    process = 0.0
+    for old, new in zip(before, after):
+        process += new["process"] - old["process"]
+        for name, seconds in new["seconds"].items():
+            spent[name] = spent.get(name, 0.0) + seconds - old["seconds"].get(name, 0.0)
+    inner = sum(seconds for name, seconds in spent.items() if name.startswith("move: "))
+    if "move" in spent:
+        spent["move: transaction, begin and commit"] = spent.pop("move") - inner
+    spent["framework and database hops (the rest)"] = process - sum(spent.values())
+    return {name: round(1000 * seconds / max(1, moves), 3) for name, seconds in sorted(spent.items())}
+
+
 def committed(stack: Stack) -> int:
     """Every table's version summed: each committed move adds one."""
     return int(stack.postgres.sql("SELECT coalesce(sum(version), 0) FROM game_game")[0][0])
@@ -235,7 +271,13 @@ def main() -> None:
     parser.add_argument("--flood-seconds", type=float, default=10)
     args = parser.parse_args()
 
-    env = {"DB_POOL_SIZE": str(args.pool), "SEVN_BOT_DELAY_MS": "0", "LOG_LEVEL": "WARNING"}
+    env = {
+        "DB_POOL_SIZE": str(args.pool),
+        "SEVN_BOT_DELAY_MS": "0",
+        "LOG_LEVEL": "WARNING",
+        "SEVN_STAGES": "1",  # CPU by stage (game.core.stages), read before and after the load
+        "SEVN_STAGES_FILE": f"/tmp/sevn-stages-{os.getpid()}",
+    }
     with Stack(env=env) as stack:
         port = stack.nginx.port
         few = prepare(stack, args.flood_tables + 1)
@@ -268,11 +310,16 @@ def main() -> None:
         marks: dict = {}
 
         def measure():
-            marks.update(cpu=stack.cpu_seconds(), client=time.process_time(), versions=committed(stack))
+            marks.update(
+                cpu=stack.cpu_seconds(), client=time.process_time(), versions=committed(stack), stages=stage_totals(stack)
+            )
 
             def done():
                 marks.update(
-                    cpu_after=stack.cpu_seconds(), client_after=time.process_time(), versions_after=committed(stack)
+                    cpu_after=stack.cpu_seconds(),
+                    client_after=time.process_time(),
+                    versions_after=committed(stack),
+                    stages_after=stage_totals(stack),
                 )
 
             return done
@@ -287,6 +334,10 @@ def main() -> None:
         per_move = {name: round(1000 * used / max(1, load["moves"]), 2) for name, used in parts.items()}
         per_move["load client"] = round(1000 * client_cpu / max(1, load["moves"]), 2)
         print(f"CPU ms per move by part: {per_move}")
+        split = stage_split(marks["stages"], marks["stages_after"], load["moves"])
+        print("Daphne CPU ms per move by stage (both processes):")
+        for name, ms in split.items():
+            print(f"  {ms:7.3f}  {name}")
         texts = [text for table in tables for text in table.error_texts]
         if texts:
             print(f"errors seen by the people: {sorted(set(texts))[:10]}")
@@ -311,6 +362,8 @@ def main() -> None:
         "quiet_p95_ms": round(quiet_p95, 1),
         "flood_ratio": round(flood_p95 / quiet_p95, 2),
         "flood_messages": flood.sent,
+        "load_client_cpu_ms_per_move": per_move["load client"],
+        "daphne_stages_ms_per_move": split,
     }
     print(
         f"target: 100 tables p95 <= 150 ms and 0 errors; connections <= pool; got p95 {load['p95_ms']} ms, "

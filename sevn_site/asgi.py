@@ -13,6 +13,7 @@ django_asgi_app = get_asgi_application()
 from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 
+from game.core import stages  # noqa: E402
 from game.live import timers, transport  # noqa: E402
 from game.live.origins import SameOriginValidator  # noqa: E402
 from game.live.routing import websocket_urlpatterns  # noqa: E402
@@ -25,6 +26,7 @@ application = ProtocolTypeRouter(
 )
 
 transport.install()
+stages.install()
 timers.start_with_server(deadlines=os.environ.get("SEVN_TIMERS", "on") != "off")
 
 # Everything loaded so far (Django, templates, translations) lives as long as the process: keep

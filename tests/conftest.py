@@ -17,7 +17,7 @@ def _fast_settings(settings):
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
     settings.CHANNEL_LAYERS = {
         "default": {"BACKEND": "channels.layers.InMemoryChannelLayer"},
-        "local": {"BACKEND": "channels.layers.InMemoryChannelLayer"},
+        "local": {"BACKEND": "game.delivery.channel_layer.LocalChannelLayer"},
     }
 
 

@@ -21,7 +21,7 @@ from collections import Counter
 from asgiref.sync import async_to_sync
 from channels.layers import InMemoryChannelLayer, get_channel_layer
 
-from game.core import outage
+from game.core import outage, stages
 from game.delivery.channel_layer import UNREACHABLE
 
 logger = logging.getLogger(__name__)
@@ -94,11 +94,13 @@ async def send_async(code: str, update: dict) -> None:
     the table's sockets are all here, as the proxy arranges). With Redis down only this
     process's screens get it (at once, as always); the others' read it from the database
     (game.live.watch), and nothing here waits for Redis or raises."""
-    await get_channel_layer(LOCAL).group_send(group_name(code), pack(code, update, local=True))
+    with stages.timed("broadcast here"):  # the in-memory layer queues it without waiting
+        await get_channel_layer(LOCAL).group_send(group_name(code), pack(code, update, local=True))
     shared = _shared_layer()
     if shared is None or outage.skipping():
         return
-    message = {**pack(code, update), "sender": relay.channel}
+    with stages.timed("broadcast encode"):
+        message = {**pack(code, update), "sender": relay.channel}
     try:
         await shared.group_send(group_name(code), message, exclude=relay.channel)
     except UNREACHABLE as error:

@@ -21,7 +21,7 @@ from django.utils.translation import gettext_lazy as _
 
 from game import registry, services
 from game import screen as render
-from game.core import limits, outage
+from game.core import limits, outage, stages
 from game.core.errors import ENGINE_MESSAGES, ServiceError
 from game.core.identity import known_player, tag
 from game.delivery.broadcast import LOCAL, group_name, passed, relay, send_async, unpack
@@ -250,16 +250,18 @@ class TableConsumer(QuickDispatch, ChatSocket, AsyncWebsocketConsumer):
             await self._over_budget()
             return
         try:
-            if text_data is None:
-                raise ServiceError("malformed", NOT_UNDERSTOOD)
-            data = decode(text_data)
+            with stages.timed("parse"):
+                if text_data is None:
+                    raise ServiceError("malformed", NOT_UNDERSTOOD)
+                data = decode(text_data)
             if data["kind"] == "chat":
                 await self.chat_say(data)
                 return
-            if self.player is None:
-                raise ServiceError("spectator", _("You are watching this table: only seated players can play."))
-            move = move_of(data)
-            self._precheck(move)
+            with stages.timed("parse"):
+                if self.player is None:
+                    raise ServiceError("spectator", _("You are watching this table: only seated players can play."))
+                move = move_of(data)
+                self._precheck(move)
             message = await database_sync_to_async(services.game_act)(
                 code=self.code, player=self.player, action=move.action, version=move.version, game=move.game
             )
@@ -319,7 +321,8 @@ class TableConsumer(QuickDispatch, ChatSocket, AsyncWebsocketConsumer):
             if self.screen.misses_lines_before(update["snapshot"]):
                 await self.resync()  # a version gap: a lost update's log lines come with the whole log
                 return
-            html = self.screen.update(update["snapshot"], update["events"], delivered)
+            with stages.timed("render"):
+                html = self.screen.update(update["snapshot"], update["events"], delivered)
         except Exception:
             logger.exception("drawing an update failed at table %s", self.code)
             html = None
@@ -328,7 +331,8 @@ class TableConsumer(QuickDispatch, ChatSocket, AsyncWebsocketConsumer):
             return
         self.behind_since = None
         if html:
-            await self.send(html)
+            with stages.timed("frames out"):  # Daphne writes the frame before send returns
+                await self.send(html)
         await self.chat_follow(update["snapshot"])
 
     def behind(self, held: object) -> bool:

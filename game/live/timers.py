@@ -16,6 +16,7 @@ from channels.db import database_sync_to_async
 
 from game import services
 from game.delivery.broadcast import send_async
+from game.core import stages
 from game.live import watch
 from game.services import presence, selectors
 
@@ -29,6 +30,11 @@ ABSENCE_CHECK_SECONDS = 2.0
 
 def fire_due(now=None, check_absent: bool = True) -> list[dict]:
     """Apply everything due now; returns the messages to broadcast (sync, for tests too)."""
+    with stages.timed("clocks and presence"):
+        return _fire_due(now, check_absent)
+
+
+def _fire_due(now, check_absent: bool) -> list[dict]:
     messages = []
     for game_id in selectors.due_games(now):
         try:

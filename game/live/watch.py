@@ -18,7 +18,7 @@ from collections.abc import Hashable
 
 from channels.db import database_sync_to_async
 
-from game.core import outage
+from game.core import outage, stages
 from game.delivery.broadcast import relay
 from game.services import presence, selectors
 
@@ -62,7 +62,7 @@ async def check_once() -> int:
     codes = [code for code, sockets in _sockets.items() if sockets]
     if not codes:
         return 0
-    held: dict[str, Hashable] = await database_sync_to_async(selectors.fingerprints)(codes)
+    held: dict[str, Hashable] = await database_sync_to_async(_fingerprints)(codes)
     behind = []
     for code in codes:
         for consumer in sockets_of(code):
@@ -74,12 +74,22 @@ async def check_once() -> int:
     return len(behind)
 
 
+def _fingerprints(codes: list[str]) -> dict:
+    with stages.timed("screens' check"):
+        return selectors.fingerprints(codes)
+
+
+def _heartbeat(present: list[str]) -> None:
+    with stages.timed("clocks and presence"):
+        presence.heartbeat(channels=present)
+
+
 async def heartbeat() -> None:
     """Every live socket of this process is present (one statement), and this process follows
     its tables on Redis again (a restart forgets groups). A socket gone is gone from the
     registry, so nothing here can outlive it."""
     present = [consumer.channel_name for code in list(_sockets) for consumer in sockets_of(code) if consumer.present]
-    await database_sync_to_async(presence.heartbeat)(channels=present)
+    await database_sync_to_async(_heartbeat)(present)
     relay.renew_soon()
 
 

@@ -15,6 +15,7 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from game import registry
+from game.core import stages
 from game.core.errors import ServiceError
 from game.core.identity import Player
 from game.core.kind import Kind
@@ -102,7 +103,8 @@ def game_act(*, code: str, player: Player, action: object, version: int, game: i
     refused as stale, and the screen is shown the table)."""
     arguments = {"code": code, "player": player, "action": action, "version": version, "game": game}
     try:
-        return _game_act(**arguments)
+        with stages.timed("move"):
+            return _game_act(**arguments)
     except (OperationalError, InterfaceError) as error:
         if connection.in_atomic_block:  # inside a caller's transaction: not this function's to retry
             raise
@@ -117,7 +119,8 @@ def game_act(*, code: str, player: Player, action: object, version: int, game: i
 @transaction.atomic
 def _game_act(*, code: str, player: Player, action: object, version: int, game: int | None) -> dict:
     number = game
-    table, game = store.locked_table_and_game(str(code))
+    with stages.timed("move: lock and read"):
+        table, game = store.locked_table_and_game(str(code))
     if table is None:
         raise ServiceError("unknown_table", _("There is no table with that code."))
     if table.status == Table.Status.CLOSED:
@@ -126,7 +129,8 @@ def _game_act(*, code: str, player: Player, action: object, version: int, game: 
         raise ServiceError("not_started", _("The game has not started yet."))
     if game.over:
         raise ServiceError("game_over", _("This game is over."))
-    seats = store.seats_of(table)
+    with stages.timed("move: lock and read"):
+        seats = store.seats_of(table)
     mine = next((seat for seat in seats if seat.player_key and seat.player_key == player.key), None)
     if mine is None:
         raise ServiceError("spectator", _("You are watching this table: only seated players can play."))
@@ -135,9 +139,10 @@ def _game_act(*, code: str, player: Player, action: object, version: int, game: 
             "stale", _("The table changed before your move arrived. Here it is again."), version=game.version
         )
     kind = registry.of(table)
-    state = kind.from_json(game.state)
     try:
-        events = kind.apply(state, action, actor=mine.index)
+        with stages.timed("move: engine"):
+            state = kind.from_json(game.state)
+            events = kind.apply(state, action, actor=mine.index)
     except kind.illegal as error:
         raise ServiceError.from_engine(error, kind.card_label) from None
     if mine.away or mine.timeouts_in_row:
@@ -275,7 +280,8 @@ def _commit(table: Table, seats: list[Seat], game: Game, state: dict, records: l
     now = now or timezone.now()
     kind = registry.of(table)
     game.version += 1
-    game.state = kind.to_json(state)
+    with stages.timed("move: engine"):
+        game.state = kind.to_json(state)
     game.deadline = _deadline(table, seats, state, now)
     finished = state["over"] and not game.over
     if finished:
@@ -283,13 +289,15 @@ def _commit(table: Table, seats: list[Seat], game: Game, state: dict, records: l
         table.status = Table.Status.FINISHED
         table.save(update_fields=["status", "updated"])
     first = game.event_count
-    store.append_events(game, first, records, now)
-    game.event_count = first + len(records)
-    store.save_game(game)
+    with stages.timed("move: save"):
+        store.append_events(game, first, records, now)
+        game.event_count = first + len(records)
+        store.save_game(game)
     if finished:
         ratings.game_finished(table, game, state)
-    logged = [{"seq": first + i, **record} for i, record in enumerate(records) if record["type"] != "action"]
-    return table_update(table, seats, game, state, logged)
+    with stages.timed("move: snapshot"):
+        logged = [{"seq": first + i, **record} for i, record in enumerate(records) if record["type"] != "action"]
+        return table_update(table, seats, game, state, logged)
 
 
 def refresh_deadline(table: Table, events: list[dict]) -> dict:

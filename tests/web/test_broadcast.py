@@ -48,3 +48,20 @@ async def test_the_local_layer_sweeps_for_expired_messages_once_a_second(monkeyp
     await layer.group_send("table.T", {"type": "table.update"})
     await layer.receive("a")
     assert len(sweeps) == 3  # the send and the receive each swept
+
+
+async def test_the_local_layer_hands_one_message_to_every_channel_of_a_group_at_once():
+    """A group send queues the same message (by reference, not a copy) on each channel before
+    it returns, in order, and a full channel misses it without the others missing it."""
+    from game.delivery.channel_layer import LocalChannelLayer
+
+    layer = LocalChannelLayer(expiry=60, capacity=2)
+    for channel in ("a", "b"):
+        await layer.group_add("table.T", channel)
+    first, second = {"type": "table.update", "n": 1}, {"type": "table.update", "n": 2}
+    await layer.group_send("table.T", first)
+    await layer.send("b", {"type": "chat.line"})  # b is now full
+    await layer.group_send("table.T", second)
+    assert (await layer.receive("a")) is first and (await layer.receive("a")) is second
+    assert [(await layer.receive("b"))["type"] for _ in range(2)] == ["table.update", "chat.line"]
+    assert layer.channels == {}  # every queue read empty is gone
