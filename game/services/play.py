@@ -290,9 +290,8 @@ def _commit(table: Table, seats: list[Seat], game: Game, state: dict, records: l
         table.save(update_fields=["status", "updated"])
     first = game.event_count
     with stages.timed("move: save"):
-        store.append_events(game, first, records, now)
         game.event_count = first + len(records)
-        store.save_game(game)
+        store.save_move(game, first, records, now)
     if finished:
         ratings.game_finished(table, game, state)
     with stages.timed("move: snapshot"):

@@ -9,6 +9,8 @@ are deferred, loaded if ever touched) into model instances; writes are prepared 
 
 from __future__ import annotations
 
+import time
+from contextlib import contextmanager
 from datetime import UTC, datetime
 from functools import cache
 
@@ -119,6 +121,50 @@ for _model, _names in ((Table, TABLE_FIELDS), (Game, GAME_FIELDS), (Seat, SEAT_F
 _TABLE, _GAME, _SEAT = (_converted(Table, TABLE_FIELDS), _converted(Game, GAME_FIELDS), _converted(Seat, SEAT_FIELDS))
 
 
+@contextmanager
+def _cursor():
+    """On PostgreSQL a cursor that binds its values on the server: the big state text goes as a
+    value, not quoted into the statement by Python, and a connection prepares each statement of
+    a move once (psycopg does from its fifth run) instead of PostgreSQL planning it on every
+    move. Django's cursors bind on the client (its default, kept for every other query: its
+    ORM is written for that). Errors are Django's, as from its own cursors."""
+    if connection.vendor != "postgresql":
+        with connection.cursor() as cursor:
+            yield cursor
+        return
+    import psycopg
+
+    connection.ensure_connection()
+    with connection.wrap_database_errors, psycopg.Cursor(connection.connection) as cursor:
+        yield _Prepared(cursor)
+
+
+class _Prepared:
+    """A psycopg cursor whose statements are prepared on their first run on a connection (Django
+    turns psycopg's own preparing off; these few statements are all a move sends)."""
+
+    __slots__ = ("cursor",)
+
+    def __init__(self, cursor) -> None:
+        self.cursor = cursor
+
+    def execute(self, statement: str, values) -> None:
+        if not connection.queries_logged:
+            self.cursor.execute(statement, values, prepare=True)
+            return
+        started = time.monotonic()  # logged as Django's cursors log (tests count a move's queries)
+        try:
+            self.cursor.execute(statement, values, prepare=True)
+        finally:
+            connection.queries_log.append({"sql": statement, "time": f"{time.monotonic() - started:.3f}"})
+
+    def fetchone(self):
+        return self.cursor.fetchone()
+
+    def fetchall(self):
+        return self.cursor.fetchall()
+
+
 def _instance(model, names, converters, row):
     values = [
         value if convert is None or value is None else convert(value)
@@ -131,7 +177,7 @@ def locked_table_and_game(code: str | None = None, *, table_id: int | None = Non
     """The table by its code (or id), locked for this transaction, and its current game (or None).
     Every writer locks a table through here: one statement, the same lock on every database."""
     statements = _sql(connection.vendor)
-    with connection.cursor() as cursor:
+    with _cursor() as cursor:
         if table_id is not None:
             cursor.execute(statements["table_by_id"], [table_id])
         else:
@@ -151,7 +197,7 @@ def locked_table_and_game(code: str | None = None, *, table_id: int | None = Non
 
 def seats_of(table: Table) -> list[Seat]:
     """The table's seats in seat order."""
-    with connection.cursor() as cursor:
+    with _cursor() as cursor:
         cursor.execute(_sql(connection.vendor)["seats"], [table.id])
         rows = cursor.fetchall()
     seats = [_instance(Seat, SEAT_FIELDS, _SEAT, row) for row in rows]
@@ -185,23 +231,45 @@ def _prepared(model, names: tuple[str, ...], values) -> list:
     return prepared
 
 
-def append_events(game: Game, first_seq: int, records: list[dict], now: datetime) -> None:
-    """Append a move's log rows (seq first_seq, first_seq + 1, ...), many rows per statement."""
-    if not records:
-        return
+def _event_rows(game: Game, first_seq: int, records: list[dict], now: datetime) -> list[tuple[str, list]]:
+    """The INSERTs of a move's log rows (seq first_seq, first_seq + 1, ...), many rows per
+    statement: (statement, values) each."""
     params: list = []
     for i, record in enumerate(records):
         params += _prepared(Event, EVENT_FIELDS, (game.id, first_seq + i, game.version, record["type"], record, now))
     row = "(" + ", ".join(["%s"] * len(EVENT_FIELDS)) + ")"
     width = len(EVENT_FIELDS)
-    with connection.cursor() as cursor:
-        for start in range(0, len(records), EVENTS_PER_STATEMENT):
-            chunk = params[start * width : (start + EVENTS_PER_STATEMENT) * width]
-            cursor.execute(_sql(connection.vendor)["events"] + ", ".join([row] * (len(chunk) // width)), chunk)
+    inserts = []
+    for start in range(0, len(records), EVENTS_PER_STATEMENT):
+        chunk = params[start * width : (start + EVENTS_PER_STATEMENT) * width]
+        inserts.append((_sql(connection.vendor)["events"] + ", ".join([row] * (len(chunk) // width)), chunk))
+    return inserts
+
+
+def append_events(game: Game, first_seq: int, records: list[dict], now: datetime) -> None:
+    """Append a move's log rows."""
+    with _cursor() as cursor:
+        for statement, values in _event_rows(game, first_seq, records, now):
+            cursor.execute(statement, values)
 
 
 def save_game(game: Game) -> None:
     """Write the fields a move changes (version, state, deadline, end of game, log length)."""
     params = _prepared(Game, SAVED_FIELDS, [getattr(game, name) for name in SAVED_FIELDS])
-    with connection.cursor() as cursor:
+    with _cursor() as cursor:
         cursor.execute(_sql(connection.vendor)["save_game"], [*params, game.id])
+
+
+def save_move(game: Game, first_seq: int, records: list[dict], now: datetime) -> None:
+    """A move's log rows and the game's new fields in one round trip where the database can
+    (PostgreSQL runs an INSERT inside a WITH to completion, read or not); elsewhere one after
+    the other. `game.event_count` is already the new length."""
+    inserts = _event_rows(game, first_seq, records, now)
+    if connection.vendor != "postgresql" or len(inserts) != 1:
+        append_events(game, first_seq, records, now)
+        save_game(game)
+        return
+    (insert, values), = inserts
+    params = _prepared(Game, SAVED_FIELDS, [getattr(game, name) for name in SAVED_FIELDS])
+    with _cursor() as cursor:
+        cursor.execute(f"WITH logged AS ({insert}) {_sql(connection.vendor)['save_game']}", [*values, *params, game.id])
