@@ -133,7 +133,7 @@ def stage_split(before: list[dict], after: list[dict], moves: int) -> dict[str, 
     (Daphne, Twisted, autobahn, Channels, the hops to the database thread)."""
     spent: dict[str, float] = {}
     process = 0.0
-    for old, new in zip(before, after):
+    for old, new in zip(before, after, strict=True):
         process += new["process"] - old["process"]
         for name, seconds in new["seconds"].items():
             spent[name] = spent.get(name, 0.0) + seconds - old["seconds"].get(name, 0.0)
@@ -311,7 +311,10 @@ def main() -> None:
 
         def measure():
             marks.update(
-                cpu=stack.cpu_seconds(), client=time.process_time(), versions=committed(stack), stages=stage_totals(stack)
+                cpu=stack.cpu_seconds(),
+                client=time.process_time(),
+                versions=committed(stack),
+                stages=stage_totals(stack),
             )
 
             def done():

@@ -15,8 +15,8 @@ import time
 from channels.db import database_sync_to_async
 
 from game import services
-from game.delivery.broadcast import send_async
 from game.core import stages
+from game.delivery.broadcast import send_async
 from game.live import watch
 from game.services import presence, selectors
 

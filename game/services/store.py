@@ -269,7 +269,7 @@ def save_move(game: Game, first_seq: int, records: list[dict], now: datetime) ->
         append_events(game, first_seq, records, now)
         save_game(game)
         return
-    (insert, values), = inserts
+    ((insert, values),) = inserts
     params = _prepared(Game, SAVED_FIELDS, [getattr(game, name) for name in SAVED_FIELDS])
     with _cursor() as cursor:
         cursor.execute(f"WITH logged AS ({insert}) {_sql(connection.vendor)['save_game']}", [*values, *params, game.id])

@@ -1,0 +1,34 @@
+"""The database pool's check of a connection before it is handed out, skipped for one that was
+in use a moment ago.
+
+psycopg's own check is a round trip to PostgreSQL on every hand-out: on a busy server that is one
+more round trip for every move, for connections that answered a few milliseconds before. A
+connection that has been idle RECHECK_AFTER or longer (the only kind a PostgreSQL restart leaves
+dead without anybody noticing) is still checked. One returned within that time and killed by a
+restart meanwhile fails its first statement: a move is tried once more on a fresh connection
+(game.services.play.game_act) and the pool replaces the broken one.
+"""
+
+from __future__ import annotations
+
+import time
+import weakref
+
+RECHECK_AFTER = 2.0  # seconds
+
+_returned: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+
+
+def returned(connection) -> None:
+    """The pool's `reset` callback: the moment the connection came back."""
+    _returned[connection] = time.monotonic()
+
+
+def check(connection) -> None:
+    """The pool's `check` callback: psycopg's check, unless the connection was in use just now."""
+    from psycopg_pool import ConnectionPool
+
+    came_back = _returned.get(connection)
+    if came_back is not None and time.monotonic() - came_back < RECHECK_AFTER:
+        return
+    ConnectionPool.check_connection(connection)
