@@ -12,8 +12,6 @@ from pathlib import Path
 import dj_database_url
 from django.utils.translation import gettext_lazy as _
 
-from sevn_site import db_pool
-
 BASE_DIR = Path(__file__).resolve().parent.parent
 
 
@@ -148,13 +146,12 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
         "max_size": _env_int("DB_POOL_SIZE", 20),
         "timeout": _env_int("DB_POOL_TIMEOUT", 10),
         "max_idle": 300,
-        # A pooled connection is checked before it is handed out: after a PostgreSQL restart
-        # every idle one is dead, and none of them may fail a player's move. One in use within
-        # the last two seconds is not (sevn_site.db_pool: a round trip saved on every move).
-        "check": db_pool.check,
-        "reset": db_pool.returned,
     }
-    DATABASES["default"]["CONN_HEALTH_CHECKS"] = False  # the pool's check above does it
+    # A pooled connection is checked before it is handed out: after a PostgreSQL restart every
+    # idle one is dead, and none of them may fail a player's move. One in use within the last two
+    # seconds is not (the backend sevn_site.postgresql: a round trip saved on every move).
+    DATABASES["default"]["ENGINE"] = "sevn_site.postgresql"
+    DATABASES["default"]["CONN_HEALTH_CHECKS"] = False  # the pool's check does it
 else:
     DATABASES["default"]["CONN_MAX_AGE"] = _env_int("DB_CONN_MAX_AGE", 600)
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":

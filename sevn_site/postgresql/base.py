@@ -1,5 +1,5 @@
-"""The database pool's check of a connection before it is handed out, skipped for one that was
-in use a moment ago.
+"""Django's PostgreSQL backend, with the pool's check of a connection before it is handed out
+skipped for one that was in use a moment ago (settings.py names this backend).
 
 psycopg's own check is a round trip to PostgreSQL on every hand-out: on a busy server that is one
 more round trip for every move, for connections that answered a few milliseconds before. A
@@ -13,6 +13,8 @@ from __future__ import annotations
 
 import time
 import weakref
+
+from django.db.backends.postgresql import base
 
 RECHECK_AFTER = 2.0  # seconds
 
@@ -32,3 +34,27 @@ def check(connection) -> None:
     if came_back is not None and time.monotonic() - came_back < RECHECK_AFTER:
         return
     ConnectionPool.check_connection(connection)
+
+
+class DatabaseWrapper(base.DatabaseWrapper):
+    """Django's, but its pool (when OPTIONS has one) checks connections with `check` above and
+    notes their return with `returned` (Django passes psycopg's check, or none, itself)."""
+
+    @property
+    def pool(self):
+        options = self.settings_dict["OPTIONS"].get("pool")
+        if options and self.alias not in self._connection_pools:
+            from psycopg_pool import ConnectionPool
+
+            connect = self.get_connection_params()
+            connect["autocommit"] = True  # as Django's: it sets the mode itself later on
+            pool = ConnectionPool(
+                kwargs=connect,
+                open=False,
+                configure=self._configure_connection,
+                check=check,
+                reset=returned,
+                **({} if options is True else options),
+            )
+            self._connection_pools.setdefault(self.alias, pool)
+        return super().pool
