@@ -261,6 +261,102 @@ def summarise(tables: list[Table], elapsed: float, cpu: float) -> dict:
     }
 
 
+KNEE_P95_MS = 150.0
+
+
+def holds(step: dict) -> bool:
+    """Whether a load held: p95 within KNEE_P95_MS and no error."""
+    return step["p95_ms"] <= KNEE_P95_MS and step["errors"] == 0
+
+
+def load_step(stack: Stack, port: int, count: int, first: int, args) -> dict:
+    """`count` tables of four playing for `args.seconds`, measured; their tables closed after.
+    The tables are dealt now, as their people sit down: a table started a minute before anyone
+    connects has them all away (bots playing for them), as it would for real people."""
+    made = prepare(stack, count, first=first)
+    from game import services
+
+    tables = [Table(port, code, sessions, first + n, args.think) for n, (code, sessions) in enumerate(made)]
+    sampler = Sampler(stack)
+    sampler.start()
+    marks: dict = {}
+
+    def measure():
+        marks.update(cpu=stack.cpu_seconds(), client=time.process_time(), versions=committed(stack))
+        marks.update(stages=stage_totals(stack))
+
+        def done():
+            marks.update(cpu_after=stack.cpu_seconds(), client_after=time.process_time())
+            marks.update(versions_after=committed(stack), stages_after=stage_totals(stack))
+
+        return done
+
+    elapsed = asyncio.run(play(tables, args.seconds, measure=measure))
+    sampler.running = False
+    for code, _sessions in made:  # their people have left: their clocks must not run on
+        services.table_close(code=code, reason="benchmark")
+    print(f"moves committed (table versions in the database): {marks['versions_after'] - marks['versions']}")
+    client_cpu = marks["client_after"] - marks["client"]
+    parts = {name: used - marks["cpu"][name] for name, used in marks["cpu_after"].items()}
+    load = summarise(tables, elapsed, parts["daphne"])
+    load["db_connections"] = sampler.peak
+    per_move = {name: round(1000 * used / max(1, load["moves"]), 2) for name, used in parts.items()}
+    per_move["load client"] = round(1000 * client_cpu / max(1, load["moves"]), 2)
+    print(f"CPU ms per move by part: {per_move}")
+    split = stage_split(marks["stages"], marks["stages_after"], load["moves"])
+    print("Daphne CPU ms per move by stage (all processes):")
+    for name, ms in split.items():
+        print(f"  {ms:7.3f}  {name}")
+    texts = [text for table in tables for text in table.error_texts]
+    if texts:
+        print(f"errors seen by the people: {sorted(set(texts))[:10]}")
+    print(
+        f"{count} tables x {PEOPLE} people ({count * PEOPLE} sockets through nginx, {len(stack.servers)} Daphne, "
+        f"PostgreSQL + Redis), think ~{args.think}s, {elapsed:.0f}s: {load}; "
+        f"database connections held: peak {sampler.peak} (pool {args.pool} per process)"
+    )
+    return {
+        "tables": count,
+        **{key: load[key] for key in ("moves_per_s", "p50_ms", "p95_ms", "p99_ms", "errors", "db_connections")},
+        "cpu_ms_per_move": load["cpu_ms_per_move"],
+        "stack_cpu_ms_per_move": round(sum(per_move.values()) - per_move["load client"], 2),
+        "load_client_cpu_ms_per_move": per_move["load client"],
+        "cpu_ms_per_move_by_part": per_move,
+        "daphne_stages_ms_per_move": split,
+    }
+
+
+def flood_phase(stack: Stack, port: int, args) -> dict:
+    """A few tables quiet, then the same while one socket floods the server with stale moves."""
+    few = prepare(stack, args.flood_tables + 1)
+    flood_code, flood_sessions = few.pop()  # the flooder's own table
+    quiet = [Table(port, code, sessions, 1000 + n, args.think) for n, (code, sessions) in enumerate(few)]
+    asyncio.run(play(quiet, args.flood_seconds))
+    flooded = [Table(port, code, sessions, 2000 + n, args.think) for n, (code, sessions) in enumerate(few)]
+    flood = flooder(port, flood_code, flood_sessions[0], address_of(60000))
+    asyncio.run(play(flooded, args.flood_seconds, flood))
+    quiet_p95 = percentile([v for t in quiet for v in t.latencies], 95)
+    flood_p95 = percentile([v for t in flooded for v in t.latencies], 95)
+    print(
+        f"flood: one socket sent {flood.sent} stale moves and was closed {flood.closed} times; "
+        f"{args.flood_tables} other tables' p95 {flood_p95:.1f} ms vs {quiet_p95:.1f} ms quiet "
+        f"({flood_p95 / quiet_p95:.2f}x, target <= 2x); errors {sum(t.errors for t in flooded)}"
+    )
+
+    # their people have left: close those tables, or their clocks would run during the load
+    from game import services
+
+    for code, _sessions in [*few, (flood_code, flood_sessions)]:
+        services.table_close(code=code, reason="benchmark")
+
+    return {
+        "flood_p95_ms": round(flood_p95, 1),
+        "quiet_p95_ms": round(quiet_p95, 1),
+        "flood_ratio": round(flood_p95 / quiet_p95, 2),
+        "flood_messages": flood.sent,
+    }
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--tables", type=int, default=100)
@@ -269,6 +365,11 @@ def main() -> None:
     parser.add_argument("--pool", type=int, default=10, help="database connections per Daphne process")
     parser.add_argument("--flood-tables", type=int, default=10)
     parser.add_argument("--flood-seconds", type=float, default=10)
+    parser.add_argument(
+        "--find-knee", action="store_true", help="from --tables up by --knee-step until a load no longer holds"
+    )
+    parser.add_argument("--knee-step", type=int, default=50)
+    parser.add_argument("--knee-max", type=int, default=1000)
     args = parser.parse_args()
 
     env = {
@@ -280,94 +381,38 @@ def main() -> None:
     }
     with Stack(env=env) as stack:
         port = stack.nginx.port
-        few = prepare(stack, args.flood_tables + 1)
-        flood_code, flood_sessions = few.pop()  # the flooder's own table
-        quiet = [Table(port, code, sessions, 1000 + n, args.think) for n, (code, sessions) in enumerate(few)]
-        asyncio.run(play(quiet, args.flood_seconds))
-        flooded = [Table(port, code, sessions, 2000 + n, args.think) for n, (code, sessions) in enumerate(few)]
-        flood = flooder(port, flood_code, flood_sessions[0], address_of(60000))
-        asyncio.run(play(flooded, args.flood_seconds, flood))
-        quiet_p95 = percentile([v for t in quiet for v in t.latencies], 95)
-        flood_p95 = percentile([v for t in flooded for v in t.latencies], 95)
-        print(
-            f"flood: one socket sent {flood.sent} stale moves and was closed {flood.closed} times; "
-            f"{args.flood_tables} other tables' p95 {flood_p95:.1f} ms vs {quiet_p95:.1f} ms quiet "
-            f"({flood_p95 / quiet_p95:.2f}x, target <= 2x); errors {sum(t.errors for t in flooded)}"
-        )
+        flood_figures = flood_phase(stack, port, args) if args.flood_seconds > 0 else {}
 
-        # their people have left: close those tables, or their clocks would run during the load
-        from game import services
-
-        for code, _sessions in [*few, (flood_code, flood_sessions)]:
-            services.table_close(code=code, reason="benchmark")
-
-        # The load's tables are dealt now, as their people sit down: a table started a minute before
-        # anyone connects has them all away (bots playing for them), as it would for real people.
-        made = prepare(stack, args.tables, first=args.flood_tables + 1)
-        tables = [Table(port, code, sessions, n, args.think) for n, (code, sessions) in enumerate(made)]
-        sampler = Sampler(stack)
-        sampler.start()
-        marks: dict = {}
-
-        def measure():
-            marks.update(
-                cpu=stack.cpu_seconds(),
-                client=time.process_time(),
-                versions=committed(stack),
-                stages=stage_totals(stack),
+        if args.find_knee:
+            steps, first, count = [], args.flood_tables + 1, args.tables
+            while count <= args.knee_max:
+                step = load_step(stack, port, count, first, args)
+                steps.append(step)
+                first += count
+                if not holds(step):
+                    break
+                count += args.knee_step
+            held = [step for step in steps if holds(step)]
+            knee = max((step["tables"] for step in held), default=0)
+            print(
+                "knee: " + "; ".join(f"{s['tables']} tables p95 {s['p95_ms']} ms, {s['errors']} errors" for s in steps)
             )
-
-            def done():
-                marks.update(
-                    cpu_after=stack.cpu_seconds(),
-                    client_after=time.process_time(),
-                    versions_after=committed(stack),
-                    stages_after=stage_totals(stack),
-                )
-
-            return done
-
-        elapsed = asyncio.run(play(tables, args.seconds, measure=measure))
-        print(f"moves committed (table versions in the database): {marks['versions_after'] - marks['versions']}")
-        client_cpu = marks["client_after"] - marks["client"]
-        parts = {name: used - marks["cpu"][name] for name, used in marks["cpu_after"].items()}
-        sampler.running = False
-        load = summarise(tables, elapsed, parts["daphne"])
-        load["db_connections"] = sampler.peak
-        per_move = {name: round(1000 * used / max(1, load["moves"]), 2) for name, used in parts.items()}
-        per_move["load client"] = round(1000 * client_cpu / max(1, load["moves"]), 2)
-        print(f"CPU ms per move by part: {per_move}")
-        split = stage_split(marks["stages"], marks["stages_after"], load["moves"])
-        print("Daphne CPU ms per move by stage (both processes):")
-        for name, ms in split.items():
-            print(f"  {ms:7.3f}  {name}")
-        texts = [text for table in tables for text in table.error_texts]
-        if texts:
-            print(f"errors seen by the people: {sorted(set(texts))[:10]}")
-        print(
-            f"{args.tables} tables x {PEOPLE} people ({args.tables * PEOPLE} sockets through nginx, 2 Daphne, "
-            f"PostgreSQL + Redis), think ~{args.think}s, {elapsed:.0f}s: {load}; "
-            f"database connections held: peak {sampler.peak} (pool {args.pool} x 2 processes)"
-        )
+            print(f"the largest table count that holds (p95 <= {KNEE_P95_MS} ms, 0 errors): {knee}")
+            load = held[-1] if held else steps[-1]
+        else:
+            load = load_step(stack, port, args.tables, args.flood_tables + 1, args)
+            knee = None
 
     result = {
-        "tables": args.tables,
-        "moves_per_s": load["moves_per_s"],
-        "p50_ms": load["p50_ms"],
-        "p95_ms": load["p95_ms"],
-        "p99_ms": load["p99_ms"],
-        "errors": load["errors"],
-        "db_connections": load["db_connections"],
+        **load,
         "db_pool": args.pool * 2,
-        "cpu_ms_per_move": load["cpu_ms_per_move"],
-        "stack_cpu_ms_per_move": round(sum(per_move.values()) - per_move["load client"], 2),
-        "flood_p95_ms": round(flood_p95, 1),
-        "quiet_p95_ms": round(quiet_p95, 1),
-        "flood_ratio": round(flood_p95 / quiet_p95, 2),
-        "flood_messages": flood.sent,
-        "load_client_cpu_ms_per_move": per_move["load client"],
-        "daphne_stages_ms_per_move": split,
+        **flood_figures,
     }
+    if args.find_knee:
+        result["knee_tables"] = knee
+        result["knee_steps"] = [
+            {key: step[key] for key in ("tables", "p95_ms", "errors", "moves_per_s")} for step in steps
+        ]
     print(
         f"target: 100 tables p95 <= 150 ms and 0 errors; connections <= pool; got p95 {load['p95_ms']} ms, "
         f"{load['errors']} errors, {load['db_connections']} connections of {args.pool * 2}"
