@@ -144,6 +144,15 @@ def stage_split(before: list[dict], after: list[dict], moves: int) -> dict[str, 
     return {name: round(1000 * seconds / max(1, moves), 3) for name, seconds in sorted(spent.items())}
 
 
+def stage_calls(before: list[dict], after: list[dict], moves: int) -> dict[str, float]:
+    """How many times per move each stage ran (a table of four draws four screens a move)."""
+    calls: dict[str, float] = {}
+    for old, new in zip(before, after, strict=True):
+        for name, count in new["calls"].items():
+            calls[name] = calls.get(name, 0) + count - old["calls"].get(name, 0)
+    return {name: round(count / max(1, moves), 2) for name, count in sorted(calls.items())}
+
+
 def committed(stack: Stack) -> int:
     """Every table's version summed: each committed move adds one."""
     return int(stack.postgres.sql("SELECT coalesce(sum(version), 0) FROM game_game")[0][0])
@@ -304,9 +313,10 @@ def load_step(stack: Stack, port: int, count: int, first: int, args) -> dict:
     per_move["load client"] = round(1000 * client_cpu / max(1, load["moves"]), 2)
     print(f"CPU ms per move by part: {per_move}")
     split = stage_split(marks["stages"], marks["stages_after"], load["moves"])
-    print("Daphne CPU ms per move by stage (all processes):")
+    calls = stage_calls(marks["stages"], marks["stages_after"], load["moves"])
+    print("Daphne CPU ms per move by stage (all processes), and how often it ran per move:")
     for name, ms in split.items():
-        print(f"  {ms:7.3f}  {name}")
+        print(f"  {ms:7.3f}  {name}" + (f"  ({calls[name]} a move)" if name in calls else ""))
     texts = [text for table in tables for text in table.error_texts]
     if texts:
         print(f"errors seen by the people: {sorted(set(texts))[:10]}")
