@@ -15,7 +15,7 @@ import logging
 
 from django.conf import settings
 
-from game.core import limits
+from game.core import limits, stages
 
 logger = logging.getLogger(__name__)
 
@@ -47,6 +47,17 @@ def _guarded(original):
     return onMessage
 
 
+def _timed_reads(original):
+    """Bytes from a socket parsed into frames and queued (game.core.stages: "frames in")."""
+
+    def dataReceived(self, data):  # noqa: N802 - Twisted's name
+        with stages.timed("frames in"):
+            return original(self, data)
+
+    dataReceived.sevn_timed = True
+    return dataReceived
+
+
 def install() -> None:
     try:
         from daphne.ws_protocol import WebSocketProtocol
@@ -54,3 +65,5 @@ def install() -> None:
         return
     if not getattr(WebSocketProtocol.onMessage, "sevn_guard", False):
         WebSocketProtocol.onMessage = _guarded(WebSocketProtocol.onMessage)
+    if stages.ENABLED and not getattr(WebSocketProtocol.dataReceived, "sevn_timed", False):
+        WebSocketProtocol.dataReceived = _timed_reads(WebSocketProtocol.dataReceived)
