@@ -147,7 +147,7 @@ async def test_the_decider_s_move_lands_while_another_player_comes_back_over_the
 
 @pytest.mark.django_db(transaction=True)
 async def test_a_screen_that_saw_the_game_move_still_refuses_older_moves_without_the_database(monkeypatch):
-    table, _players, decider, other = await database_sync_to_async(three_at_a_table)()
+    table, _players, decider, _other = await database_sync_to_async(three_at_a_table)()
     socket = await connect(table.code, decider.key)
     await drain(socket)
     shown = await database_sync_to_async(lambda: game_of(table).version)()
