@@ -179,9 +179,15 @@ class Table:
         if version <= self.seen[player]:
             return
         self.seen[player] = version
+        if min(self.seen) < version:
+            return
         answered = (version[0], version[1] - 1)
-        if answered in self.sent_at and min(self.seen) >= version:
+        if answered in self.sent_at:
             self.latencies.append((time.perf_counter() - self.sent_at.pop(answered)) * 1000)
+        # a move sent on an older table was refused (its toast is counted) or applied with a
+        # version between (someone coming back took one first): neither is left unanswered
+        for overtaken in [sent for sent in self.sent_at if sent < answered]:
+            del self.sent_at[overtaken]
 
     async def open(self, base: str, origin: str) -> list:
         self.origin = origin
@@ -208,33 +214,59 @@ class Table:
                     html = await asyncio.wait_for(sock.recv(), timeout=max(0.05, until - time.perf_counter()))
                 except TimeoutError:
                     break
-                if 'class="toast"' in html:
-                    self.errors += 1
-                match = META.search(html)
-                if not match:
+                if not await self._read(index, html):
                     continue
-                version = (int(match.group(1)), int(match.group(2)))
-                fresh = version > self.seen[index]
-                self.arrived(index, version)
-                if not fresh:
-                    continue
-                if index == 0 and 'class="standings"' in html:
-                    await asyncio.to_thread(self.rematch)
-                    continue
-                controls = controls_of(html)
-                if controls is not None:
-                    self.controls[index] = controls
                 move = choose(self.controls[index], self.rng)
                 if move is None or time.perf_counter() >= until:
                     continue
-                move["version"] = str(version[1])  # the version the screen shows, as the page's script adds it
+                version = self.seen[index]
                 if self.think:
-                    await asyncio.sleep(self.rng.uniform(0.5, 1.5) * self.think)
+                    await self._look(
+                        index, sock, min(until, time.perf_counter() + self.rng.uniform(0.5, 1.5) * self.think)
+                    )
+                    if self.seen[index] != version:  # the table moved on meanwhile: answer the one shown now
+                        version, move = self.seen[index], choose(self.controls[index], self.rng)
+                    if move is None or time.perf_counter() >= until:
+                        continue
+                # the table the screen shows, as the page's script adds it to every move
+                move["version"], move["game"] = str(version[1]), str(version[0])
                 self.sent_at[version] = time.perf_counter()
                 self.moves += 1
                 await sock.send(json.dumps(move))
         finally:
             await sock.close()
+
+    async def _read(self, index: int, html: str) -> bool:
+        """Take in a message on this player's screen; True if it shows a newer table (not the
+        standings the host answers with a rematch)."""
+        if 'class="toast"' in html:
+            self.errors += 1
+        match = META.search(html)
+        if not match:
+            return False
+        version = (int(match.group(1)), int(match.group(2)))
+        fresh = version > self.seen[index]
+        self.arrived(index, version)
+        if not fresh:
+            return False
+        if index == 0 and 'class="standings"' in html:
+            await asyncio.to_thread(self.rematch)
+            return False
+        controls = controls_of(html)
+        if controls is not None:
+            self.controls[index] = controls
+        return True
+
+    async def _look(self, index: int, sock, until: float) -> None:
+        """While a player thinks, their screen goes on drawing what arrives (someone coming
+        back, a move): they answer the table shown when they decide, as a person clicks on
+        the page in front of them, never one that a newer table already replaced."""
+        while (left := until - time.perf_counter()) > 0:
+            try:
+                html = await asyncio.wait_for(sock.recv(), timeout=left)
+            except TimeoutError:
+                return
+            await self._read(index, html)
 
 
 def cpu_seconds(pid: int) -> float:

@@ -213,10 +213,7 @@ class Seat:
                 html = await asyncio.wait_for(self.socket.recv(), timeout=min(left, 1.0))
             except TimeoutError:
                 continue
-            now = time.perf_counter()
-            newer = self.screen.read(html)
-            if newer and self.on_version is not None:
-                self.on_version(self, self.screen.version, now)
+            newer = self._take(html)
             if not self.plays:
                 fresh = False  # nothing was sent on this socket: its next messages need no second answer
                 continue
@@ -230,14 +227,34 @@ class Seat:
                 self.sent.pop(self.screen.version, None)
                 await self._decide()
 
+    def _take(self, html: str) -> bool:
+        """A message onto the screen; True if it showed a newer table."""
+        now = time.perf_counter()
+        newer = self.screen.read(html)
+        if newer and self.on_version is not None:
+            self.on_version(self, self.screen.version, now)
+        return newer
+
+    async def _look(self, seconds: float) -> None:
+        """While its person thinks, the screen goes on drawing what arrives (a timeout, a bot,
+        someone coming back): they answer the table shown when they decide, never one that a
+        newer table already replaced."""
+        until = min(time.monotonic() + seconds, self.until)
+        while (left := until - time.monotonic()) > 0:
+            try:
+                html = await asyncio.wait_for(self.socket.recv(), timeout=left)
+            except TimeoutError:
+                return
+            self._take(html)
+
     async def _decide(self) -> None:
         move = self.screen.choose(self.rng)
         if move is None:
             return
         seen = self.screen.version
         if self.think:
-            await asyncio.sleep(self.rng.uniform(0.5, 1.5) * self.think)
-        # the screen may have moved on while thinking (a timeout, a bot): answer what it shows now
+            await self._look(self.rng.uniform(0.5, 1.5) * self.think)
+        # the screen may have moved on while thinking: answer what it shows now
         if self.screen.version != seen:
             move = self.screen.choose(self.rng)
             if move is None:
@@ -245,8 +262,9 @@ class Seat:
         if self.screen.version in self.sent:  # one answer per table shown, as the page's bar allows
             return
         self.sent[self.screen.version] = time.perf_counter()
-        # the version the screen shows goes with the move, as the page's script adds it
-        await self.socket.send(json.dumps({**move, "version": str(self.screen.version[1])}))
+        # the table the screen shows goes with the move (its version and game), as the page's script adds it
+        game, version = self.screen.version
+        await self.socket.send(json.dumps({**move, "version": str(version), "game": str(game)}))
 
 
 def started_table(port: int, people: int, n: int = 0, timer: int = 0, target: int = 250) -> tuple[str, list[Browser]]:

@@ -275,15 +275,19 @@ class TableConsumer(QuickDispatch, ChatSocket, AsyncWebsocketConsumer):
         await self._broadcast(message)
 
     def _precheck(self, move: Move) -> None:
-        """Refuse without the database what this screen already knows to be wrong: a move on a
-        version older than the one shown (or on another game), or when the table shown waits for
-        someone else."""
+        """Refuse without the database what this screen already knows to be wrong: a move on
+        another game, or on a version older than the one shown when the game moved since (or the
+        move did not say its game), or when the table shown waits for someone else. A move on an
+        older version of the same game whose later versions, as far as this screen saw, only
+        changed who plays a seat goes to the database, which knows (services.play._stale)."""
         shown, version = self.screen.version, move.version
         if shown is None:
             return
         if not self.screen.seated(self.viewer_key):
             raise ServiceError("spectator", _("You are watching this table: only seated players can play."))
-        if version < shown[1] or (move.game is not None and move.game != self.screen.game_number):
+        if (move.game is not None and move.game != self.screen.game_number) or (
+            version < shown[1] and (move.game is None or self.screen.moved_since(version))
+        ):
             raise ServiceError("stale", _("The table changed before your move arrived. Here it is again."))
         if version == shown[1] and not self.screen.decides(self.viewer_key):
             raise ServiceError("not_your_turn", ENGINE_MESSAGES["not_your_turn"])

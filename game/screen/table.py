@@ -141,6 +141,10 @@ class Screen:
         self.frame: tuple | None = None
         self.shown: dict[str, tuple] = {}  # element id -> what it shows (drawing.shows)
         self.version: tuple[int, int] | None = None
+        # What the game shown looks like (its views), and the version after which this screen saw
+        # it change (None: not since it was first drawn): see moved_since.
+        self.views: tuple | None = None
+        self.moved_after: int | None = None
         self.snapshot: dict | None = None  # the last one drawn (shared with every other screen: read only)
         self.online: tuple[int, ...] | None = None  # seats with a socket open, from the last presence change
         self.asked: dict[int, set[int]] = {}  # game id -> seats that asked for a rematch
@@ -168,6 +172,12 @@ class Screen:
             and self.version[0] == game["id"]
             and game["version"] > self.version[1] + 1
         )
+
+    def moved_since(self, version: int) -> bool:
+        """Whether this screen saw its game itself change after `version` (a move made on that
+        table is stale). A version taken by a change of who plays a seat (away, back) leaves the
+        game's views as they were: a move made before it is the database's to judge."""
+        return self.moved_after is not None and version <= self.moved_after
 
     def seated(self, viewer_key: str | None) -> bool:
         return self.snapshot is not None and viewer_seat(self.snapshot, viewer_key) is not None
@@ -311,7 +321,13 @@ class Screen:
         return render_to_string(context["table_template"], context)
 
     def _remember(self, game: dict | None) -> None:
-        self.version = (game["id"], game["version"]) if game is not None else None
+        version = (game["id"], game["version"]) if game is not None else None
+        views = (game["view"], game.get("seat_views")) if game is not None else None
+        if version is None or self.version is None or version[0] != self.version[0]:
+            self.moved_after = None  # another game: nothing seen of it before this version
+        elif version[1] > self.version[1] and views != self.views:
+            self.moved_after = self.version[1]
+        self.version, self.views = version, views
 
 
 def render_error(message: str, language: str) -> str:

@@ -20,7 +20,7 @@ from game.core.errors import ServiceError
 from game.core.identity import Player
 from game.core.kind import Kind
 from game.fair import seeds as fair
-from game.models import Game, Presence, Seat, Table
+from game.models import Event, Game, Presence, Seat, Table
 from game.services import ratings, selectors, store
 from game.services.common import locked_table, require_host, table_update
 
@@ -32,6 +32,9 @@ AWAY_AFTER_TIMEOUTS = 3
 GRACE = timedelta(seconds=15)
 ABSENT_TURN = timedelta(seconds=3)
 MAX_BOT_MOVES = 5000  # per service call; a whole game of bots is far shorter
+# Records that change who plays a seat (a person away, back, removed by staff) or ask for a
+# rematch: they take a version of their own (every screen draws them in order) but move no game.
+SEAT_CHANGES = frozenset({"away", "back", "removed", "rematch_asked"})
 
 
 @transaction.atomic
@@ -134,7 +137,7 @@ def _game_act(*, code: str, player: Player, action: object, version: int, game: 
     mine = next((seat for seat in seats if seat.player_key and seat.player_key == player.key), None)
     if mine is None:
         raise ServiceError("spectator", _("You are watching this table: only seated players can play."))
-    if str(version) != str(game.version) or (number is not None and number != game.number):
+    if _stale(game, version, number):
         raise ServiceError(
             "stale", _("The table changed before your move arrived. Here it is again."), version=game.version
         )
@@ -151,6 +154,26 @@ def _game_act(*, code: str, player: Player, action: object, version: int, game: 
     records = [{"type": "action", "seat": mine.index, "action": action}] + events
     records += _play_bots(table, seats, game, state)
     return _commit(table, seats, game, state, records)
+
+
+def _stale(game: Game, version: object, number: int | None) -> bool:
+    """Whether the game moved on since the table the move was made on: another game, a version
+    not reached, or a move, a timeout, a bot's move or a deal since. A move on an older version
+    whose later versions only changed who plays a seat (the others coming back, say) means what
+    it meant, and is applied; of two identical moves the first takes a version of its own, so
+    the second is still refused. A move that does not say its game must name the current
+    version (its number alone could be another game's)."""
+    if number is None or type(version) is not int:
+        return str(version) != str(game.version) or (number is not None and number != game.number)
+    if number != game.number or version > game.version:
+        return True
+    if version == game.version:
+        return False
+    later = Event.objects.filter(game_id=game.id, version__gt=version).order_by()
+    if later.exclude(kind__in=SEAT_CHANGES).exists():
+        return True
+    # every later version is one of those changes (a version that logged nothing counts as a move)
+    return later.values("version").distinct().count() != game.version - version
 
 
 @transaction.atomic

@@ -1,0 +1,164 @@
+"""A move is refused as stale only when the game itself moved on since the table it was made
+on. Someone marked away or coming back takes a version of its own (every screen draws it in
+order), but the person who decides still decides the same game: their move is applied. Of two
+identical moves exactly one is still applied, and a move made before a rematch never lands in
+the new game."""
+
+from __future__ import annotations
+
+import json
+from datetime import timedelta
+
+import pytest
+from channels.db import database_sync_to_async
+from django.utils import timezone
+
+from game import services
+from game.core.errors import ServiceError
+from game.models import Seat
+from game.services import presence
+from game.sevn.engine import legal_actions
+
+from ..web.factories import deciding, game_of, open_table, stack, state_of
+from ..web.test_consumers import connect, drain
+
+NAMES = ("Ana", "Ben", "Cleo")
+
+
+def three_at_a_table():
+    """A started table of three, its people in seat order, who decides, and someone else."""
+    table, players = open_table(names=NAMES, seats=3)
+    return (table, players, *decider_and_other(table, players))
+
+
+def decider_and_other(table, players):
+    decider = deciding(table, players)
+    return decider, next(player for player in players if player != decider)
+
+
+def a_move(table) -> dict:
+    return legal_actions(state_of(table))[0]
+
+
+def goes_away(table, player) -> None:
+    """Their socket closed more than a minute ago: the deadline loop marks them away."""
+    presence.arrived(code=table.code, player_key=player.key, channel=f"{player.key}-socket")
+    presence.left(channel=f"{player.key}-socket")
+    Seat.objects.filter(table=table, player_key=player.key).update(last_seen=timezone.now() - timedelta(seconds=61))
+    presence.mark_absent()
+    assert Seat.objects.get(table=table, player_key=player.key).away
+
+
+def comes_back(table, player) -> None:
+    assert presence.arrived(code=table.code, player_key=player.key, channel=f"{player.key}-again") is not None
+
+
+def refused_as_stale(table, player, action, version, game=1) -> None:
+    with pytest.raises(ServiceError) as refused:
+        services.game_act(code=table.code, player=player, action=action, version=version, game=game)
+    assert refused.value.code == "stale" and refused.value.version == game_of(table).version
+
+
+@pytest.mark.django_db
+def test_a_move_made_before_others_went_away_and_came_back_is_applied():
+    table, _players, decider, other = three_at_a_table()
+    shown, move = game_of(table).version, a_move(table)
+    goes_away(table, other)
+    comes_back(table, other)
+    assert game_of(table).version == shown + 2  # two seat changes, each drawn in order
+    applied = services.game_act(code=table.code, player=decider, action=move, version=shown, game=1)
+    assert applied["snapshot"]["game"]["version"] == shown + 3
+    assert game_of(table).events.filter(kind="action", version=shown + 3, data__action=move).exists()
+
+
+@pytest.mark.django_db
+def test_of_two_identical_moves_across_a_seat_change_exactly_one_is_applied():
+    table, _players, decider, other = three_at_a_table()
+    shown, move = game_of(table).version, a_move(table)
+    goes_away(table, other)
+    services.game_act(code=table.code, player=decider, action=move, version=shown, game=1)
+    for version in (shown, shown + 1):  # the table it was made on, and the one after the seat change
+        refused_as_stale(table, decider, move, version)
+    assert game_of(table).events.filter(kind="action").count() == 1
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("moved_on", ["a move", "a timeout"])
+def test_a_move_made_before_the_game_moved_on_is_refused_even_after_a_seat_change(moved_on):
+    table, players, decider, _other = three_at_a_table()
+    shown, move = game_of(table).version, a_move(table)
+    if moved_on == "a move":
+        services.game_act(code=table.code, player=decider, action=move, version=shown, game=1)
+    else:
+        game = game_of(table)
+        assert services.game_expire(game_id=game.id, now=game.deadline + timedelta(seconds=1)) is not None
+    now_deciding, someone_else = decider_and_other(table, players)
+    goes_away(table, someone_else)
+    refused_as_stale(table, now_deciding, a_move(table), shown)
+    refused_as_stale(table, decider, move, shown)
+
+
+@pytest.mark.django_db
+def test_a_move_that_does_not_name_its_game_must_be_on_the_current_version():
+    """Its version alone could be another game's (the versions start anew at a rematch)."""
+    table, _players, decider, other = three_at_a_table()
+    shown = game_of(table).version
+    goes_away(table, other)
+    refused_as_stale(table, decider, a_move(table), shown, game=None)
+    services.game_act(code=table.code, player=decider, action=a_move(table), version=shown + 1)
+
+
+@pytest.mark.django_db
+def test_a_move_naming_the_game_before_a_rematch_never_lands_in_the_new_one():
+    table, (ana, ben) = open_table()
+    stack(table, ["12", "13", "1", "2", "3", "4"], target=10)
+    for player in (ben, ana):  # two passes end this short game
+        services.game_act(code=table.code, player=player, action={"kind": "pass"}, version=game_of(table).version)
+    services.game_start(code=table.code, player=ana)
+    assert game_of(table).number == 2
+    decider, other = decider_and_other(table, [ana, ben])
+    goes_away(table, other)
+    for version in range(1, game_of(table).version + 1):  # each a version the new game has had
+        refused_as_stale(table, decider, a_move(table), version, game=1)
+
+
+@pytest.mark.django_db(transaction=True)
+async def test_the_decider_s_move_lands_while_another_player_comes_back_over_the_socket():
+    """The load benchmark's case: everyone was marked away before their sockets opened. The
+    decider's screen shows a table, and before their move arrives the others' sockets open and
+    bring them back (a version each): the move is applied, not refused as stale."""
+    table, _players, decider, other = await database_sync_to_async(three_at_a_table)()
+    await database_sync_to_async(Seat.objects.filter(table=table, player_key=other.key).update)(
+        joined=timezone.now() - timedelta(seconds=61)
+    )
+    await database_sync_to_async(presence.mark_absent)()
+    socket = await connect(table.code, decider.key)
+    shown = await database_sync_to_async(lambda: game_of(table).version)()
+    assert f'data-version="{shown}"' in "".join(await drain(socket))
+    move = {**await database_sync_to_async(a_move)(table), "version": shown, "game": 1}
+    back = await connect(table.code, other.key)  # the other's socket: back, a version of its own
+    assert f'data-version="{shown + 1}"' in "".join(await drain(socket))
+    await socket.send_to(text_data=json.dumps(move))
+    answer = "".join(await drain(socket))
+    assert 'class="toast"' not in answer and f'data-version="{shown + 2}"' in answer
+    for sock in (socket, back):
+        await sock.disconnect()
+
+
+@pytest.mark.django_db(transaction=True)
+async def test_a_screen_that_saw_the_game_move_still_refuses_older_moves_without_the_database(monkeypatch):
+    table, _players, decider, _other = await database_sync_to_async(three_at_a_table)()
+    socket = await connect(table.code, decider.key)
+    await drain(socket)
+    shown = await database_sync_to_async(lambda: game_of(table).version)()
+    move = {**await database_sync_to_async(a_move)(table), "version": shown, "game": 1}
+    await socket.send_to(text_data=json.dumps(move))
+    assert f'data-version="{shown + 1}"' in "".join(await drain(socket))
+    calls = []
+    real = services.game_act
+    monkeypatch.setattr(services, "game_act", lambda **kwargs: calls.append(kwargs) or real(**kwargs))
+    await socket.send_to(text_data=json.dumps(move))  # the same move again: a double click
+    reply = await socket.receive_from()
+    assert "The table changed before your move arrived." in reply and calls == []
+    assert await database_sync_to_async(lambda: game_of(table).version)() == shown + 1
+    await socket.disconnect()
