@@ -159,6 +159,9 @@ class Seat:
         self.closed_codes: list[int] = []
         self.sent: dict[tuple[int, int], float] = {}  # version answered -> when
         self.on_version = None  # callback(seat, version, when)
+        # One reader at a time: a bench may start a decision (and its looking while thinking)
+        # beside the reading loop, and a socket has one receiver.
+        self._reading = asyncio.Lock()
 
     @property
     def url(self) -> str:
@@ -210,7 +213,8 @@ class Seat:
             if left <= 0:
                 return
             try:
-                html = await asyncio.wait_for(self.socket.recv(), timeout=min(left, 1.0))
+                async with self._reading:
+                    html = await asyncio.wait_for(self.socket.recv(), timeout=min(left, 1.0))
             except TimeoutError:
                 continue
             newer = self._take(html)
@@ -240,11 +244,14 @@ class Seat:
         someone coming back): they answer the table shown when they decide, never one that a
         newer table already replaced."""
         until = min(time.monotonic() + seconds, self.until)
-        while (left := until - time.monotonic()) > 0:
-            try:
-                html = await asyncio.wait_for(self.socket.recv(), timeout=left)
-            except TimeoutError:
-                return
+        while True:
+            async with self._reading:
+                if (left := until - time.monotonic()) <= 0:
+                    return
+                try:
+                    html = await asyncio.wait_for(self.socket.recv(), timeout=left)
+                except TimeoutError:
+                    return
             self._take(html)
 
     async def _decide(self) -> None:
