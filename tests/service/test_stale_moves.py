@@ -79,7 +79,9 @@ def test_of_two_identical_moves_across_a_seat_change_exactly_one_is_applied():
     services.game_act(code=table.code, player=decider, action=move, version=shown, game=1)
     for version in (shown, shown + 1):  # the table it was made on, and the one after the seat change
         refused_as_stale(table, decider, move, version)
-    assert game_of(table).events.filter(kind="action").count() == 1
+    # the person's move once (a bot playing for the one away may follow it, depending on the deal)
+    people_moves = [event for event in game_of(table).events.filter(kind="action") if not event.data.get("bot")]
+    assert len(people_moves) == 1
 
 
 @pytest.mark.django_db
