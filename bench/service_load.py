@@ -1,5 +1,5 @@
-"""Service load: N tables x 4 people playing through nginx across two Daphne processes on
-PostgreSQL + Redis (deploy/local_stack.py, the README's scale-out set-up), on this machine.
+"""Service load: N tables x 4 people playing through nginx across Daphne processes (two, or
+--servers) on PostgreSQL + Redis (deploy/local_stack.py, the README's scale-out set-up), on this machine.
 
 Each person has an address of their own on the loopback range, a socket through nginx, and a
 think time of about `--think` seconds before each decision (bots' pauses off). For every move it
@@ -7,7 +7,8 @@ measures the time from sending it to the moment all four sockets of the table sh
 version, the Daphne processes' CPU time per move, and the database connections held (sampled).
 First a flood: a few tables play while one socket (a process of its own) floods the server with
 stale moves at 1,000 a second, against the same tables quiet; then the load. The last line is
-one JSON object of the figures.
+one JSON object of the figures, with what each move cost PostgreSQL and Redis by their own
+counters (bench/shared_parts.py; bench/projection.py projects them past one machine).
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from bench.shared_parts import SharedParts  # noqa: E402
 from deploy.local_stack import Stack  # noqa: E402
 from deploy.players import Browser, Seat, address_of  # noqa: E402
 
@@ -233,10 +235,14 @@ def main() -> None:
     parser.add_argument("--pool", type=int, default=10, help="database connections per Daphne process")
     parser.add_argument("--flood-tables", type=int, default=10)
     parser.add_argument("--flood-seconds", type=float, default=10)
+    parser.add_argument("--servers", type=int, default=2, help="Daphne processes behind nginx")
+    parser.add_argument(
+        "--no-statements", action="store_true", help="without pg_stat_statements (to see what it costs)"
+    )
     args = parser.parse_args()
 
     env = {"DB_POOL_SIZE": str(args.pool), "SEVN_BOT_DELAY_MS": "0", "LOG_LEVEL": "WARNING"}
-    with Stack(env=env) as stack:
+    with Stack(env=env, servers=args.servers, pg_statements=not args.no_statements) as stack:
         port = stack.nginx.port
         few = prepare(stack, args.flood_tables + 1)
         flood_code, flood_sessions = few.pop()  # the flooder's own table
@@ -266,14 +272,17 @@ def main() -> None:
         sampler = Sampler(stack)
         sampler.start()
         marks: dict = {}
+        shared = SharedParts(stack)
 
         def measure():
             marks.update(cpu=stack.cpu_seconds(), client=time.process_time(), versions=committed(stack))
+            shared.start()
 
             def done():
                 marks.update(
                     cpu_after=stack.cpu_seconds(), client_after=time.process_time(), versions_after=committed(stack)
                 )
+                shared.stop()
 
             return done
 
@@ -287,13 +296,17 @@ def main() -> None:
         per_move = {name: round(1000 * used / max(1, load["moves"]), 2) for name, used in parts.items()}
         per_move["load client"] = round(1000 * client_cpu / max(1, load["moves"]), 2)
         print(f"CPU ms per move by part: {per_move}")
+        shared.settle()
+        shared_figures = shared.per_move(load["moves"], per_move, args.servers)
+        print(f"shared parts per move: {shared_figures}")
+        print("PostgreSQL's time per move by statement:", *shared.top_statements(load["moves"]), sep="\n  ")
         texts = [text for table in tables for text in table.error_texts]
         if texts:
             print(f"errors seen by the people: {sorted(set(texts))[:10]}")
         print(
-            f"{args.tables} tables x {PEOPLE} people ({args.tables * PEOPLE} sockets through nginx, 2 Daphne, "
-            f"PostgreSQL + Redis), think ~{args.think}s, {elapsed:.0f}s: {load}; "
-            f"database connections held: peak {sampler.peak} (pool {args.pool} x 2 processes)"
+            f"{args.tables} tables x {PEOPLE} people ({args.tables * PEOPLE} sockets through nginx, "
+            f"{args.servers} Daphne, PostgreSQL + Redis), think ~{args.think}s, {elapsed:.0f}s: {load}; "
+            f"database connections held: peak {sampler.peak} (pool {args.pool} x {args.servers} processes)"
         )
 
     result = {
@@ -304,7 +317,7 @@ def main() -> None:
         "p99_ms": load["p99_ms"],
         "errors": load["errors"],
         "db_connections": load["db_connections"],
-        "db_pool": args.pool * 2,
+        "db_pool": args.pool * args.servers,
         "cpu_ms_per_move": load["cpu_ms_per_move"],
         "stack_cpu_ms_per_move": round(sum(per_move.values()) - per_move["load client"], 2),
         "flood_p95_ms": round(flood_p95, 1),
@@ -312,9 +325,10 @@ def main() -> None:
         "flood_ratio": round(flood_p95 / quiet_p95, 2),
         "flood_messages": flood.sent,
     }
+    result.update(shared_figures)
     print(
         f"target: 100 tables p95 <= 150 ms and 0 errors; connections <= pool; got p95 {load['p95_ms']} ms, "
-        f"{load['errors']} errors, {load['db_connections']} connections of {args.pool * 2}"
+        f"{load['errors']} errors, {load['db_connections']} connections of {args.pool * args.servers}"
     )
     print(json.dumps(result))
 
