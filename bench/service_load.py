@@ -260,6 +260,8 @@ def main() -> None:
         )
 
         # their people have left: close those tables, or their clocks would run during the load
+        from django.db import connections
+
         from game import services
 
         for code, _sessions in [*few, (flood_code, flood_sessions)]:
@@ -296,7 +298,11 @@ def main() -> None:
         per_move = {name: round(1000 * used / max(1, load["moves"]), 2) for name, used in parts.items()}
         per_move["load client"] = round(1000 * client_cpu / max(1, load["moves"]), 2)
         print(f"CPU ms per move by part: {per_move}")
-        shared.settle()
+        shared.flush()
+        connections.close_all()  # flush() ended this process's connection too
+        for code, _sessions in made:  # nothing left to play: the idle background alone
+            services.table_close(code=code, reason="benchmark")
+        shared.measure_idle(args.servers)
         shared_figures = shared.per_move(load["moves"], per_move, args.servers)
         print(f"shared parts per move: {shared_figures}")
         print("PostgreSQL's time per move by statement:", *shared.top_statements(load["moves"]), sep="\n  ")

@@ -6,19 +6,22 @@ multiply, the database and Redis do not.
 
 Most counters are exact the moment they are read. pg_stat_database's (transactions, rows
 written and fetched) are published by a backend at most once a second while it works and within
-about ten seconds once it is idle, so they are read again FLUSH_SECONDS after the load, and what
-the stack does meanwhile with nobody playing (the deadline loops, measured over IDLE_SECONDS
-more) is taken off. That idle background, per process, is reported too: it does not grow with
-moves but with processes.
+about ten seconds once it is idle, or at once when it ends: after the window every connection
+to the game's database is ended (the processes' pools open new ones) and those are read then.
+At the window's start they may lack the last second or so of the warm-up's reads, which then
+count in the window.
+
+Then, with the load's tables closed and no socket open, IDLE_SECONDS of the stack's own
+background per process (the deadline loop's polls, the absence check): it grows with
+processes, not with moves.
 """
 
 from __future__ import annotations
 
 import time
 
-FLUSH_SECONDS = 11.0  # PostgreSQL publishes an idle backend's counts within 10 s (PGSTAT_IDLE_INTERVAL)
-IDLE_SECONDS = 10.0
 LAGGING = ("pg_xacts", "pg_rows_written", "pg_rows_fetched")  # pg_stat_database's
+IDLE_SECONDS = 10.0
 TOP_STATEMENTS = 8
 
 
@@ -36,12 +39,16 @@ def _delta(after: dict, before: dict) -> dict[str, float]:
 
 
 class SharedParts:
-    """Readings at the start and end of the measured window, then after the flush and the idle
-    interval; per_move() turns them into the figures per move."""
+    """Readings at the start and the end of the measured window (start, stop), the lagging
+    counters once published (flush), and the idle background (measure_idle); per_move() turns
+    them into the figures of the bench's final line."""
 
     def __init__(self, stack) -> None:
         self.stack = stack
-        self.before = self.after = self.settled = self.idle = {}
+        self.before: dict = {}
+        self.after: dict = {}
+        self.flushed: dict = {}
+        self.idle: dict[str, float] = {}
         self.statements_before: dict = {}
         self.statements_after: dict = {}
 
@@ -53,30 +60,40 @@ class SharedParts:
         self.after = reading(self.stack)
         self.statements_after = self.stack.postgres.statement_totals()
 
-    def settle(self) -> None:
-        """Wait for pg_stat_database to publish the load's counts, then measure the idle rate."""
-        time.sleep(max(0.0, FLUSH_SECONDS - (time.monotonic() - self.after["at"])))
-        self.settled = reading(self.stack)
-        time.sleep(IDLE_SECONDS)
-        self.idle = reading(self.stack)
+    def flush(self) -> None:
+        """After the window (nobody plays): end the database connections, so that what they did
+        is published, and read the lagging counters."""
+        self.stack.postgres.end_connections()
+        self.flushed = reading(self.stack)
 
-    def idle_rates(self) -> dict[str, float]:
-        """Each counter's growth a second with nobody playing (and no socket open)."""
-        spent = _delta(self.idle, self.settled)
-        return {name: value / spent["at"] for name, value in spent.items() if name != "at"}
+    def measure_idle(self, servers: int, seconds: float = IDLE_SECONDS) -> None:
+        """The stack's background per process and second, nothing to play and no socket open."""
+        cpu, before = self.stack.cpu_seconds(), reading(self.stack)
+        time.sleep(seconds)
+        cpu_spent = _delta(self.stack.cpu_seconds(), cpu)  # before the backends end and take theirs along
+        self.stack.postgres.end_connections()
+        spent = _delta(reading(self.stack), before)
+        per = spent["at"] * servers
+        self.idle = {
+            "idle_pg_xacts_per_s_per_server": round(spent["pg_xacts"] / per, 2),
+            "idle_pg_cpu_ms_per_s_per_server": round(1000 * cpu_spent["postgres"] / per, 2),
+            "idle_daphne_cpu_ms_per_s_per_server": round(1000 * cpu_spent["daphne"] / per, 2),
+            "idle_redis_ops_per_s_per_server": round(spent["redis_commands"] / per, 2),
+            # Redis's own upkeep (its timers, the blocked reads' timeouts): not the processes'
+            "idle_redis_cpu_ms_per_s": round(1000 * cpu_spent["redis"] / spent["at"], 2),
+        }
+        if "pg_statements" in spent:
+            self.idle["idle_pg_statements_per_s_per_server"] = round(spent["pg_statements"] / per, 2)
 
     def window(self) -> dict[str, float]:
-        """Each counter's growth over the measured window (pg_stat_database's from the settled
-        reading, less the idle background between the window's end and that reading)."""
+        """Each counter's growth over the measured window (pg_stat_database's as published)."""
         spent = _delta(self.after, self.before)
-        late, rates = _delta(self.settled, self.before), self.idle_rates()
-        for name in LAGGING:
-            spent[name] = late[name] - rates[name] * (self.settled["at"] - self.after["at"])
-        return spent
+        published = _delta(self.flushed, self.before)
+        return {**spent, **{name: published[name] for name in LAGGING}}
 
     def per_move(self, moves: int, cpu_ms_per_move: dict[str, float], servers: int) -> dict:
         """The figures for the final JSON line: per move, and the idle background per process."""
-        spent, rates, per = self.window(), self.idle_rates(), max(1, moves)
+        spent, per = self.window(), max(1, moves)
 
         def each(value: float, digits: int = 2) -> float:
             return round(value / per, digits)
@@ -97,8 +114,6 @@ class SharedParts:
                 for name, value in sorted(spent.items(), key=lambda item: -item[1])
                 if name.startswith("redis_command_") and value > 0
             },
-            "idle_pg_xacts_per_s_per_server": round(rates["pg_xacts"] / servers, 2),
-            "idle_redis_ops_per_s_per_server": round(rates["redis_commands"] / servers, 2),
         }
         if "pg_statements" in spent:
             figures["pg_statements_per_move"] = each(spent["pg_statements"])
@@ -107,11 +122,10 @@ class SharedParts:
                 for name, value in spent.items()
                 if name.startswith("pg_statements_") and value > 0
             }
-            figures["idle_pg_statements_per_s_per_server"] = round(rates["pg_statements"] / servers, 2)
-        return figures
+        return {**figures, **self.idle}
 
     def top_statements(self, moves: int, count: int = TOP_STATEMENTS) -> list[str]:
-        """The statements that took the database's time in the window: calls, rows and ms per move."""
+        """The statements that took the database's time in the window: ms, calls and rows per move."""
         rows = []
         for query, (calls, found, ms) in self.statements_after.items():
             was = self.statements_before.get(query, (0, 0, 0.0))

@@ -195,6 +195,17 @@ class Postgres:
         ).stdout
         return int(out.strip())
 
+    def end_connections(self) -> int:
+        """End every client connection to the game's database, and wait till each has gone: a
+        backend publishes its pending statistics as it ends (the processes' pools check their
+        connections before use and open new ones). Returns how many there were."""
+        ((ended,),) = self.sql(
+            "SELECT count(*) FILTER (WHERE pg_terminate_backend(pid, 10000)) FROM pg_stat_activity "
+            "WHERE datname = 'sevn' AND backend_type = 'client backend' AND pid <> pg_backend_pid()",
+            database="postgres",
+        )
+        return int(ended)
+
     def sql(self, query: str, database: str = "sevn") -> list[tuple]:
         import psycopg
 
@@ -209,7 +220,8 @@ class Postgres:
         - write_xacts: transactions that wrote (the next transaction id: exact at once);
         - wal_bytes: WAL written by the whole cluster (exact at once);
         - xacts, rows_written (inserted + updated + deleted), rows_fetched: pg_stat_database, which
-          a busy backend publishes at most once a second and an idle one within ~10 s;
+          a busy backend publishes at most once a second, an idle one within ~10 s, and one that
+          ends at once (end_connections);
         - statements, and by kind (select, insert, update, delete, transaction control, other) with
           the rows they wrote and their WAL: pg_stat_statements when loaded (exact at once)."""
         ((xacts, written, fetched, wal, next_xid),) = self.sql(
