@@ -20,7 +20,9 @@ The model (each number an option):
   (game.services.presence.mark_absent): rows = those processes x sockets / 2 s, at
   `scan_pg_ns_per_row` in PostgreSQL and `scan_process_ns_per_row` in the process. This term
   is not per move: it grows with processes x tables;
-- one PostgreSQL primary has `pg_cores`; Redis runs its commands on one core per instance.
+- one PostgreSQL primary has `pg_cores`; Redis runs its commands on one core per instance, at
+  the run's CPU per move or, given `redis_us_per_command`, at that much per command (a run at
+  a hundred moves a second pays a wake-up per command; a busy Redis does not).
 """
 
 from __future__ import annotations
@@ -45,6 +47,9 @@ class Assumptions:
     scan_pg_ns_per_row: float = 300.0  # measured here: SELECT of (table_id, player_key) pairs
     scan_process_ns_per_row: float = 1000.0  # psycopg fetching them and a set built of them
     timer_processes: int = 0  # 0: every Daphne process runs the deadline loop (the default set-up)
+    # 0: Redis's CPU per move as the run measured it (at a few hundred commands a second, each one
+    # paying a wake-up of its own: an upper bound); else its CPU per command when busy
+    redis_us_per_command: float = 0.0
 
 
 @dataclass(frozen=True)
@@ -125,7 +130,8 @@ def needs(costs: Costs, tables: int, a: Assumptions) -> dict[str, float]:
     nginx_cores = moves * costs.nginx_ms / 1000
     scan_rows = timers * scan_rows_each
     pg_cores = moves * costs.pg_ms / 1000 + timers * costs.idle_pg_ms / 1000 + scan_rows * a.scan_pg_ns_per_row / 1e9
-    redis_cores = moves * costs.redis_ms / 1000
+    redis_ops = moves * costs.redis_ops + processes * costs.idle_redis_ops
+    redis_cores = redis_ops * a.redis_us_per_command / 1e6 if a.redis_us_per_command else moves * costs.redis_ms / 1000
     found = {
         "tables": tables,
         "moves_per_s": moves,
@@ -144,7 +150,7 @@ def needs(costs: Costs, tables: int, a: Assumptions) -> dict[str, float]:
         "pg_scan_rows_per_s": scan_rows,
         "pg_cores": pg_cores,
         "pg_primaries": pg_cores / (a.utilisation * a.pg_cores),
-        "redis_ops_per_s": moves * costs.redis_ops + processes * costs.idle_redis_ops,
+        "redis_ops_per_s": redis_ops,
         "redis_cores": redis_cores,
         "redis_instances": redis_cores / (a.utilisation * a.redis_cores),
     }
@@ -243,7 +249,12 @@ def report(costs: Costs, tables: list[int], a: Assumptions) -> str:
             f"Redis commands/s = moves/s x {costs.redis_ops:.2f} + processes x {costs.idle_redis_ops:.1f}",
             lambda r: _n(r["redis_ops_per_s"]),
         ),
-        (f"Redis cores = moves/s x {costs.redis_ms:.3f} ms", lambda r: _n(r["redis_cores"], 2)),
+        (
+            f"Redis cores = commands/s x {a.redis_us_per_command:g} us"
+            if a.redis_us_per_command
+            else f"Redis cores = moves/s x {costs.redis_ms:.3f} ms",
+            lambda r: _n(r["redis_cores"], 2),
+        ),
         (f"Redis instances (one core each) at {u:.0%}", lambda r: _n(r["redis_instances"], 2)),
     ]
     width = max(len(label) for label, _value in table)

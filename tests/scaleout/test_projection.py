@@ -42,6 +42,8 @@ def test_what_tables_need_follows_the_measured_figures():
     assert other["processes"] > 2 * one["processes"] * 0.95
     assert other["pg_wal_mb_per_s"] == 2 * one["pg_wal_mb_per_s"]
     assert other["pg_write_xacts_per_s"] == one["pg_write_xacts_per_s"] == 10_000 * 0.9 * 1.2
+    by_command = needs(plain, 10_000, Assumptions(redis_us_per_command=12.0))
+    assert by_command["redis_cores"] == by_command["redis_ops_per_s"] * 12.0 / 1e6 != one["redis_cores"]
 
 
 def test_a_process_background_is_counted_per_process_not_per_move():
