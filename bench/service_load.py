@@ -1,5 +1,5 @@
-"""Service load: N tables x 4 people playing through nginx across two Daphne processes on
-PostgreSQL + Redis (deploy/local_stack.py, the README's scale-out set-up), on this machine.
+"""Service load: N tables x 4 people playing through nginx across Daphne processes (two, or
+--servers) on PostgreSQL + Redis (deploy/local_stack.py, the README's scale-out set-up), on this machine.
 
 Each person has an address of their own on the loopback range, a socket through nginx, and a
 think time of about `--think` seconds before each decision (bots' pauses off). For every move it
@@ -7,7 +7,8 @@ measures the time from sending it to the moment all four sockets of the table sh
 version, the Daphne processes' CPU time per move, and the database connections held (sampled).
 First a flood: a few tables play while one socket (a process of its own) floods the server with
 stale moves at 1,000 a second, against the same tables quiet; then the load. The last line is
-one JSON object of the figures.
+one JSON object of the figures, with what each move cost PostgreSQL and Redis by their own
+counters (bench/shared_parts.py; bench/projection.py projects them past one machine).
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from bench.shared_parts import SharedParts  # noqa: E402
 from deploy.local_stack import Stack  # noqa: E402
 from deploy.players import Browser, Seat, address_of  # noqa: E402
 
@@ -283,27 +285,30 @@ def load_step(stack: Stack, port: int, count: int, first: int, args) -> dict:
     The tables are dealt now, as their people sit down: a table started a minute before anyone
     connects has them all away (bots playing for them), as it would for real people."""
     made = prepare(stack, count, first=first)
+    from django.db import connections
+
     from game import services
 
     tables = [Table(port, code, sessions, first + n, args.think) for n, (code, sessions) in enumerate(made)]
     sampler = Sampler(stack)
     sampler.start()
     marks: dict = {}
+    shared = SharedParts(stack)
 
     def measure():
         marks.update(cpu=stack.cpu_seconds(), client=time.process_time(), versions=committed(stack))
         marks.update(stages=stage_totals(stack))
+        shared.start()
 
         def done():
             marks.update(cpu_after=stack.cpu_seconds(), client_after=time.process_time())
             marks.update(versions_after=committed(stack), stages_after=stage_totals(stack))
+            shared.stop()
 
         return done
 
     elapsed = asyncio.run(play(tables, args.seconds, measure=measure))
     sampler.running = False
-    for code, _sessions in made:  # their people have left: their clocks must not run on
-        services.table_close(code=code, reason="benchmark")
     print(f"moves committed (table versions in the database): {marks['versions_after'] - marks['versions']}")
     client_cpu = marks["client_after"] - marks["client"]
     parts = {name: used - marks["cpu"][name] for name, used in marks["cpu_after"].items()}
@@ -312,6 +317,14 @@ def load_step(stack: Stack, port: int, count: int, first: int, args) -> dict:
     per_move = {name: round(1000 * used / max(1, load["moves"]), 2) for name, used in parts.items()}
     per_move["load client"] = round(1000 * client_cpu / max(1, load["moves"]), 2)
     print(f"CPU ms per move by part: {per_move}")
+    shared.flush()
+    connections.close_all()  # flush() ended this process's connection too
+    for code, _sessions in made:  # nothing left to play (their clocks must not run on): the idle background alone
+        services.table_close(code=code, reason="benchmark")
+    shared.measure_idle(args.servers)
+    shared_figures = shared.per_move(load["moves"], per_move, args.servers)
+    print(f"shared parts per move: {shared_figures}")
+    print("PostgreSQL's time per move by statement:", *shared.top_statements(load["moves"]), sep="\n  ")
     split = stage_split(marks["stages"], marks["stages_after"], load["moves"])
     calls = stage_calls(marks["stages"], marks["stages_after"], load["moves"])
     print("Daphne CPU ms per move by stage (all processes), and how often it ran per move:")
@@ -323,9 +336,10 @@ def load_step(stack: Stack, port: int, count: int, first: int, args) -> dict:
     print(
         f"{count} tables x {PEOPLE} people ({count * PEOPLE} sockets through nginx, {len(stack.servers)} Daphne, "
         f"PostgreSQL + Redis), think ~{args.think}s, {elapsed:.0f}s: {load}; "
-        f"database connections held: peak {sampler.peak} (pool {args.pool} per process)"
+        f"database connections held: peak {sampler.peak} (pool {args.pool} x {args.servers} processes)"
     )
     return {
+        **shared_figures,
         "tables": count,
         **{key: load[key] for key in ("moves_per_s", "p50_ms", "p95_ms", "p99_ms", "errors", "db_connections")},
         "cpu_ms_per_move": load["cpu_ms_per_move"],
@@ -380,6 +394,10 @@ def main() -> None:
     )
     parser.add_argument("--knee-step", type=int, default=50)
     parser.add_argument("--knee-max", type=int, default=1000)
+    parser.add_argument("--servers", type=int, default=2, help="Daphne processes behind nginx")
+    parser.add_argument(
+        "--no-statements", action="store_true", help="without pg_stat_statements (to see what it costs)"
+    )
     args = parser.parse_args()
 
     env = {
@@ -389,7 +407,7 @@ def main() -> None:
         "SEVN_STAGES": "1",  # CPU by stage (game.core.stages), read before and after the load
         "SEVN_STAGES_FILE": f"/tmp/sevn-stages-{os.getpid()}",
     }
-    with Stack(env=env) as stack:
+    with Stack(env=env, servers=args.servers, pg_statements=not args.no_statements) as stack:
         port = stack.nginx.port
         flood_figures = flood_phase(stack, port, args) if args.flood_seconds > 0 else {}
 
@@ -415,7 +433,7 @@ def main() -> None:
 
     result = {
         **load,
-        "db_pool": args.pool * 2,
+        "db_pool": args.pool * args.servers,
         **flood_figures,
     }
     if args.find_knee:
@@ -425,7 +443,7 @@ def main() -> None:
         ]
     print(
         f"target: 100 tables p95 <= 150 ms and 0 errors; connections <= pool; got p95 {load['p95_ms']} ms, "
-        f"{load['errors']} errors, {load['db_connections']} connections of {args.pool * 2}"
+        f"{load['errors']} errors, {load['db_connections']} connections of {args.pool * args.servers}"
     )
     print(json.dumps(result))
 

@@ -1,17 +1,21 @@
 """The README's scale-out stack on this machine, for the scale-out tests and the load benchmark:
 a PostgreSQL and a Redis of its own (so that they can be stopped and restarted without touching
-anything else), two Daphne processes, and nginx in front running deploy/nginx/sevn.conf.
+anything else), Daphne processes (two unless told), and nginx in front running
+deploy/nginx/sevn.conf with one upstream line per process.
 
     with Stack() as stack:          # everything started, migrated, static files collected
         stack.url                   # http://127.0.0.1:PORT/ through nginx
         stack.servers[0].kill()     # SIGKILL one Daphne
         stack.redis.restart(down=10)
         stack.postgres.restart()
+        stack.postgres.counters()   # what the shared parts have done so far (the bench's
+        stack.redis.counters()      # transactions, statements, WAL and commands per move)
 """
 
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import signal
 import socket
@@ -24,6 +28,8 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 NGINX_SITE = ROOT / "deploy" / "nginx" / "sevn.conf"
+ACCESS_LINE = re.compile(r'^\S+ - - \[[^\]]*\] "([A-Z]+ \S+)"', re.M)
+UPSTREAM_SERVERS = re.compile(r"(?:^    server 127\.0\.0\.1:\d+[^\n]*;\n)+", re.M)
 
 
 def free_port() -> int:
@@ -55,6 +61,22 @@ def _pg_bin(name: str) -> str:
     if not found:
         raise RuntimeError(f"PostgreSQL's {name} is not installed (apt-get install postgresql)")
     return str(found[-1])
+
+
+def _has_statement_stats() -> bool:
+    """pg_stat_statements is PostgreSQL's contrib module (Debian ships it with the server)."""
+    return any(Path("/usr/lib/postgresql").glob("*/lib/pg_stat_statements.so"))
+
+
+# A statement's kind by its first word (pg_stat_statements keeps the normalised text).
+STATEMENT_KIND = (
+    "CASE WHEN query ~* '^\\s*(select|with)\\y' THEN 'select' "
+    "WHEN query ~* '^\\s*insert\\y' THEN 'insert' "
+    "WHEN query ~* '^\\s*update\\y' THEN 'update' "
+    "WHEN query ~* '^\\s*delete\\y' THEN 'delete' "
+    "WHEN query ~* '^\\s*(begin|commit|rollback|savepoint|release|start)\\y' THEN 'transaction' "
+    "ELSE 'other' END"
+)
 
 
 def process_cpu_seconds(pid: int) -> float:
@@ -90,9 +112,11 @@ def tree_cpu_seconds(match: str) -> float:
 
 
 class Postgres:
-    """A PostgreSQL cluster in a temporary folder, on its own port, with trust auth."""
+    """A PostgreSQL cluster in a temporary folder, on its own port, with trust auth. With
+    `statements` (and the contrib module installed) pg_stat_statements is loaded from the first
+    start, as it can only be, so the bench can count statements without a restart."""
 
-    def __init__(self, folder: Path, max_connections: int = 100) -> None:
+    def __init__(self, folder: Path, max_connections: int = 100, statements: bool = False) -> None:
         self.folder = folder / "pg"
         self.folder.mkdir()
         if os.geteuid() == 0:
@@ -113,11 +137,16 @@ class Postgres:
                 "fsync = off\nsynchronous_commit = off\n"
                 "full_page_writes = off\nshared_buffers = 64MB\n"
             )
+            self.statements = statements and _has_statement_stats()
+            if self.statements:
+                conf.write("shared_preload_libraries = 'pg_stat_statements'\npg_stat_statements.max = 10000\n")
         self.start()
         subprocess.run(
             _as_postgres([_pg_bin("createdb"), "-h", "127.0.0.1", "-p", str(self.port), "-U", "postgres", "sevn"]),
             check=True,
         )
+        if self.statements:  # in the maintenance database: the game's own holds only the game's tables
+            self.sql("CREATE EXTENSION pg_stat_statements", database="postgres")
 
     @property
     def url(self) -> str:
@@ -166,12 +195,73 @@ class Postgres:
         ).stdout
         return int(out.strip())
 
-    def sql(self, query: str) -> list[tuple]:
+    def end_connections(self) -> int:
+        """End every client connection to the game's database, and wait till each has gone: a
+        backend publishes its pending statistics as it ends (the processes' pools check their
+        connections before use and open new ones). Returns how many there were."""
+        ((ended,),) = self.sql(
+            "SELECT count(*) FILTER (WHERE pg_terminate_backend(pid, 10000)) FROM pg_stat_activity "
+            "WHERE datname = 'sevn' AND backend_type = 'client backend' AND pid <> pg_backend_pid()",
+            database="postgres",
+        )
+        return int(ended)
+
+    def sql(self, query: str, database: str = "sevn") -> list[tuple]:
         import psycopg
 
-        with psycopg.connect(self.url, autocommit=True) as conn:
+        with psycopg.connect(self.url.rsplit("/", 1)[0] + f"/{database}", autocommit=True) as conn:
             cursor = conn.execute(query)
             return cursor.fetchall() if cursor.description else []
+
+    def counters(self) -> dict[str, float]:
+        """What the game's database has done so far, as cumulative counters (a bench subtracts two
+        readings). Read from the maintenance database, so reading adds nothing to the game's.
+
+        - write_xacts: transactions that wrote (the next transaction id: exact at once);
+        - wal_bytes: WAL written by the whole cluster (exact at once);
+        - xacts, rows_written (inserted + updated + deleted), rows_fetched: pg_stat_database, which
+          a busy backend publishes at most once a second, an idle one within ~10 s, and one that
+          ends at once (end_connections);
+        - statements, and by kind (select, insert, update, delete, transaction control, other) with
+          the rows they wrote and their WAL: pg_stat_statements when loaded (exact at once)."""
+        ((xacts, written, fetched, wal, next_xid),) = self.sql(
+            "SELECT xact_commit + xact_rollback, tup_inserted + tup_updated + tup_deleted, tup_fetched, "
+            "pg_wal_lsn_diff(pg_current_wal_lsn(), '0/0'), pg_snapshot_xmax(pg_current_snapshot())::text::bigint "
+            "FROM pg_stat_database WHERE datname = 'sevn'",
+            database="postgres",
+        )
+        found = {
+            "xacts": int(xacts),
+            "write_xacts": int(next_xid),
+            "rows_written": int(written),
+            "rows_fetched": int(fetched),
+            "wal_bytes": int(wal),
+        }
+        if self.statements:
+            for kind, calls, rows in self.sql(
+                f"SELECT {STATEMENT_KIND} AS kind, sum(calls), sum(rows) FROM pg_stat_statements "
+                "WHERE dbid = (SELECT oid FROM pg_database WHERE datname = 'sevn') GROUP BY kind",
+                database="postgres",
+            ):
+                found[f"statements_{kind}"] = int(calls)
+                if kind in ("insert", "update", "delete"):
+                    found["statement_rows_written"] = found.get("statement_rows_written", 0) + int(rows)
+            found["statements"] = sum(value for key, value in found.items() if key.startswith("statements_"))
+        return found
+
+    def statement_totals(self) -> dict[str, tuple[int, int, float]]:
+        """Per normalised statement of the game's database (pg_stat_statements, when loaded):
+        calls, rows and milliseconds so far, to see where the database's time goes."""
+        if not self.statements:
+            return {}
+        return {
+            query: (int(calls), int(rows), float(ms))
+            for query, calls, rows, ms in self.sql(
+                "SELECT query, sum(calls), sum(rows), sum(total_exec_time) FROM pg_stat_statements "
+                "WHERE dbid = (SELECT oid FROM pg_database WHERE datname = 'sevn') GROUP BY query",
+                database="postgres",
+            )
+        }
 
 
 class Redis:
@@ -181,6 +271,7 @@ class Redis:
         self.folder = folder
         self.port = free_port()
         self.process: subprocess.Popen | None = None
+        self.reader = None  # the connection counters() reads with
         self.start()
 
     @property
@@ -209,6 +300,9 @@ class Redis:
         wait_for_port(self.port, process=self.process)
 
     def stop(self) -> None:
+        if self.reader is not None:
+            self.reader.close()
+            self.reader = None
         if self.process is not None:
             self.process.terminate()
             self.process.wait(timeout=10)
@@ -218,6 +312,24 @@ class Redis:
         self.stop()
         time.sleep(down)
         self.start()
+
+    def counters(self) -> dict[str, int]:
+        """Commands Redis has run so far (cumulative; a restart starts them again): `commands` all
+        told and `command_<name>` each, from INFO commandstats, which counts the commands a
+        script runs too (the channel layer's delivery script: ZADD, ZCARD...). The INFO calls
+        that read them are left out."""
+        import redis
+
+        if self.reader is None:  # one connection for every reading: its HELLO is counted once
+            self.reader = redis.Redis(host="127.0.0.1", port=self.port, socket_timeout=5)
+        stats = self.reader.info("commandstats")
+        found = {
+            f"command_{name.removeprefix('cmdstat_')}": int(entry["calls"])
+            for name, entry in stats.items()
+            if name != "cmdstat_info"
+        }
+        found["commands"] = sum(found.values())
+        return found
 
 
 class Daphne:
@@ -270,6 +382,15 @@ class Daphne:
         """User + system CPU time this process has used."""
         return process_cpu_seconds(self.process.pid) if self.process is not None else 0.0
 
+    def requests(self) -> list[str]:
+        """What this process was asked, from its access log (Daphne's, on its output at the
+        default verbosity): "GET /en/", "WSCONNECT /ws/t/CODE/"... A restart keeps the lines."""
+        return ACCESS_LINE.findall(self.log.read_text(errors="replace")) if self.log.exists() else []
+
+    def table_sockets(self) -> set[str]:
+        """The codes of the tables this process opened a socket for (nginx routes by path)."""
+        return {request.split("/")[3] for request in self.requests() if request.startswith("WSCONNECT /ws/t/")}
+
     def open_connections(self) -> int:
         """Established TCP connections to this process's port (nginx's sockets to it)."""
         count = 0
@@ -297,11 +418,10 @@ class Nginx:
         self.port = free_port()
         site = NGINX_SITE.read_text()
         upstreams = "".join(f"    server 127.0.0.1:{port} max_fails=1 fail_timeout=5s;\n" for port in backends)
-        site = site.replace(
-            "    server 127.0.0.1:8001 max_fails=1 fail_timeout=5s;\n"
-            "    server 127.0.0.1:8002 max_fails=1 fail_timeout=5s;\n",
-            upstreams,
-        )  # both upstreams
+        # each upstream block's server lines (pages, table sockets), however many the file lists
+        site, blocks = UPSTREAM_SERVERS.subn(lambda _match: upstreams, site)
+        if blocks != 2:
+            raise RuntimeError(f"{NGINX_SITE} has {blocks} upstream server lists, not the two expected")
         site = site.replace("listen 80;", f"listen 127.0.0.1:{self.port};").replace("listen [::]:80;\n", "")
         site = site.replace("server_name sevn.example.org;", "server_name 127.0.0.1;")
         site = site.replace("/srv/sevn/staticfiles/", f"{static_root}/")
@@ -346,9 +466,11 @@ class Stack:
         env: dict | None = None,
         nginx_replace: dict | None = None,
         pg_max_connections: int = 100,
+        pg_statements: bool = False,
     ) -> None:
         self.extra_env, self.server_count = env or {}, servers
         self.nginx_replace, self.pg_max_connections = nginx_replace, pg_max_connections
+        self.pg_statements = pg_statements
 
     def __enter__(self) -> Stack:
         if threading.current_thread() is threading.main_thread():
@@ -356,7 +478,7 @@ class Stack:
             signal.signal(signal.SIGTERM, lambda *_args: sys.exit(143))
         self.folder = Path(tempfile.mkdtemp(prefix="sevn-stack-"))
         self.folder.chmod(0o755)
-        self.postgres = Postgres(self.folder, self.pg_max_connections)
+        self.postgres = Postgres(self.folder, self.pg_max_connections, self.pg_statements)
         self.redis = Redis(self.folder)
         self.static_root = self.folder / "static"
         self.env = {
