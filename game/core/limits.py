@@ -40,10 +40,15 @@ class MessageBudget:
         if self.tokens >= 1:
             self.tokens -= 1
             return True
+        self.refuse(now)
+        return False
+
+    def refuse(self, now: float | None = None) -> None:
+        """Count a message dropped for another reason than the allowance (its queue is full)."""
+        now = self.clock() if now is None else now
         if now - self.window > self.FLOOD_WINDOW:
             self.window, self.dropped = now, 0
         self.dropped += 1
-        return False
 
     @property
     def flooding(self) -> bool:

@@ -4,9 +4,12 @@ A socket's messages are parsed by Daphne (autobahn) and queued for its consumer 
 A client flooding thousands of frames a second keeps the process busy parsing and queueing
 long after the consumer's own allowance (game.core.limits) drops them, and every other table on that
 process waits behind it. So frames over a generous allowance are dropped before they are
-queued, and a socket that keeps flooding (or whose queue has grown long) is closed with 4429
-and a reason; its address is refused new sockets for a while. Installed at import of the ASGI
-app; tests/scaleout checks it against the pinned Daphne.
+queued, and so are frames for a consumer that already has QUEUE_MAX waiting (memory stays
+bounded); a socket that keeps having frames dropped is closed with 4429 and a reason, and its
+address is refused new sockets for a while. A long queue alone closes nothing: on an overloaded
+server an honest consumer falls behind too, and a person sending a move a second never has
+SEVN_SOCKET_CLOSE_AFTER frames dropped in 10 s, however long their consumer waits. Installed at
+import of the ASGI app; tests/scaleout checks it against the pinned Daphne.
 """
 
 from __future__ import annotations
@@ -34,9 +37,11 @@ def _guarded(original):
                 settings.SEVN_FRAME_RATE, settings.SEVN_FRAME_BURST, settings.SEVN_SOCKET_CLOSE_AFTER
             )
         queue = getattr(self, "application_queue", None)
-        if budget.take() and (queue is None or queue.qsize() < QUEUE_MAX):
-            return original(self, payload, isBinary)
-        if budget.flooding or (queue is not None and queue.qsize() >= QUEUE_MAX):
+        if budget.take():
+            if queue is None or queue.qsize() < QUEUE_MAX:
+                return original(self, payload, isBinary)
+            budget.refuse()  # its consumer is behind: the frame is dropped, and counts as one
+        if budget.flooding:
             state["_sevn_closing"] = True
             address = str(getattr(self, "client_addr", None) and self.client_addr[0])
             limits.penalise(address)

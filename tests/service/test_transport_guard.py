@@ -43,14 +43,28 @@ def test_a_flood_is_dropped_unqueued_then_closed_and_its_address_refused(setting
     assert limits.penalised("127.0.0.9")
 
 
-def test_a_consumer_that_falls_behind_gets_its_socket_closed(settings):
-    settings.SEVN_FRAME_RATE, settings.SEVN_FRAME_BURST = 10_000, 10_000
+def test_a_person_whose_consumer_is_stuck_is_never_closed_as_a_flooder():
+    """An overloaded server: the consumer takes nothing off its queue for ten minutes while its
+    person sends a move a second. The queue stays bounded (frames past it are dropped), and
+    the socket stays open: a slow consumer is the server's trouble, not a flood."""
+    transport.install()
+    protocol, now = FakeProtocol(), [0.0]
+    protocol._sevn_budget = limits.MessageBudget(50, 100, 200, clock=lambda: now[0])
+    for _ in range(600):
+        now[0] += 1.0
+        WebSocketProtocol.onMessage(protocol, b'{"kind":"draw","version":1}', False)
+    assert protocol.application_queue.qsize() == transport.QUEUE_MAX
+    assert protocol.closed == [] and not limits.penalised("127.0.0.9")
+
+
+def test_a_client_that_keeps_sending_into_a_full_queue_is_closed(settings):
+    settings.SEVN_FRAME_RATE, settings.SEVN_FRAME_BURST = 10_000, 10_000  # within the allowance
     transport.install()
     protocol = FakeProtocol()
-    for _ in range(transport.QUEUE_MAX + 50):
+    for _ in range(transport.QUEUE_MAX + settings.SEVN_SOCKET_CLOSE_AFTER + 50):
         WebSocketProtocol.onMessage(protocol, b"x", False)
     assert protocol.application_queue.qsize() == transport.QUEUE_MAX
-    assert protocol.closed and protocol.closed[0][0] == 4429
+    assert protocol.closed == [(4429, transport.CLOSE_REASON)]
 
 
 def test_people_clicking_fast_pass_untouched(settings):
