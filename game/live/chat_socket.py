@@ -59,11 +59,11 @@ class ChatSocket:
             )
         except ServiceError as error:
             refusal = await self._refused_now(error.code)
-            await self.send(render.render_error(error.message, self.language) + refusal)
+            await self.send(render.render_error(error.message, self.language, error.code) + refusal)
             return
         except Exception:
             logger.exception("chat failed at table %s", self.code)
-            await self.send(render.render_error(_("Something went wrong: try again."), self.language))
+            await self.send(render.render_error(_("Something went wrong: try again."), self.language, "server_error"))
             return
         await self._broadcast(message)
 

@@ -173,7 +173,9 @@ class TableConsumer(QuickDispatch, ChatSocket, AsyncWebsocketConsumer):
         if not limits.socket_opened(address):
             await self.accept()
             await self._close_with(
-                str(_("Too many open tables from your address: close some tabs.")), CLOSE_TOO_MANY_SOCKETS
+                str(_("Too many open tables from your address: close some tabs.")),
+                CLOSE_TOO_MANY_SOCKETS,
+                "too_many_sockets",
             )
             return
         self.address = address
@@ -181,13 +183,15 @@ class TableConsumer(QuickDispatch, ChatSocket, AsyncWebsocketConsumer):
         # (the same as pages and forms count) no socket is told, whether the table exists or not.
         if await sync_to_async(limits.lookups_exhausted, thread_sensitive=False)(address):
             await self.accept()
-            await self._close_with(str(_("Too many tables looked up: wait a minute and try again.")), CLOSE_LOOKUPS)
+            await self._close_with(
+                str(_("Too many tables looked up: wait a minute and try again.")), CLOSE_LOOKUPS, "lookups"
+            )
             return
         snapshot, log, online = await self._snapshot_and_log()
         await self.accept()
         if snapshot is None:
             await sync_to_async(limits.lookup_missed, thread_sensitive=False)(address)
-            await self._close_with(str(_("There is no table with that code.")), CLOSE_NO_TABLE)
+            await self._close_with(str(_("There is no table with that code.")), CLOSE_NO_TABLE, "no_table")
             return
         await self.channel_layer.group_add(group_name(self.code), self.channel_name)
         watch.add(self.code, self)
@@ -270,7 +274,9 @@ class TableConsumer(QuickDispatch, ChatSocket, AsyncWebsocketConsumer):
             return
         except Exception:  # the database restarting, or a bug: this socket hears it, nothing closes
             logger.exception("move failed at table %s", self.code)
-            await self.send(render.render_error(str(_("Something went wrong: try again.")), self.language))
+            await self.send(
+                render.render_error(str(_("Something went wrong: try again.")), self.language, "server_error")
+            )
             return
         await self._broadcast(message)
 
@@ -295,12 +301,17 @@ class TableConsumer(QuickDispatch, ChatSocket, AsyncWebsocketConsumer):
     async def _over_budget(self) -> None:
         if self.budget.flooding:
             limits.penalise(limits.client_address(self.scope))
-            await self._close_with(str(_("This connection sent too many messages and was closed.")), CLOSE_FLOODING)
+            await self._close_with(
+                str(_("This connection sent too many messages and was closed.")), CLOSE_FLOODING, "flooding"
+            )
         elif self.budget.notice_due():
-            await self.send(render.render_error(str(_("Slow down: you are sending too many messages.")), self.language))
+            await self.send(
+                render.render_error(str(_("Slow down: you are sending too many messages.")), self.language, "slow_down")
+            )
 
-    async def _close_with(self, message: str, code: int) -> None:
-        await self.send(render.render_error(message, self.language))
+    async def _close_with(self, message: str, code: int, reason: str) -> None:
+        """The reason (its toast names it: `reason`), then the close."""
+        await self.send(render.render_error(message, self.language, reason))
         await self.close(code=code, reason=message[:120])
         await self._cleanup()
 
@@ -388,7 +399,7 @@ class TableConsumer(QuickDispatch, ChatSocket, AsyncWebsocketConsumer):
     async def _refuse(self, error: ServiceError) -> None:
         """The reason, to this socket only. A redraw only when this screen is behind the table
         (the refusal says so); anything else it shows is already the table as it is."""
-        html = render.render_error(error.message, self.language)  # translated as it is drawn
+        html = render.render_error(error.message, self.language, error.code)  # translated as it is drawn
         if error.code == "closed" or (
             error.code == "stale"
             and error.version is not None

@@ -330,9 +330,11 @@ class Screen:
         self.version, self.views = version, views
 
 
-def render_error(message: str, language: str) -> str:
+def render_error(message: str, language: str, reason: str = "") -> str:
+    """A refusal for one screen; `reason` (a ServiceError's code, "slow_down", "server_error", …)
+    names it in the markup too, for scripts and the load client to tell the kinds apart."""
     with override(language):
-        return render_to_string("table/_toast.html", {"message": message})
+        return render_to_string("table/_toast.html", {"message": message, "reason": reason})
 
 
 def render_notice(message: str, language: str) -> str:
