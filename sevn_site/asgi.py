@@ -15,13 +15,15 @@ from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 
 from game.core import stages  # noqa: E402
 from game.live import timers, transport  # noqa: E402
+from game.live.admission import TurnAwayWhenFull  # noqa: E402
 from game.live.origins import SameOriginValidator  # noqa: E402
 from game.live.routing import websocket_urlpatterns  # noqa: E402
 
 application = ProtocolTypeRouter(
     {
         "http": django_asgi_app,
-        "websocket": SameOriginValidator(AuthMiddlewareStack(URLRouter(websocket_urlpatterns))),
+        # a full process turns a new table socket away before anything else (game.live.admission)
+        "websocket": TurnAwayWhenFull(SameOriginValidator(AuthMiddlewareStack(URLRouter(websocket_urlpatterns)))),
     }
 )
 

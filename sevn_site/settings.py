@@ -305,6 +305,12 @@ SEVN_SOCKET_CLOSE_AFTER = _env_int("SEVN_SOCKET_CLOSE_AFTER", 200)
 SEVN_FRAME_RATE = float(os.environ.get("SEVN_FRAME_RATE", "50"))
 SEVN_FRAME_BURST = _env_int("SEVN_FRAME_BURST", 100)
 SEVN_MAX_SOCKETS_PER_ADDRESS = _env_int("SEVN_MAX_SOCKETS_PER_ADDRESS", 64)
+# When a process is full (game.core.capacity): it turns new table sockets away, "busy, retrying",
+# at this many table sockets open, this many being let in at once, or once work waits this many
+# ms to start (0: no such limit).
+SEVN_MAX_SOCKETS = _env_int("SEVN_MAX_SOCKETS", 0)
+SEVN_MAX_CONNECTING = _env_int("SEVN_MAX_CONNECTING", 50)
+SEVN_BUSY_DELAY_MS = _env_int("SEVN_BUSY_DELAY_MS", 1000)
 SEVN_LOOKUPS_PER_MINUTE = _env_int("SEVN_LOOKUPS_PER_MINUTE", 30)
 SEVN_LOGINS_PER_MINUTE = _env_int("SEVN_LOGINS_PER_MINUTE", 10)
 # Reports a client address, and a person, may send in an hour (then refused until it is over).

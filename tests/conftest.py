@@ -23,13 +23,16 @@ def _fast_settings(settings):
 
 @pytest.fixture(autouse=True)
 def _fresh_limits():
-    """Per-process counters of game.core.limits start empty for every test (and the cache's counts)."""
+    """Per-process counters of game.core.limits and game.core.capacity start empty for every test
+    (and the cache's counts)."""
     from django.core.cache import cache
 
-    from game.core import limits
+    from game.core import capacity, limits
 
     limits._penalised_until.clear()
     limits._sockets_by_address.clear()
+    capacity._open, capacity._connecting, capacity._delay = 0, 0, 0.0
+    capacity._turned_away, capacity._full_said = 0, False
     cache.clear()
     yield
 

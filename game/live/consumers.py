@@ -21,7 +21,7 @@ from django.utils.translation import gettext_lazy as _
 
 from game import registry, services
 from game import screen as render
-from game.core import limits, outage, stages
+from game.core import capacity, limits, outage, stages
 from game.core.errors import ENGINE_MESSAGES, ServiceError
 from game.core.identity import known_player, tag
 from game.delivery.broadcast import LOCAL, group_name, passed, relay, send_async, unpack
@@ -157,11 +157,11 @@ class TableConsumer(QuickDispatch, ChatSocket, AsyncWebsocketConsumer):
             await self._cleanup()
 
     async def connect(self) -> None:
-        self.code = self.scope["url_route"]["kwargs"]["code"].upper()
         query = dict(
             part.split("=", 1) for part in self.scope.get("query_string", b"").decode().split("&") if "=" in part
         )
         self.language = query.get("lang") if query.get("lang") in LANGUAGES else settings.LANGUAGE_CODE
+        self.code = self.scope["url_route"]["kwargs"]["code"].upper()
         self.player = known_player(self.scope.get("session"), self.scope.get("user"))
         self.viewer_key = self.player.key if self.player else None
         self.screen = render.Screen(self.viewer_key, self.language)
@@ -170,8 +170,11 @@ class TableConsumer(QuickDispatch, ChatSocket, AsyncWebsocketConsumer):
         self.behind_since: object = None
         self.resyncing = False
         address = limits.client_address(self.scope)
+        # The handshake is done at once and the table follows when it is read and drawn: a busy
+        # process answers late, it does not leave the handshake hanging until a proxy or
+        # Daphne's own handshake timeout gives up on it (nginx then takes the process for dead).
+        await self.accept()
         if not limits.socket_opened(address):
-            await self.accept()
             await self._close_with(
                 str(_("Too many open tables from your address: close some tabs.")),
                 CLOSE_TOO_MANY_SOCKETS,
@@ -179,16 +182,15 @@ class TableConsumer(QuickDispatch, ChatSocket, AsyncWebsocketConsumer):
             )
             return
         self.address = address
+        capacity.socket_opened()
         # Whether a code exists is what guessing codes asks: past the address's look-up limit
         # (the same as pages and forms count) no socket is told, whether the table exists or not.
         if await sync_to_async(limits.lookups_exhausted, thread_sensitive=False)(address):
-            await self.accept()
             await self._close_with(
                 str(_("Too many tables looked up: wait a minute and try again.")), CLOSE_LOOKUPS, "lookups"
             )
             return
         snapshot, log, online = await self._snapshot_and_log()
-        await self.accept()
         if snapshot is None:
             await sync_to_async(limits.lookup_missed, thread_sensitive=False)(address)
             await self._close_with(str(_("There is no table with that code.")), CLOSE_NO_TABLE, "no_table")
@@ -225,6 +227,7 @@ class TableConsumer(QuickDispatch, ChatSocket, AsyncWebsocketConsumer):
         present, self.present = self.present, False
         if self.address is not None:
             limits.socket_closed(self.address)
+            capacity.socket_closed()
             self.address = None
         if self.code is None:
             return

@@ -15,7 +15,7 @@ import time
 from channels.db import database_sync_to_async
 
 from game import services
-from game.core import stages
+from game.core import capacity, stages
 from game.delivery.broadcast import send_async
 from game.live import watch
 from game.services import presence, selectors
@@ -82,11 +82,11 @@ _started_on: list[object] = []  # the reactor the loops were last registered wit
 
 
 def start_with_server(deadlines: bool = True) -> None:
-    """Run the deadline loop (unless this process leaves it to others) and the screens' check
-    inside Daphne's event loop once the server runs (Daphne has no lifespan events; its Twisted
-    reactor is already installed when the app is imported). Once per reactor: a process that
-    imported the app before its reactor existed (a test server forked from a test process) calls
-    this again when it has one."""
+    """Run the deadline loop (unless this process leaves it to others), the screens' check and
+    the capacity probe inside Daphne's event loop once the server runs (Daphne has no lifespan
+    events; its Twisted reactor is already installed when the app is imported). Once per
+    reactor: a process that imported the app before its reactor existed (a test server forked
+    from a test process) calls this again when it has one."""
     reactor = sys.modules.get("twisted.internet.reactor")
     if reactor is None or (_started_on and _started_on[0] is reactor):
         return
@@ -94,6 +94,7 @@ def start_with_server(deadlines: bool = True) -> None:
 
     def start() -> None:
         loops = [run_forever(), watch.run_forever()] if deadlines else [watch.run_forever()]
+        loops.append(capacity.probe_forever())  # how late work starts here: a full process sheds new sockets
         for loop in loops:
             task = asyncio.ensure_future(loop)
             _running.add(task)  # a reference, or the collector may take a running task

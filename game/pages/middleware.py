@@ -14,6 +14,8 @@ from django.conf import settings
 from django.db import connection
 from django.http import HttpResponse
 
+from game.core import capacity
+
 logger = logging.getLogger(__name__)
 
 HEALTH_PATH = "/healthz"
@@ -49,8 +51,9 @@ def channel_layer_ok() -> bool:
 
 
 class HealthCheckMiddleware:
-    """GET /healthz: 200 when this process reaches its database and its channel layer, else 503.
-    First in the chain: no host check, session, redirect or language prefix gets in its way."""
+    """GET /healthz: 200 when this process reaches its database and its channel layer, else 503;
+    with how full it is (game.core.capacity). First in the chain: no host check, session,
+    redirect or language prefix gets in its way."""
 
     def __init__(self, get_response) -> None:
         self.get_response = get_response
@@ -65,6 +68,12 @@ class HealthCheckMiddleware:
             "status": "ok" if healthy else "unavailable",
             **checks,
             "ms": round((time.monotonic() - started) * 1000, 1),
+            # full is not unhealthy (its tables go on): what it sheds, for whoever watches
+            "full": capacity.reason_full(),
+            "table_sockets": capacity.open_sockets(),
+            "connecting": capacity.connecting_now(),
+            "delay_ms": capacity.delay_ms(),
+            "turned_away": capacity.turned_away(),
         }
         response = HttpResponse(json.dumps(body), content_type="application/json", status=200 if healthy else 503)
         response["Cache-Control"] = "no-store"

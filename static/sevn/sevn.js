@@ -511,13 +511,38 @@
   document.addEventListener("htmx:wsAfterMessage", function () { document.body.setAttribute("data-socket", "live"); });
 
   // Connection state: the extension reconnects by itself; the server re-sends the whole table.
-  document.addEventListener("htmx:wsClose", function () {
+  // A full server turns a new socket away with 4503, "busy" (game.core.capacity), which the
+  // extension would take as final: the note says busy until a table arrives, and the socket
+  // tries again after a pause drawn at random below a longest that doubles with each turn-away
+  // in a row (1 s, 2 s, … 32 s), so that the turned-away do not all come back at once.
+  var CLOSE_BUSY = 4503;
+  var busyInARow = 0;
+  function connectionNote(text) {
     var note = document.getElementById("connection");
-    if (note) note.hidden = false;
+    if (!note) return;
+    if (!note.dataset.reconnecting) note.dataset.reconnecting = note.textContent;
+    note.hidden = text === null;
+    if (text !== null) note.textContent = text || note.dataset.reconnecting;
+    note.classList.toggle("connection--busy", !!text);
+  }
+  document.addEventListener("htmx:wsClose", function (event) {
+    var closed = event.detail && event.detail.event;
+    var socket = event.detail && event.detail.socketWrapper;
+    var busy = !!closed && closed.code === CLOSE_BUSY;
+    busyInARow = busy ? busyInARow + 1 : 0;
+    var note = document.getElementById("connection");
+    connectionNote(busy && note ? note.dataset.busy : "");
+    if (busy && socket && socket.reconnect) {
+      setTimeout(socket.reconnect, 1000 * Math.pow(2, Math.min(busyInARow - 1, 5)) * Math.random());
+    }
   });
   document.addEventListener("htmx:wsOpen", function () {
-    var note = document.getElementById("connection");
-    if (note) note.hidden = true;
+    if (!busyInARow) connectionNote(null);  // turned away or not is known at the first message
+  });
+  document.addEventListener("htmx:wsAfterMessage", function () {
+    if (!busyInARow) return;
+    busyInARow = 0;
+    connectionNote(null);
   });
 
   /* ---------- chat ---------- */

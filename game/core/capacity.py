@@ -1,0 +1,140 @@
+"""Whether this process has room for another table socket.
+
+A process that takes every socket offered serves every table worse with each one it takes: a
+new socket costs a database read and a whole table drawn, and the moves of the tables already
+seated wait behind that work. So a full process turns NEW table sockets away, cheaply (no
+database, no drawing: game.live.consumers closes them with CLOSE_BUSY), and the sockets it
+already has keep being served. The turned-away come back after a growing pause (the page's
+script, deploy/players.py) and get in once there is room.
+
+A process is full on any of three signals (each off at 0):
+
+- sockets: this process has SEVN_MAX_SOCKETS table sockets open;
+- connecting: SEVN_MAX_CONNECTING new sockets are being let in at once (each a table read and
+  drawn whole, its arrival noted): a crowd arriving together (every browser after a restart, a
+  load test's warm-up) would otherwise all be let in within the same moment, before any delay
+  shows, and each would wait behind all the others;
+- delay: work asked of this process starts late. A probe in its event loop sleeps PROBE_SECONDS,
+  then hops to the thread that runs every database call of the process (asgiref's one thread
+  for thread-sensitive calls, which channels' database_sync_to_async uses); how much later than
+  asked it is back (the loop's lag plus the queue before the database thread) is one sample,
+  smoothed over the last few. Past SEVN_BUSY_DELAY_MS a move, a new table, anything, waits that
+  long before its own work begins: the process is full.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+
+from asgiref.sync import sync_to_async
+from django.conf import settings
+
+logger = logging.getLogger(__name__)
+
+PROBE_SECONDS = 0.5
+SMOOTHING = 0.5  # the newest sample's weight: a lasting delay shows within a few probes, one pause fades
+
+_delay = 0.0  # seconds, smoothed
+_open = 0  # table sockets open in this process
+_connecting = 0  # new table sockets being let in (admitted, their table not yet sent)
+_turned_away = 0  # new table sockets refused as busy since the process started
+_full_said = False  # the log said "full" and not yet "room again"
+
+
+def delay_ms() -> float:
+    return round(_delay * 1000, 1)
+
+
+def open_sockets() -> int:
+    return _open
+
+
+def connecting_now() -> int:
+    return _connecting
+
+
+def turned_away() -> int:
+    return _turned_away
+
+
+def socket_opened() -> None:
+    global _open
+    _open += 1
+
+
+def socket_closed() -> None:
+    global _open
+    _open = max(0, _open - 1)
+
+
+class LettingIn:
+    """One new socket being let in, from admission until `done()` (its table on its way, or it
+    was refused); `done()` again changes nothing."""
+
+    def __init__(self) -> None:
+        global _connecting
+        _connecting += 1
+        self.letting_in = True
+
+    def done(self) -> None:
+        global _connecting
+        if self.letting_in:
+            self.letting_in = False
+            _connecting -= 1
+
+
+def record_delay(seconds: float) -> None:
+    """One probe's sample: how late it got back, in seconds."""
+    global _delay
+    _delay += SMOOTHING * (max(0.0, seconds) - _delay)
+
+
+def reason_full() -> str | None:
+    """Why this process takes no new table socket now ("sockets", "connecting", "delay"), or None
+    if it has room."""
+    limit = settings.SEVN_MAX_SOCKETS
+    if limit and _open >= limit:
+        return "sockets"
+    limit = settings.SEVN_MAX_CONNECTING
+    if limit and _connecting >= limit:
+        return "connecting"
+    threshold = settings.SEVN_BUSY_DELAY_MS
+    if threshold and _delay * 1000 >= threshold:
+        return "delay"
+    return None
+
+
+def admit() -> bool:
+    """True if a new table socket may come in; False (counted, and said once in the log while it
+    lasts) if this process is full."""
+    global _turned_away, _full_said
+    reason = reason_full()
+    if reason is None:
+        if _full_said:
+            _full_said = False
+            logger.warning("room again for new table sockets (%d open, delay %.0f ms)", _open, _delay * 1000)
+        return True
+    _turned_away += 1
+    if not _full_said:
+        _full_said = True
+        logger.warning(
+            "full (%s): new table sockets are turned away (%d open, delay %.0f ms)", reason, _open, _delay * 1000
+        )
+    return False
+
+
+def _nothing() -> None:
+    """The probe's errand on the database thread: only the wait for it counts."""
+
+
+async def probe_forever(clock=time.monotonic) -> None:
+    """Measure this process's delay every PROBE_SECONDS until the server stops."""
+    hop = sync_to_async(_nothing)  # thread-sensitive: the database calls' own thread
+    while True:
+        asked = clock()
+        await asyncio.sleep(PROBE_SECONDS)
+        woke = clock()
+        await hop()
+        record_delay(woke - asked - PROBE_SECONDS + clock() - woke)

@@ -1,0 +1,46 @@
+"""Outermost on table sockets: a full process turns a new one away before it costs anything.
+
+Every table socket costs its process work before it shows anything: the session and the user
+looked up (Channels' auth middleware, on the database thread), the table read and drawn whole,
+the arrival noted. A full process (game.core.capacity) answers a new table socket at once
+instead, before the origin check, the session or the database: the handshake, then a close
+with CLOSE_BUSY. The page says "busy" and tries again after a growing pause (sevn.js), as the
+load client does (deploy/players.py). Sockets already open are not touched.
+
+A socket let in counts as being let in (capacity.connecting) until the consumer first sends or
+closes: its table is drawn and on its way, or it was refused.
+"""
+
+from __future__ import annotations
+
+from game.core import capacity
+
+# RFC 6455's own "try again later" (1013) is not a code Daphne's WebSocket library lets a
+# server send: 4503, in the application's range, after HTTP's 503 Service Unavailable.
+CLOSE_BUSY = 4503
+TABLE_SOCKETS = "/ws/t/"
+
+
+class TurnAwayWhenFull:
+    def __init__(self, application) -> None:
+        self.application = application
+
+    async def __call__(self, scope, receive, send):
+        if scope["type"] != "websocket" or not scope["path"].startswith(TABLE_SOCKETS):
+            return await self.application(scope, receive, send)
+        if not capacity.admit():
+            await receive()  # websocket.connect
+            await send({"type": "websocket.accept"})
+            await send({"type": "websocket.close", "code": CLOSE_BUSY, "reason": "busy"})
+            return None
+        letting_in = capacity.LettingIn()
+
+        async def sent(message: dict) -> None:
+            if message["type"] in ("websocket.send", "websocket.close"):
+                letting_in.done()
+            await send(message)
+
+        try:
+            return await self.application(scope, receive, sent)
+        finally:
+            letting_in.done()
