@@ -9,6 +9,11 @@ First a flood: a few tables play while one socket (a process of its own) floods 
 stale moves at 1,000 a second, against the same tables quiet; then the load. The last line is
 one JSON object of the figures, with what each move cost PostgreSQL and Redis by their own
 counters (bench/shared_parts.py; bench/projection.py projects them past one machine).
+
+An error is anything a person meets that is not the game going on, counted by kind
+(deploy/players.py names them: refusals by reason, closes by code, sockets that did not open);
+a busy server turning new sockets away is counted by kind too, and is not an error. After the
+load, bench/exactly_once.py checks every move was applied once and reached every screen.
 """
 
 from __future__ import annotations
@@ -26,12 +31,14 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from bench import exactly_once  # noqa: E402
 from bench.shared_parts import SharedParts  # noqa: E402
 from deploy.local_stack import Stack  # noqa: E402
-from deploy.players import Browser, Seat, address_of  # noqa: E402
+from deploy.players import Browser, Seat, address_of, errors_of, kinds_of  # noqa: E402
 
 PEOPLE = 4
 FLOOD_RATE = 1000  # messages a second from the flooding socket
+DRAIN = 10.0  # seconds the load's screens go on reading once the people stop (moves in flight land)
 
 
 def percentile(values: list[float], p: float) -> float:
@@ -105,9 +112,7 @@ class Table:
 
     @property
     def errors(self) -> int:
-        return sum(len(seat.screen.toasts) for seat in self.seats) + sum(
-            1 for seat in self.seats for code in seat.closed_codes if code != 1000
-        )
+        return errors_of(kinds_of(self.seats))
 
 
 def stage_totals(stack: Stack) -> list[dict]:
@@ -201,10 +206,11 @@ async def play(tables: list[Table], seconds: float, flood=None, measure=None, wa
         asyncio.ensure_future(seat._decide())  # each person looks at the table now shown
     if flood is not None:
         running.append(asyncio.ensure_future(flood(until)))
-    await asyncio.gather(*running)
+    await asyncio.sleep(max(0.0, until - time.monotonic()))  # measured until the time is up, not the drain after it
     elapsed = time.monotonic() - started
     if done is not None:
-        done()
+        await asyncio.to_thread(done)
+    await asyncio.gather(*running)
     return elapsed
 
 
@@ -268,6 +274,7 @@ def summarise(tables: list[Table], elapsed: float, cpu: float) -> dict:
         "p95_ms": round(percentile(latencies, 95), 1),
         "p99_ms": round(percentile(latencies, 99), 1),
         "errors": sum(table.errors for table in tables),
+        "error_kinds": kinds_of(seat for table in tables for seat in table.seats),
         "cpu_ms_per_move": round(1000 * cpu / max(1, moves), 2),
     }
 
@@ -290,6 +297,8 @@ def load_step(stack: Stack, port: int, count: int, first: int, args) -> dict:
     from game import services
 
     tables = [Table(port, code, sessions, first + n, args.think) for n, (code, sessions) in enumerate(made)]
+    for seat in (seat for table in tables for seat in table.seats):
+        seat.drain = DRAIN
     sampler = Sampler(stack)
     sampler.start()
     marks: dict = {}
@@ -307,8 +316,11 @@ def load_step(stack: Stack, port: int, count: int, first: int, args) -> dict:
 
         return done
 
+    exactly_once.sat_down(stack, tables)
     elapsed = asyncio.run(play(tables, args.seconds, measure=measure))
     sampler.running = False
+    once = exactly_once.check(stack, tables)
+    print(f"exactly once (bench/exactly_once.py, after a {DRAIN:.0f} s drain): {once}")
     print(f"moves committed (table versions in the database): {marks['versions_after'] - marks['versions']}")
     client_cpu = marks["client_after"] - marks["client"]
     parts = {name: used - marks["cpu"][name] for name, used in marks["cpu_after"].items()}
@@ -342,6 +354,8 @@ def load_step(stack: Stack, port: int, count: int, first: int, args) -> dict:
         **shared_figures,
         "tables": count,
         **{key: load[key] for key in ("moves_per_s", "p50_ms", "p95_ms", "p99_ms", "errors", "db_connections")},
+        "error_kinds": load["error_kinds"],
+        "exactly_once": once,
         "cpu_ms_per_move": load["cpu_ms_per_move"],
         "stack_cpu_ms_per_move": round(sum(per_move.values()) - per_move["load client"], 2),
         "load_client_cpu_ms_per_move": per_move["load client"],

@@ -4,6 +4,24 @@ on it with a legal move, and reconnects as htmx's WebSocket extension does when 
 
 Each person may come from an address of their own on the loopback range (127.x.y.z), so the
 server's per-address limits see households, not one crowd on 127.0.0.1.
+
+Whatever a person meets that is not the game going on is counted by kind (`Seat.errors`):
+
+- `toast_<reason>`: a refusal shown as a toast, named by its data-reason: a ServiceError's code
+  (`toast_stale`: the move was made on a table that had changed meanwhile; `toast_not_your_turn`,
+  …), `toast_slow_down` (over the socket's message allowance), `toast_server_error` ("something
+  went wrong": the move failed on the server);
+- `closed_<code>`: the server closed the socket, with the reason its last toast named when it
+  had one (`closed_4429_flooding`, `closed_4430_too_many_sockets`, `closed_4429_lookups`,
+  `closed_4404_no_table`), `closed_4429` alone from Daphne's frame guard, `closed_1006` when the
+  connection dropped without a close (a process killed), `closed_1011` a server crash;
+- `handshake_<status>`: the socket was refused before it opened, with that HTTP status (429
+  from nginx's limit on new sockets, 403 when Daphne gave up waiting for the consumer to accept,
+  502/504 from nginx with no process answering), `handshake_timeout` (no answer within
+  `open_timeout`), `handshake_invalid`, `connect_failed` (no TCP connection);
+- `busy_shed`: a full server turned a new socket away (4503, game.core.capacity). That is how
+  overload is meant to look, not a failure: the seat tries again after a growing random pause,
+  as the page does, and it is not counted in `errors_of`.
 """
 
 from __future__ import annotations
@@ -15,6 +33,7 @@ import random
 import re
 import time
 import urllib.parse
+from collections import Counter
 from http.cookies import SimpleCookie
 
 META = re.compile(r'id="table-meta"[^>]*data-game="(\d+)" data-version="(\d+)"')
@@ -22,6 +41,26 @@ FORM = re.compile(r"<form ws-send[^>]*>(.*?)</form>", re.S)
 ONLINE = re.compile(r'id="table-presence" hidden data-online="([^"]*)"')
 HIDDEN = re.compile(r'<input type="hidden" name="(\w+)" value="([^"]*)">')
 CSRF_INPUT = re.compile(r'name="csrfmiddlewaretoken" value="([^"]+)"')
+TOAST = re.compile(r'<p class="toast[^"]*"(?: data-reason="([^"]*)")?>(.*?)</p>', re.S)
+
+CLOSE_BUSY = 4503  # game.live.admission.CLOSE_BUSY: "busy, try again later"
+# Refusals whose toast comes right before the server closes the socket: counted with the close.
+CLOSING_REASONS = frozenset({"flooding", "too_many_sockets", "lookups", "no_table"})
+NOT_ERRORS = frozenset({"busy_shed"})  # counted by kind, but overload shedding is not a failure
+BUSY_PAUSE_MAX = 32.0  # seconds: the longest pause before trying again after turn-aways in a row
+
+
+def errors_of(kinds: dict[str, int]) -> int:
+    """The errors among counts by kind (everything but a busy server's turn-aways)."""
+    return sum(count for kind, count in kinds.items() if kind not in NOT_ERRORS)
+
+
+def kinds_of(seats) -> dict[str, int]:
+    """Every seat's counts by kind, added up, in order of name."""
+    total: Counter[str] = Counter()
+    for seat in seats:
+        total.update(seat.errors)
+    return dict(sorted(total.items()))
 
 
 def address_of(n: int) -> str:
@@ -114,12 +153,15 @@ class Screen:
         self.active = False
         self.over = False
         self.toasts: list[str] = []
+        self.toast: tuple[str, str] | None = None  # the last message's toast: (reason, text)
         self.online = 0  # seats with a socket open, as #table-presence last said
 
     def read(self, html: str) -> bool:
         """Take in a message; True if it showed a newer table."""
-        if 'class="toast"' in html:
-            self.toasts.append(re.sub(r"<[^>]+>", "", html.split('class="toast"', 1)[1]).strip(">").strip()[:200])
+        self.toast = None
+        if (toast := TOAST.search(html)) is not None:
+            self.toast = (toast.group(1) or "", re.sub(r"<[^>]+>", "", toast.group(2)).strip()[:200])
+            self.toasts.append(self.toast[1])
         match = META.search(html)
         newer = False
         if match:
@@ -157,7 +199,13 @@ class Seat:
         self.socket = None
         self.reconnects = 0
         self.closed_codes: list[int] = []
+        self.errors: Counter[str] = Counter()  # by kind (the module's docstring)
+        self.closing: str | None = None  # the reason the server gave for the close that follows
+        self.busy_in_a_row = 0  # turn-aways since a table last arrived
+        self.drain = 0.0  # seconds to go on reading, without moving, once the time is up
         self.sent: dict[tuple[int, int], float] = {}  # version answered -> when
+        self.answered: dict[tuple[int, int], float] = {}  # every version answered -> last sent (kept)
+        self.refused_at = 0.0  # when a refusal last came (perf_counter)
         self.on_version = None  # callback(seat, version, when)
         # One reader at a time: a bench may start a decision (and its looking while thinking)
         # beside the reading loop, and a socket has one receiver.
@@ -182,23 +230,35 @@ class Seat:
         )
 
     async def run(self, until: float) -> None:
-        """Play until the time is up (`self.until`, which may be moved meanwhile), reconnecting
-        with a short back-off whenever the socket drops."""
-        from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidStatus
+        """Play until the time is up (`self.until`, which may be moved meanwhile), then read for
+        `self.drain` seconds more; reconnect at once whenever the socket drops, after a short
+        back-off when it does not open, and after a growing random pause when a busy server
+        turned it away (as the page's script does)."""
+        from websockets.exceptions import ConnectionClosed, InvalidHandshake
 
         self.until = until
         wait = 0.1
-        while time.monotonic() < self.until:
+        while time.monotonic() < self.until + self.drain:
             try:
                 if self.socket is None:
                     await self.connect()
                     wait = 0.1
                 await self._read()
             except ConnectionClosed as closed:
-                self.closed_codes.append(closed.rcvd.code if closed.rcvd else 1006)
+                code = closed.rcvd.code if closed.rcvd else 1006
+                self.closed_codes.append(code)
                 self.socket = None
-                self.reconnects += 1
-            except (OSError, InvalidHandshake, InvalidStatus, TimeoutError):
+                if code == CLOSE_BUSY:
+                    self.errors["busy_shed"] += 1
+                    self.busy_in_a_row += 1
+                    pause = self.rng.uniform(0, min(BUSY_PAUSE_MAX, 2.0 ** (self.busy_in_a_row - 1)))
+                    await asyncio.sleep(max(0.0, min(pause, self.until + self.drain - time.monotonic())))
+                else:
+                    self.errors[f"closed_{code}" + (f"_{self.closing}" if self.closing else "")] += 1
+                    self.reconnects += 1
+                self.closing = None
+            except (OSError, InvalidHandshake, TimeoutError) as failed:
+                self.errors[self._not_opened(failed)] += 1
                 self.socket = None
                 await asyncio.sleep(wait)
                 wait = min(wait * 2, 2.0)
@@ -206,10 +266,34 @@ class Seat:
             await self.socket.close()
             self.socket = None
 
+    @staticmethod
+    def _not_opened(failed: Exception) -> str:
+        from websockets.exceptions import InvalidStatus
+
+        if isinstance(failed, InvalidStatus):
+            return f"handshake_{failed.response.status_code}"
+        if isinstance(failed, TimeoutError):  # open_timeout (an OSError too: asked first)
+            return "handshake_timeout"
+        if isinstance(failed, OSError):
+            return "connect_failed"
+        return "handshake_invalid"
+
+    def _heard(self, now: float) -> None:
+        """Count what the message just read showed that was not the game going on."""
+        if self.screen.toast is None:
+            self.busy_in_a_row = 0  # a table arrived: the next turn-away starts the pauses anew
+            return
+        reason = self.screen.toast[0]
+        if reason in CLOSING_REASONS:
+            self.closing = reason  # counted with the close that follows
+        else:
+            self.errors[f"toast_{reason or 'unnamed'}"] += 1
+            self.refused_at = now
+
     async def _read(self) -> None:
         fresh = True  # a socket (re)opened: the whole table, with the decision it shows
         while True:
-            left = self.until - time.monotonic()
+            left = self.until + self.drain - time.monotonic()
             if left <= 0:
                 return
             try:
@@ -218,7 +302,7 @@ class Seat:
             except TimeoutError:
                 continue
             newer = self._take(html)
-            if not self.plays:
+            if not self.plays or time.monotonic() >= self.until:  # watching, or draining
                 fresh = False  # nothing was sent on this socket: its next messages need no second answer
                 continue
             if newer or fresh:
@@ -235,6 +319,7 @@ class Seat:
         """A message onto the screen; True if it showed a newer table."""
         now = time.perf_counter()
         newer = self.screen.read(html)
+        self._heard(now)
         if newer and self.on_version is not None:
             self.on_version(self, self.screen.version, now)
         return newer
@@ -268,7 +353,9 @@ class Seat:
                 return
         if self.screen.version in self.sent:  # one answer per table shown, as the page's bar allows
             return
-        self.sent[self.screen.version] = time.perf_counter()
+        if time.monotonic() >= self.until:  # the time is up (draining): no more moves
+            return
+        self.sent[self.screen.version] = self.answered[self.screen.version] = time.perf_counter()
         # the table the screen shows goes with the move (its version and game), as the page's script adds it
         game, version = self.screen.version
         await self.socket.send(json.dumps({**move, "version": str(version), "game": str(game)}))

@@ -1,0 +1,71 @@
+"""A full server on the README's stack (deploy/local_stack.py, one Daphne behind nginx here, on
+PostgreSQL and Redis): with SEVN_MAX_SOCKETS open, the process turns a new table socket away
+as busy (4503) before any work; the load client, as the page does, counts it as busy (not an
+error) and tries again after a growing pause, and gets in once someone leaves. The people
+already seated play on meanwhile, their moves applied and shown as ever."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import time
+import urllib.error
+import urllib.request
+
+import pytest
+
+from deploy.local_stack import Stack
+from deploy.players import Browser, Seat, address_of, errors_of, started_table
+
+ROOM = 2  # table sockets the process takes
+
+
+@pytest.fixture(scope="module")
+def stack():
+    with Stack(servers=1, env={"SEVN_MAX_SOCKETS": str(ROOM), "SEVN_BOT_DELAY_MS": "0"}) as running:
+        yield running
+
+
+def health(stack) -> dict:
+    """The process's own figures (game.pages.middleware): 200 or 503, the body says which part."""
+    try:
+        with urllib.request.urlopen(f"http://127.0.0.1:{stack.servers[0].port}/healthz", timeout=10) as response:
+            return json.loads(response.read())
+    except urllib.error.HTTPError as error:
+        return json.loads(error.read())
+
+
+async def until_true(check, seconds: float = 60) -> None:
+    deadline = time.monotonic() + seconds
+    while not check():
+        assert time.monotonic() < deadline, "it never happened"
+        await asyncio.sleep(0.1)
+
+
+def test_a_new_socket_waits_as_busy_while_the_server_is_full_and_gets_in_once_there_is_room(stack):
+    code, browsers = started_table(stack.nginx.port, 2, n=4600)
+    people = [Seat(browser, code, think=0.05, seed=i) for i, browser in enumerate(browsers)]
+    newcomer = Seat(Browser(stack.nginx.port, address_of(4600 * 8 + 5)), code, plays=False)
+
+    async def scene() -> tuple[int, int]:
+        until = time.monotonic() + 120
+        playing = [asyncio.ensure_future(seat.run(until)) for seat in people]
+        await until_true(lambda: all(seat.screen.version[1] >= 1 for seat in people))
+        waiting = asyncio.ensure_future(newcomer.run(until))
+        await until_true(lambda: newcomer.errors["busy_shed"] >= 1)
+        shown = people[0].screen.version
+        await until_true(lambda: people[0].screen.version[1] >= shown[1] + 3)  # the seated play on
+        turned_away = health(stack)["turned_away"]
+        people[1].until = time.monotonic()  # one of them leaves: room for one
+        await playing[1]
+        await until_true(lambda: newcomer.screen.version != (0, -1))  # in, with the table
+        for seat in (people[0], newcomer):
+            seat.until = time.monotonic()
+        await asyncio.gather(playing[0], waiting)
+        return turned_away, newcomer.errors["busy_shed"]
+
+    turned_away, busy = asyncio.run(scene())
+    assert busy >= 1 and turned_away >= busy
+    assert errors_of(newcomer.errors) == 0 and newcomer.screen.version[0] >= 1
+    assert all(errors_of(seat.errors) == 0 for seat in people), [dict(seat.errors) for seat in people]
+    assert health(stack)["table_sockets"] == 0  # every socket counted out again
