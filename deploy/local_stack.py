@@ -30,6 +30,12 @@ ROOT = Path(__file__).resolve().parent.parent
 NGINX_SITE = ROOT / "deploy" / "nginx" / "sevn.conf"
 ACCESS_LINE = re.compile(r'^\S+ - - \[[^\]]*\] "([A-Z]+ \S+)"', re.M)
 UPSTREAM_SERVERS = re.compile(r"(?:^    server 127\.0\.0\.1:\d+[^\n]*;\n)+", re.M)
+UPSTREAM_SETTINGS = re.compile(r"    server 127\.0\.0\.1:\d+ ?([^;\n]*);")
+# Daphne as the README starts it: a listen queue for a crowd arriving at once (Twisted's default
+# is 50: the rest are dropped, and nginx takes the process for dead), and time for a handshake
+# on a loaded process (after Daphne's default 5 s it resets the connection: nginx says 502).
+BACKLOG = 1024
+HANDSHAKE_SECONDS = 30
 
 
 def free_port() -> int:
@@ -349,10 +355,10 @@ class Daphne:
                     sys.executable,
                     "-m",
                     "daphne",
-                    "-b",
-                    "127.0.0.1",
-                    "-p",
-                    str(self.port),
+                    "-e",
+                    f"tcp:port={self.port}:interface=127.0.0.1:backlog={BACKLOG}",
+                    "--websocket_connect_timeout",
+                    str(HANDSHAKE_SECONDS),
                     "sevn_site.asgi:application",
                 ],
                 cwd=ROOT,
@@ -416,10 +422,15 @@ class Nginx:
             (self.folder / sub).mkdir()
             (self.folder / sub).chmod(0o777)  # nginx's workers run as nobody when started as root
         self.port = free_port()
-        site = NGINX_SITE.read_text()
-        upstreams = "".join(f"    server 127.0.0.1:{port} max_fails=1 fail_timeout=5s;\n" for port in backends)
-        # each upstream block's server lines (pages, table sockets), however many the file lists
-        site, blocks = UPSTREAM_SERVERS.subn(lambda _match: upstreams, site)
+        # each upstream block's server lines (pages, table sockets), however many the file lists,
+        # become one per backend with that block's own settings (the sockets' count no failures)
+        site, blocks = UPSTREAM_SERVERS.subn(
+            lambda block: "".join(
+                f"    server 127.0.0.1:{port} {UPSTREAM_SETTINGS.match(block.group(0)).group(1)};\n"
+                for port in backends
+            ),
+            NGINX_SITE.read_text(),
+        )
         if blocks != 2:
             raise RuntimeError(f"{NGINX_SITE} has {blocks} upstream server lists, not the two expected")
         site = site.replace("listen 80;", f"listen 127.0.0.1:{self.port};").replace("listen [::]:80;\n", "")
