@@ -10,12 +10,17 @@ four seats (seat i of a table is its i-th person, as bench/service_load.py seats
   nowhere. The table version each move carries is what should keep this at 0;
 - lost: the table still waits on a version its deciding person answered, with no refusal
   arriving after the answer: a move sent, neither applied nor refused;
-- behind: a screen that does not show its table as the database holds it (game number and
-  version) once the drain is over: a committed move that never reached it;
+- behind: a screen that does not show a move committed SETTLE seconds or more before it
+  stopped reading (bots playing for people who never got in go on moving during the drain:
+  their latest moves may still be on their way);
 - never_in: a seat that never got its table at all (a server that kept turning it away).
 """
 
 from __future__ import annotations
+
+import time
+
+SETTLE = 3.0  # seconds a committed move has to reach every screen before the screens stop reading
 
 
 def _codes(tables) -> list[str]:
@@ -38,6 +43,17 @@ def check(stack, tables) -> dict:
             f"JOIN game_game g ON g.table_id = t.id WHERE t.code IN ({_in(codes)}) ORDER BY t.code, g.number DESC"
         )
     }
+    stopped = min(seat.until + seat.drain for table in tables for seat in table.seats)
+    cutoff = time.time() - (time.monotonic() - stopped) - SETTLE  # wall clock: the events' own
+    settled = {
+        code: (number, version)
+        for code, number, version in stack.postgres.sql(
+            "SELECT DISTINCT ON (t.code) t.code, g.number, "
+            f"(SELECT coalesce(max(e.version), 0) FROM game_event e WHERE e.game_id = g.id "
+            f"AND e.created < to_timestamp({cutoff:.3f})) FROM game_table t JOIN game_game g ON g.table_id = t.id "
+            f"WHERE t.code IN ({_in(codes)}) ORDER BY t.code, g.number DESC"
+        )
+    }
     moves = stack.postgres.sql(
         "SELECT t.code, g.number, e.version - 1, (e.data->>'seat')::int FROM game_event e "
         "JOIN game_game g ON g.id = e.game_id JOIN game_table t ON t.id = g.table_id "
@@ -52,7 +68,7 @@ def check(stack, tables) -> dict:
         now = held.get(code)
         for seat in table.seats:
             never_in += seat.screen.version == (0, -1)
-            behind += seat.screen.version != now
+            behind += seat.screen.version < settled[code]
             sent = seat.answered.get(now)
             lost += sent is not None and seat.refused_at < sent
     return {"doubled": doubled, "lost": lost, "behind": behind, "never_in": never_in}
