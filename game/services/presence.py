@@ -17,10 +17,10 @@ from django.db.models import Exists, OuterRef, Q
 from django.utils import timezone
 
 from game import services
-from game.models import Presence, Seat, Table
+from game.models import Game, Presence, Seat, Table
 from game.services import selectors
 from game.services.common import table_update
-from game.services.play import GRACE, hurry
+from game.services.play import ABSENT_TURN, GRACE, hurry
 from game.services.store import locked_table_and_game
 
 logger = logging.getLogger(__name__)
@@ -30,6 +30,11 @@ AWAY_AFTER = timedelta(seconds=60)
 # last seen then: shorter than GRACE, so a move never asks whether its next decider is here.
 HEARTBEAT = timedelta(seconds=10)
 STALE_AFTER = HEARTBEAT * 3
+# Seats a sweep takes up at most, for each of its two steps: each is a transaction that locks a
+# table, on the one thread that runs every database call of the process. A crowd gone at once
+# (people a full server keeps turning away, a process killed) is worked through over a few
+# sweeps, never in one hold of that thread that every move and every new screen waits behind.
+SWEEP_LIMIT = 50
 
 
 def online(table_id: int) -> list[int]:
@@ -116,13 +121,22 @@ def mark_absent(now=None) -> list[dict]:
     live = Presence.objects.values("table_id", "player_key")
     live_keys = {(row["table_id"], row["player_key"]) for row in live}
     messages = []
-    for seat in Seat.objects.filter(
-        table__status=Table.Status.PLAYING,
-        away=False,
-        bot_level="",
-        last_seen__lt=now - GRACE,
-        last_seen__gte=now - AWAY_AFTER,
-    ).exclude(player_key=""):
+    hurried = Game.objects.filter(table_id=OuterRef("table_id"), over=False, deadline__lte=now + ABSENT_TURN)
+    here = Presence.objects.filter(table_id=OuterRef("table_id"), player_key=OuterRef("player_key"))
+    absent = (
+        Seat.objects.filter(
+            table__status=Table.Status.PLAYING,
+            away=False,
+            bot_level="",
+            last_seen__lt=now - GRACE,
+            last_seen__gte=now - AWAY_AFTER,
+        )
+        .exclude(player_key="")
+        .exclude(Exists(here))
+        .exclude(Exists(hurried))  # its table's decision is due soon already: nothing to hurry
+        .order_by("?")  # more than a sweep takes: each sweep some others
+    )
+    for seat in absent[:SWEEP_LIMIT]:
         if (seat.table_id, seat.player_key) not in live_keys:
             message = hurry(table_id=seat.table_id, seat_index=seat.index, now=now)
             if message:
@@ -132,8 +146,10 @@ def mark_absent(now=None) -> list[dict]:
         Seat.objects.filter(table__status=Table.Status.PLAYING, away=False, bot_level="")
         .exclude(player_key="")
         .filter(Q(last_seen__lt=long_ago) | Q(last_seen__isnull=True, joined__lt=long_ago))
+        .exclude(Exists(here))
+        .order_by("id")
     )
-    for seat in gone:
+    for seat in gone[:SWEEP_LIMIT]:
         if (seat.table_id, seat.player_key) in live_keys:
             continue
         message = _away(seat.table_id, seat.id, now)

@@ -172,3 +172,19 @@ def test_game_over_shows_the_last_round_as_it_ended():
     act(table, ana, {"kind": "pass"})
     html = render.render_table(selectors.snapshot(table), ana.key)
     assert "Ana wins!" in html and 'aria-label="13"' in html and 'aria-label="12"' in html
+
+
+def test_a_crowd_gone_at_once_is_marked_away_over_a_few_sweeps(monkeypatch):
+    """A sweep takes up at most SWEEP_LIMIT seats (each a transaction that locks a table, on the
+    one thread that runs every database call of a process): five people gone at once, two a
+    sweep, are all away after three sweeps, and no sweep holds that thread for all of them."""
+    monkeypatch.setattr(presence, "SWEEP_LIMIT", 2)
+    tables = [open_table(names=(f"Ana{i}", f"Ben{i}"), turn_seconds=0)[0] for i in range(5)]
+    long_ago = timezone.now() - timedelta(seconds=61)
+    Seat.objects.filter(table__in=tables, nickname__startswith="Ben").update(last_seen=long_ago)
+    away = []
+    for _sweep in range(3):
+        presence.mark_absent()
+        away.append(Seat.objects.filter(table__in=tables, away=True).count())
+    assert away == [2, 4, 5]
+    assert not Seat.objects.filter(table__in=tables, nickname__startswith="Ana", away=True).exists()
