@@ -9,7 +9,8 @@ bounded); a socket that keeps having frames dropped is closed with 4429 and a re
 address is refused new sockets for a while. A long queue alone closes nothing: on an overloaded
 server an honest consumer falls behind too, and a person sending a move a second never has
 SEVN_SOCKET_CLOSE_AFTER frames dropped in 10 s, however long their consumer waits. Installed at
-import of the ASGI app; tests/scaleout checks it against the pinned Daphne.
+import of the ASGI app (with one saving on every new connection: _formatted_for_debug_only);
+tests/scaleout checks it against the pinned Daphne.
 """
 
 from __future__ import annotations
@@ -63,8 +64,24 @@ def _timed_reads(original):
     return dataReceived
 
 
+def _formatted_for_debug_only(value, *args, **kwargs) -> str:
+    """autobahn's pformat, for its debug lines: worked out only when autobahn logs at debug.
+
+    Every new connection has autobahn format its whole configuration (pprint) for a debug line,
+    whatever the log level: an eighth of a loaded process's time when a crowd of sockets
+    arrives (every browser after a restart, turn-aways of a full process tried again)."""
+    import pprint
+
+    import txaio
+
+    if txaio.get_global_log_level() in ("debug", "trace"):
+        return pprint.pformat(value, *args, **kwargs)
+    return "(formatted at debug level only)"
+
+
 def install() -> None:
     try:
+        from autobahn.websocket import protocol
         from daphne.ws_protocol import WebSocketProtocol
     except ImportError:  # not served by Daphne
         return
@@ -72,3 +89,4 @@ def install() -> None:
         WebSocketProtocol.onMessage = _guarded(WebSocketProtocol.onMessage)
     if stages.ENABLED and not getattr(WebSocketProtocol.dataReceived, "sevn_timed", False):
         WebSocketProtocol.dataReceived = _timed_reads(WebSocketProtocol.dataReceived)
+    protocol.pformat = _formatted_for_debug_only

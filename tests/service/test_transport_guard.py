@@ -85,3 +85,20 @@ def test_a_steady_flood_is_closed_although_the_allowance_lets_some_through():
         now[0] += 0.001
         passed += budget.take()
     assert 100 <= passed < 130 and budget.flooding
+
+
+def test_autobahn_formats_its_configuration_for_debug_lines_only():
+    """Every new connection had autobahn pretty-print its configuration for a debug line, at
+    any log level: now only when it logs at debug."""
+    import txaio
+    from autobahn.websocket import protocol
+
+    transport.install()
+    settings = [("openHandshakeTimeout", 5, "WebSocketServerFactory")]
+    assert "openHandshakeTimeout" not in protocol.pformat(settings)
+    level = txaio.get_global_log_level()
+    txaio.set_global_log_level("debug")
+    try:
+        assert "openHandshakeTimeout" in protocol.pformat(settings)
+    finally:
+        txaio.set_global_log_level(level)
