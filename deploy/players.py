@@ -47,7 +47,7 @@ CLOSE_BUSY = 4503  # game.live.admission.CLOSE_BUSY: "busy, try again later"
 # Refusals whose toast comes right before the server closes the socket: counted with the close.
 CLOSING_REASONS = frozenset({"flooding", "too_many_sockets", "lookups", "no_table"})
 NOT_ERRORS = frozenset({"busy_shed"})  # counted by kind, but overload shedding is not a failure
-BUSY_PAUSE_MAX = 32.0  # seconds: the longest pause before trying again after turn-aways in a row
+BUSY_PAUSE_MAX = 64.0  # seconds: the longest pause before trying again after turn-aways in a row (sevn.js)
 
 
 def errors_of(kinds: dict[str, int]) -> int:

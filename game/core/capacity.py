@@ -14,12 +14,14 @@ A process is full on any of three signals (each off at 0):
   drawn whole, its arrival noted): a crowd arriving together (every browser after a restart, a
   load test's warm-up) would otherwise all be let in within the same moment, before any delay
   shows, and each would wait behind all the others;
-- delay: work asked of this process starts late. A probe in its event loop sleeps PROBE_SECONDS,
-  then hops to the thread that runs every database call of the process (asgiref's one thread
-  for thread-sensitive calls, which channels' database_sync_to_async uses); how much later than
-  asked it is back (the loop's lag plus the queue before the database thread) is one sample,
-  smoothed over the last few. Past SEVN_BUSY_DELAY_MS a move, a new table, anything, waits that
-  long before its own work begins: the process is full.
+- delay: the work of its tables waits. Every database call of a process runs on one thread
+  (asgiref's thread for thread-sensitive calls, which channels' database_sync_to_async uses):
+  a move, a table read for a new screen, the heartbeat. Every PROBE_SECONDS a probe hands that
+  thread an errand and notes how long it waited before the thread took it up, smoothed over the
+  last few. Past SEVN_BUSY_DELAY_MS every move waits that long before its own work begins: the
+  process is full. (Not the event loop's lag: turning a crowd away costs the loop too, and a
+  process that counted that would stay full for as long as people kept knocking, with a few
+  sockets open and nobody let in.)
 """
 
 from __future__ import annotations
@@ -125,16 +127,10 @@ def admit() -> bool:
     return False
 
 
-def _nothing() -> None:
-    """The probe's errand on the database thread: only the wait for it counts."""
-
-
 async def probe_forever(clock=time.monotonic) -> None:
     """Measure this process's delay every PROBE_SECONDS until the server stops."""
-    hop = sync_to_async(_nothing)  # thread-sensitive: the database calls' own thread
+    taken_up = sync_to_async(clock)  # thread-sensitive: the database calls' own thread
     while True:
-        asked = clock()
         await asyncio.sleep(PROBE_SECONDS)
-        woke = clock()
-        await hop()
-        record_delay(woke - asked - PROBE_SECONDS + clock() - woke)
+        asked = clock()
+        record_delay(await taken_up() - asked)

@@ -514,7 +514,8 @@
   // A full server turns a new socket away with 4503, "busy" (game.core.capacity), which the
   // extension would take as final: the note says busy until a table arrives, and the socket
   // tries again after a pause drawn at random below a longest that doubles with each turn-away
-  // in a row (1 s, 2 s, … 32 s), so that the turned-away do not all come back at once.
+  // in a row (1 s, 2 s, … 64 s), so that the turned-away do not all come back at once: on a
+  // full server every try is a handshake it must answer, and many people wait at once.
   var CLOSE_BUSY = 4503;
   var busyInARow = 0;
   function connectionNote(text) {
@@ -533,7 +534,7 @@
     var note = document.getElementById("connection");
     connectionNote(busy && note ? note.dataset.busy : "");
     if (busy && socket && socket.reconnect) {
-      setTimeout(socket.reconnect, 1000 * Math.pow(2, Math.min(busyInARow - 1, 5)) * Math.random());
+      setTimeout(socket.reconnect, 1000 * Math.pow(2, Math.min(busyInARow - 1, 6)) * Math.random());
     }
   });
   document.addEventListener("htmx:wsOpen", function () {

@@ -1,7 +1,7 @@
 """A full process (game.core.capacity) turns new table sockets away with 4503, "busy, try
 again later", before any database work, while the sockets it already has are served as before; it
 takes new ones again once there is room. Full means SEVN_MAX_SOCKETS open, or work starting
-SEVN_BUSY_DELAY_MS late (the probe: the event loop's lag and the wait for the database thread)."""
+SEVN_BUSY_DELAY_MS late (the probe: the wait for the database thread)."""
 
 from __future__ import annotations
 
@@ -111,7 +111,7 @@ async def test_the_probe_counts_the_wait_for_the_database_thread(settings):
     probe = asyncio.ensure_future(capacity.probe_forever())
     try:
         await sync_to_async(time.sleep)(2.0)  # a database call holding the thread for two seconds
-        await sync_to_async(lambda: None)()  # behind the probe's hop, queued meanwhile: it is back
+        await sync_to_async(lambda: None)()  # behind the probe's errand, queued meanwhile: it is back
         await asyncio.sleep(0)
         assert capacity.reason_full() == "delay"  # its wait (>= 1.5 s, halved once) is over 300 ms
         while capacity.reason_full() is not None:
