@@ -63,6 +63,7 @@ def prepare(stack: Stack, tables: int, first: int = 0) -> list[tuple[str, list[s
     from game import services
     from game.core.identity import SESSION_KEY, Player
 
+    connections.close_all()  # a connection the shared parts' counters ended (bench.shared_parts) is not reused
     made = []
     for n in range(first, first + tables):
         players = [Player(key=f"guest:load-{n}-{i}") for i in range(PEOPLE)]
