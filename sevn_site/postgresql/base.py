@@ -4,13 +4,14 @@ skipped for one that was in use a moment ago (settings.py names this backend).
 psycopg's own check is a round trip to PostgreSQL on every hand-out: on a busy server that is one
 more round trip for every move, for connections that answered a few milliseconds before. A
 connection that has been idle RECHECK_AFTER or longer (the only kind a PostgreSQL restart leaves
-dead without anybody noticing) is still checked. One returned within that time and killed by a
-restart meanwhile fails its first statement: a move is tried once more on a fresh connection
-(game.services.play.game_act) and the pool replaces the broken one.
+dead without anybody noticing) is still checked, and so is one whose socket has something to
+read (PostgreSQL ending it says so, and a closed socket reads its end): a look at the socket, no
+round trip.
 """
 
 from __future__ import annotations
 
+import select
 import time
 import weakref
 
@@ -31,9 +32,20 @@ def check(connection) -> None:
     from psycopg_pool import ConnectionPool
 
     came_back = _returned.get(connection)
-    if came_back is not None and time.monotonic() - came_back < RECHECK_AFTER:
+    if came_back is not None and time.monotonic() - came_back < RECHECK_AFTER and not _said_something(connection):
         return
     ConnectionPool.check_connection(connection)
+
+
+def _said_something(connection) -> bool:
+    """Whether an idle connection's socket has anything to read (no round trip): PostgreSQL says
+    nothing to an idle connection unless it is ending it (a restart, an administrator ending it)
+    or the connection is gone (end of file)."""
+    try:
+        readable, _, _ = select.select([connection.fileno()], [], [], 0)
+    except (OSError, ValueError):  # closed already
+        return True
+    return bool(readable)
 
 
 class DatabaseWrapper(base.DatabaseWrapper):

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import os
+
 import pytest
 
 psycopg_pool = pytest.importorskip("psycopg_pool")
@@ -10,7 +12,17 @@ from sevn_site.postgresql import base  # noqa: E402
 
 
 class Connection:
-    """Stands for a psycopg connection (the check only needs it hashable and weakly held)."""
+    """Stands for a psycopg connection: hashable, weakly held, with a socket (a pipe here) that
+    the server may have written to."""
+
+    def __init__(self) -> None:
+        self.read_end, self.write_end = os.pipe()
+
+    def fileno(self) -> int:
+        return self.read_end
+
+    def ended_by_the_server(self) -> None:
+        os.write(self.write_end, b"E")
 
 
 def test_a_connection_back_a_moment_ago_is_handed_out_unchecked_and_an_idle_one_is_checked(monkeypatch):
@@ -18,15 +30,18 @@ def test_a_connection_back_a_moment_ago_is_handed_out_unchecked_and_an_idle_one_
     monkeypatch.setattr(psycopg_pool.ConnectionPool, "check_connection", staticmethod(checked.append))
     clock = [100.0]
     monkeypatch.setattr(base.time, "monotonic", lambda: clock[0])
-    fresh, idle, new = Connection(), Connection(), Connection()
+    fresh, idle, new, ended = Connection(), Connection(), Connection(), Connection()
     base.returned(fresh)
     base.returned(idle)
     clock[0] += 1.0
     base.returned(fresh)  # in use again, back now
+    base.returned(ended)
+    ended.ended_by_the_server()  # PostgreSQL restarting: it says so to every connection
     clock[0] += base.RECHECK_AFTER - 0.5
-    for connection in (fresh, idle, new):
+    for connection in (fresh, idle, new, ended):
         base.check(connection)
-    assert checked == [idle, new]  # idle for RECHECK_AFTER and more, or never seen back
+    # idle for RECHECK_AFTER and more, never seen back, or told something by the server
+    assert checked == [idle, new, ended]
 
 
 def test_the_backend_s_pool_uses_the_check(settings):
