@@ -125,9 +125,9 @@ _TABLE, _GAME, _SEAT = (_converted(Table, TABLE_FIELDS), _converted(Game, GAME_F
 def _cursor():
     """On PostgreSQL a cursor that binds its values on the server: the big state text goes as a
     value, not quoted into the statement by Python, and a connection prepares each statement of
-    a move once (psycopg does from its fifth run) instead of PostgreSQL planning it on every
-    move. Django's cursors bind on the client (its default, kept for every other query: its
-    ORM is written for that). Errors are Django's, as from its own cursors."""
+    a move on its first run (`_Prepared`) instead of PostgreSQL planning it on every move.
+    Django's cursors bind on the client (its default, kept for every other query: its ORM is
+    written for that). Errors are Django's, as from its own cursors."""
     if connection.vendor != "postgresql":
         with connection.cursor() as cursor:
             yield cursor
