@@ -265,6 +265,25 @@
     }
   }
 
+  /* A form's answer can arrive after the socket redrew the part that held the form (a lobby
+     button, the composer): htmx would look for the toast's place inside the detached form and
+     find none. Such an answer's out-of-band parts go to the page itself. */
+  document.addEventListener("htmx:beforeRequest", function (event) {
+    var target = event.detail && event.detail.target;
+    if (!target || !target.addEventListener) return;
+    function answered(swap) {
+      if (swap.target !== target) return;
+      target.removeEventListener("htmx:beforeSwap", answered);
+      if (target.isConnected || !swap.detail.shouldSwap) return;
+      swap.detail.shouldSwap = false;
+      var html = swap.detail.serverResponse;
+      if (typeof html === "string" && html.indexOf("hx-swap-oob") >= 0) {
+        window.htmx.swap(document.body, html, { swapStyle: "none" });
+      }
+    }
+    target.addEventListener("htmx:beforeSwap", answered);
+  });
+
   var shownVersion = null;  // the table version last drawn (#table-meta)
   function afterRedraw(event) {
     // The choices come back once the table has moved on (a decision like the last one keeps its

@@ -79,6 +79,29 @@ def test_reload_mid_round_brings_the_player_back_to_their_seat(browser, live_url
         context.close()
 
 
+def test_a_refusal_arriving_after_the_socket_redrew_its_form_still_shows(browser, live_url):
+    """The host's Start is on its way when the lobby is drawn again (Ben left): the form that
+    sent it is gone from the page, and the refusal still shows in the page's toast (htmx alone
+    looked for the toast's place inside the detached form)."""
+    ana_ctx, ben_ctx = browser.new_context(viewport=DESKTOP), browser.new_context(viewport=PHONE)
+    ana, ben = ana_ctx.new_page(), ben_ctx.new_page()
+    invite = create_table(ana, live_url, "Ana", seats=2)
+    join(ben, invite, "Ben")
+    held = []
+    ana.route("**/start/", lambda route: held.append(route))
+    ana.click("text=Start the game")
+    ana.wait_for_timeout(100)
+    assert len(held) == 1
+    ben.click(".lobby__actions button")  # Leave seat
+    expect(ana.locator(".lobby-seat", has_text="Ben")).to_have_count(0)
+    held[0].continue_()
+    expect(ana.locator("#toast .toast")).to_be_visible()
+    expect(ana.locator("#toast .toast")).not_to_be_empty()
+    expect(ana.locator("#table")).to_have_attribute("data-status", "lobby")
+    for context in (ana_ctx, ben_ctx):
+        context.close()
+
+
 def test_keyboard_plays_draw_and_pass(browser, live_url):
     contexts, ana, ben = two_players(browser, live_url, DESKTOP)
 
