@@ -9,13 +9,15 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import os
 import sys
 import time
 
 from channels.db import database_sync_to_async
+from django.core.cache import cache
 
 from game import services
-from game.core import capacity, stages
+from game.core import capacity, outage, stages
 from game.delivery.broadcast import send_async
 from game.live import watch
 from game.services import presence, selectors
@@ -25,7 +27,9 @@ logger = logging.getLogger(__name__)
 POLL_SECONDS = 0.2
 # Who left is checked by the clock, not by counting polls: a busy process's polls take longer
 # than POLL_SECONDS, and "away after a minute" must not become a minute and a half.
-ABSENCE_CHECK_SECONDS = 2.0
+ABSENCE_CHECK_SECONDS = 2
+SWEEP_KEY = "sevn:absence-sweep"
+CLAIM_WAIT = 0.5  # seconds
 
 
 def fire_due(now=None, check_absent: bool = True) -> list[dict]:
@@ -49,6 +53,28 @@ def _fire_due(now, check_absent: bool) -> list[dict]:
     return messages
 
 
+def _claim_sweep() -> bool:
+    try:
+        return bool(cache.add(SWEEP_KEY, os.getpid(), timeout=ABSENCE_CHECK_SECONDS))
+    except Exception:
+        return True
+
+
+async def sweep_is_mine() -> bool:
+    """Whether this process looks for the absent this time: one process does, whichever claims
+    the sweep first in the shared cache (Redis on the scale-out stack) for ABSENCE_CHECK_SECONDS.
+    A sweep reads the quiet seats of every table, so done by every process it grew with
+    processes x tables. The claim is asked off the database thread (every move waits on that
+    one), for CLAIM_WAIT at most; a cache that does not answer in time leaves the sweep to this
+    process: two sweeps at once are harmless (each change locks its table and looks again)."""
+    if outage.skipping():
+        return True
+    try:
+        return await asyncio.wait_for(asyncio.get_running_loop().run_in_executor(None, _claim_sweep), CLAIM_WAIT)
+    except Exception:
+        return True
+
+
 async def broadcast_all(messages: list[dict]) -> None:
     """Each committed change to every screen; one the layer fails to carry reaches this process's
     screens at once and the others' through their own check (game.live.watch)."""
@@ -68,6 +94,8 @@ async def run_forever() -> None:
         if check_absent:
             checked = time.monotonic()
         try:
+            if check_absent:
+                check_absent = await sweep_is_mine()
             messages = await database_sync_to_async(fire_due)(None, check_absent)
             await broadcast_all(messages)
         except asyncio.CancelledError:

@@ -118,8 +118,6 @@ def mark_absent(now=None) -> list[dict]:
     due within ABSENT_TURN; with none for AWAY_AFTER they become away."""
     now = now or timezone.now()
     Presence.objects.filter(seen__lt=now - STALE_AFTER).delete()
-    live = Presence.objects.values("table_id", "player_key")
-    live_keys = {(row["table_id"], row["player_key"]) for row in live}
     messages = []
     hurried = Game.objects.filter(table_id=OuterRef("table_id"), over=False, deadline__lte=now + ABSENT_TURN)
     here = Presence.objects.filter(table_id=OuterRef("table_id"), player_key=OuterRef("player_key"))
@@ -136,11 +134,10 @@ def mark_absent(now=None) -> list[dict]:
         .exclude(Exists(hurried))  # its table's decision is due soon already: nothing to hurry
         .order_by("?")  # more than a sweep takes: each sweep some others
     )
-    for seat in absent[:SWEEP_LIMIT]:
-        if (seat.table_id, seat.player_key) not in live_keys:
-            message = hurry(table_id=seat.table_id, seat_index=seat.index, now=now)
-            if message:
-                messages.append(message)
+    for seat in absent[:SWEEP_LIMIT]:  # who has a socket open is asked of these seats only
+        message = hurry(table_id=seat.table_id, seat_index=seat.index, now=now)
+        if message:
+            messages.append(message)
     long_ago = now - AWAY_AFTER
     gone = (
         Seat.objects.filter(table__status=Table.Status.PLAYING, away=False, bot_level="")
@@ -150,8 +147,6 @@ def mark_absent(now=None) -> list[dict]:
         .order_by("id")
     )
     for seat in gone[:SWEEP_LIMIT]:
-        if (seat.table_id, seat.player_key) in live_keys:
-            continue
         message = _away(seat.table_id, seat.id, now)
         if message:
             messages.append(message)
