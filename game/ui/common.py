@@ -34,10 +34,16 @@ class Meta(NamedTuple):
     show_summary: bool  # a round was scored by this update: the summary opens
 
 
+# The server's clock as #table-meta tells it, to the nearest CLOCK_STEP_MS: the screens of one
+# update are drawn a few milliseconds apart, and at the same reading they share one drawing (a
+# countdown of whole seconds is none the worse for 50 ms).
+CLOCK_STEP_MS = 100
+
+
 def meta_piece(meta: Meta) -> Piece:
     """#table-meta, with the server's clock as the update is worked out (the page's countdown
     corrects its own by it): drawn, not compared."""
-    return Piece("table/_meta.html", meta, _meta_context, int(time.time() * 1000))
+    return Piece("table/_meta.html", meta, _meta_context, round(time.time() * 1000 / CLOCK_STEP_MS) * CLOCK_STEP_MS)
 
 
 def _meta_context(meta: Meta, now_ms: int) -> dict:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from types import SimpleNamespace
 
 import pytest
 
@@ -11,6 +12,8 @@ from game.delivery.broadcast import Passed
 from game.screen import Screen, table_view
 from game.services import selectors
 from game.sevn.panels import Pile
+from game.ui import common as common_module
+from game.ui import pieces as pieces_module
 from game.ui.pieces import Drawings, Piece, draw, drawings
 
 from .factories import open_table
@@ -107,6 +110,22 @@ def test_spectators_share_one_working_out_and_see_the_same_update():
     shared = passed.shared  # what every viewer shares was worked out once, by the first screen
     assert shared is not None
     assert table_view(update["snapshot"], ana.key, passed=passed).pieces["seat-1"] is shared.pieces["seat-1"]
+
+
+def test_screens_drawn_within_one_clock_step_share_the_meta_drawing(monkeypatch):
+    """The meta element carries the server's clock; screens of one update drawn milliseconds
+    apart read it to the same step and share one drawing, a later step draws it again."""
+    table, (ana, ben) = open_table(deck=["5", "9", "4", "1", "2", "3"])
+    update = move(table, ben, {"kind": "draw"})
+    meta = table_view(update["snapshot"], ana.key).pieces["table-meta"]
+    rendered = []
+    monkeypatch.setattr(pieces_module, "render_to_string", lambda name, context: rendered.append(context) or "<div>")
+    monkeypatch.setattr(drawings, "_drawn", type(drawings._drawn)())
+    clock = iter([1_000_000.004, 1_000_000.031, 1_000_000.049, 1_000_000.180])
+    monkeypatch.setattr(common_module, "time", SimpleNamespace(time=lambda: next(clock)))
+    for _ in range(4):
+        draw(common_module.meta_piece(meta.data))
+    assert [context["now_ms"] for context in rendered] == [1_000_000_000, 1_000_000_200]
 
 
 def test_a_seat_is_drawn_once_for_everyone_and_marked_yours_by_where_it_sits():
