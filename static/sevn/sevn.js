@@ -535,6 +535,8 @@
   // tries again after a pause drawn at random below a longest that doubles with each turn-away
   // in a row (1 s, 2 s, … 64 s), so that the turned-away do not all come back at once: on a
   // full server every try is a handshake it must answer, and many people wait at once.
+  // While turned away, the table's moves are off (a move would go to a socket the server is
+  // closing, and be lost after the bar showed it sent): the table drawn on arrival brings them back.
   var CLOSE_BUSY = 4503;
   var busyInARow = 0;
   function connectionNote(text) {
@@ -544,6 +546,14 @@
     note.hidden = text === null;
     if (text !== null) note.textContent = text || note.dataset.reconnecting;
     note.classList.toggle("connection--busy", !!text);
+    movesOff(!!text);
+  }
+  function movesOff(off) {
+    var selector = off ? "#table form[ws-send] button:not([disabled])" : "#table button[data-busy-off]";
+    document.querySelectorAll(selector).forEach(function (button) {
+      button.disabled = off;
+      button.toggleAttribute("data-busy-off", off);
+    });
   }
   document.addEventListener("htmx:wsClose", function (event) {
     var closed = event.detail && event.detail.event;
