@@ -7,7 +7,10 @@ four seats (seat i of a table is its i-th person, as bench/service_load.py seats
 
 - doubled: a person's move in the database (an "action" event without "bot", at the version
   before the event's) on a version that person never answered: applied twice, or out of
-  nowhere. The table version each move carries is what should keep this at 0;
+  nowhere. The table version each move carries is what should keep this at 0. A move answered
+  on an earlier version whose later versions only changed who plays a seat (someone marked away
+  or back) is applied on the version it finds (game.services.play._stale): not doubled, but
+  counted as applied_late;
 - lost: the table still waits on a version its deciding person answered, with no refusal
   arriving after the answer: a move sent, neither applied nor refused (moves still queued on
   an overloaded server are given up to SETTLE_LOST seconds more to land);
@@ -28,6 +31,24 @@ import time
 
 SETTLE = 3.0  # seconds a committed move has to reach every screen before the screens stop reading
 SETTLE_LOST = 30.0  # seconds a move answered may still land once the people have stopped
+# The events that change only who plays a seat (game.services.play.SEAT_CHANGES; a test keeps
+# the two the same): a move made before them still applies.
+SEAT_CHANGES = frozenset({"away", "back", "removed", "rematch_asked"})
+
+
+def answered_before(answered, number: int, before: int, kinds_by_version: dict[int, set[str]]) -> bool:
+    """Whether a move applied on version `before` of game `number` was answered by its person on
+    that version, or on an earlier one that only seat changes separate from it (every version
+    between made by seat changes alone: a version that logged nothing counts as a move)."""
+    if (number, before) in answered:
+        return True
+    for version in range(before, 0, -1):
+        kinds = kinds_by_version.get(version)
+        if not kinds or not kinds <= SEAT_CHANGES:
+            return False
+        if (number, version - 1) in answered:
+            return True
+    return False
 
 
 def sat_down(stack, tables) -> None:
@@ -61,6 +82,19 @@ def _held(stack, codes: list[str]) -> dict[str, tuple[int, int]]:
     }
 
 
+def _kinds_by_version(stack, codes: list[str]) -> dict[tuple[str, int], dict[int, set[str]]]:
+    """The kinds of event that made each version, per game (code, number)."""
+    found: dict[tuple[str, int], dict[int, set[str]]] = {}
+    if not codes:
+        return found
+    for code, number, version, kind in stack.postgres.sql(
+        "SELECT t.code, g.number, e.version, e.kind FROM game_event e JOIN game_game g ON g.id = e.game_id "
+        f"JOIN game_table t ON t.id = g.table_id WHERE t.code IN ({_in(codes)})"
+    ):
+        found.setdefault((code, number), {}).setdefault(version, set()).add(kind)
+    return found
+
+
 def _unanswered(tables, held: dict) -> list:
     """Seats whose answer to the version their table still shows got no refusal after it."""
     waiting = []
@@ -76,7 +110,7 @@ def _unanswered(tables, held: dict) -> list:
 def check(stack, tables) -> dict:
     codes = _codes(tables)
     if not codes:
-        return {"doubled": 0, "lost": 0, "behind": 0, "never_in": 0, "taken_over": 0, "away_back": 0}
+        return {"doubled": 0, "applied_late": 0, "lost": 0, "behind": 0, "never_in": 0, "taken_over": 0, "away_back": 0}
     stopped = min(seat.until + seat.drain for table in tables for seat in table.seats)
     cutoff = time.time() - (time.monotonic() - stopped) - SETTLE  # wall clock: the events' own
     settled = {
@@ -104,9 +138,18 @@ def check(stack, tables) -> dict:
         f"WHERE e.kind = 'action' AND NOT (e.data ? 'bot') AND t.code IN ({_in(codes)})"
     )
     by_code = {table.seats[0].code: table for table in tables}
+    unanswered = [
+        (code, number, before, seat)
+        for code, number, before, seat in moves
+        if (number, before) not in by_code[code].seats[seat].answered
+    ]
+    kinds = _kinds_by_version(stack, sorted({code for code, *_ in unanswered}))
     doubled = sum(
-        1 for code, number, before, seat in moves if (number, before) not in by_code[code].seats[seat].answered
+        1
+        for code, number, before, seat in unanswered
+        if not answered_before(by_code[code].seats[seat].answered, number, before, kinds.get((code, number), {}))
     )
+    applied_late = len(unanswered) - doubled
     taken_over, away_back = stack.postgres.sql(
         "SELECT count(*) FILTER (WHERE e.kind = 'action' AND e.data ? 'bot'), "
         "count(*) FILTER (WHERE e.kind IN ('away', 'back')) FROM game_event e JOIN game_game g ON g.id = e.game_id "
@@ -114,6 +157,7 @@ def check(stack, tables) -> dict:
     )[0]
     return {
         "doubled": doubled,
+        "applied_late": applied_late,
         "lost": len(waiting),
         "behind": behind,
         "never_in": never_in,
