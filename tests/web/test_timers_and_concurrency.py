@@ -130,6 +130,11 @@ async def test_who_left_is_checked_by_the_clock_however_slow_each_poll_is(monkey
     monkeypatch.setattr(timers, "fire_due", slow_poll)
     monkeypatch.setattr(timers, "database_sync_to_async", lambda function: _as_coroutine(function))
     monkeypatch.setattr(timers, "POLL_SECONDS", 0)
+
+    async def alone() -> bool:  # the only process: every sweep is its own (see test_absence_sweep)
+        return True
+
+    monkeypatch.setattr(timers, "sweep_is_mine", alone)
     with pytest.raises(asyncio.CancelledError):
         await timers.run_forever()
     gaps = [later - earlier for earlier, later in zip(checks, checks[1:], strict=False)]
