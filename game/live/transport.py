@@ -9,8 +9,9 @@ bounded); a socket that keeps having frames dropped is closed with 4429 and a re
 address is refused new sockets for a while. A long queue alone closes nothing: on an overloaded
 server an honest consumer falls behind too, and a person sending a move a second never has
 SEVN_SOCKET_CLOSE_AFTER frames dropped in 10 s, however long their consumer waits. Installed at
-import of the ASGI app (with one saving on every new connection: _formatted_for_debug_only);
-tests/scaleout checks it against the pinned Daphne.
+import of the ASGI app (with one saving on every new connection: _formatted_for_debug_only, and
+a closing handshake that gets its time: CLOSE_HANDSHAKE_SECONDS); tests/scaleout checks it
+against the pinned Daphne.
 """
 
 from __future__ import annotations
@@ -24,6 +25,15 @@ from game.core import limits, stages
 logger = logging.getLogger(__name__)
 
 QUEUE_MAX = 100  # messages waiting for one consumer
+# How long a socket the server closes (a busy turn-away, a flood, a table gone) waits for the
+# client's answering close frame before its TCP connection is dropped. autobahn's default is 1 s,
+# and its timers round the moment they fire down to a whole second of the clock (txaio's batched
+# timer: int(now + delay)), so "1 s" fired anywhere from at once to 1 s later. On a loaded
+# process the drop then came before nginx had read the handshake's answer (its log: connection
+# reset while reading the response header): a socket turned away as busy was a failed
+# connection to nginx, which tried the other process, and when that one was full too the person
+# got 502 instead of "busy, retrying". 5 s fires 4 to 5 s later.
+CLOSE_HANDSHAKE_SECONDS = 5
 CLOSE_REASON = "Too many messages: this connection was closed."
 
 
@@ -79,12 +89,26 @@ def _formatted_for_debug_only(value, *args, **kwargs) -> str:
     return "(formatted at debug level only)"
 
 
+def _close_handshake_timed(original):
+    """Daphne's WebSocket factory with CLOSE_HANDSHAKE_SECONDS for the closing handshake (Daphne
+    passes autobahn no such option; those it sets afterwards leave this one alone)."""
+
+    def __init__(self, *args, **kwargs):  # noqa: N807 - the factory's own
+        original(self, *args, **kwargs)
+        self.setProtocolOptions(closeHandshakeTimeout=CLOSE_HANDSHAKE_SECONDS)
+
+    __init__.sevn_close_timed = True
+    return __init__
+
+
 def install() -> None:
     try:
         from autobahn.websocket import protocol
-        from daphne.ws_protocol import WebSocketProtocol
+        from daphne.ws_protocol import WebSocketFactory, WebSocketProtocol
     except ImportError:  # not served by Daphne
         return
+    if not getattr(WebSocketFactory.__init__, "sevn_close_timed", False):
+        WebSocketFactory.__init__ = _close_handshake_timed(WebSocketFactory.__init__)
     if not getattr(WebSocketProtocol.onMessage, "sevn_guard", False):
         WebSocketProtocol.onMessage = _guarded(WebSocketProtocol.onMessage)
     if stages.ENABLED and not getattr(WebSocketProtocol.dataReceived, "sevn_timed", False):

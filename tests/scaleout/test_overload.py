@@ -7,7 +7,11 @@ already seated play on meanwhile, their moves applied and shown as ever."""
 from __future__ import annotations
 
 import asyncio
+import base64
 import json
+import os
+import socket
+import struct
 import time
 import urllib.error
 import urllib.request
@@ -15,7 +19,8 @@ import urllib.request
 import pytest
 
 from deploy.local_stack import Stack
-from deploy.players import Browser, Seat, address_of, errors_of, started_table
+from deploy.players import CLOSE_BUSY, Browser, Seat, address_of, errors_of, started_table
+from game.live import transport
 
 ROOM = 2  # table sockets the process takes
 
@@ -72,3 +77,59 @@ def test_a_new_socket_waits_as_busy_while_the_server_is_full_and_gets_in_once_th
             break
         time.sleep(0.1)
     assert health(stack)["table_sockets"] == 0
+
+
+def turned_away_and_dropped(port: int, code: str) -> tuple[bytes, float]:
+    """A table socket asked for through nginx at nine tenths into a second of the clock, that
+    never answers the server's close: what came back, and how long after the close the server
+    dropped the connection."""
+    while not 0.9 <= time.time() % 1 < 0.95:  # autobahn's timers round down to the whole second
+        time.sleep(0.01)
+    with socket.create_connection(("127.0.0.1", port), timeout=30) as sock:
+        sock.sendall(
+            (
+                f"GET /ws/t/{code}/?lang=en HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nUpgrade: websocket\r\n"
+                f"Connection: Upgrade\r\nSec-WebSocket-Key: {base64.b64encode(os.urandom(16)).decode()}\r\n"
+                f"Sec-WebSocket-Version: 13\r\nOrigin: http://127.0.0.1:{port}\r\n\r\n"
+            ).encode()
+        )
+        received, closed_at = b"", None
+        while True:
+            try:
+                chunk = sock.recv(4096)
+            except ConnectionResetError:
+                break
+            if not chunk:
+                break
+            received += chunk
+            if closed_at is None and b"\r\n\r\n" in received and len(received.split(b"\r\n\r\n", 1)[1]) >= 4:
+                closed_at = time.monotonic()
+        return received, time.monotonic() - (closed_at or time.monotonic())
+
+
+def test_a_socket_turned_away_is_given_seconds_to_answer_the_close_not_dropped_before_its_handshake(stack):
+    """A busy turn-away is a handshake, then a close (4503) the client answers. autobahn's own
+    wait for that answer ("1 s", which its timers round down to the whole second: at nine tenths
+    into a second, 0.1 s) dropped the connection of a loaded process before nginx had read the
+    handshake: nginx saw a reset and answered 502 when no other process had room. The server
+    waits CLOSE_HANDSHAKE_SECONDS (game.live.transport) now, from any moment of the second."""
+    code, browsers = started_table(stack.nginx.port, 2, n=4700)
+    people = [Seat(browser, code, plays=False) for browser in browsers]
+
+    async def full_then_knock() -> list[tuple[bytes, float]]:
+        until = time.monotonic() + 60
+        sitting = [asyncio.ensure_future(seat.run(until)) for seat in people]  # ROOM sockets: full
+        await until_true(lambda: all(seat.screen.version != (0, -1) for seat in people))
+        knocks = await asyncio.gather(
+            *(asyncio.to_thread(turned_away_and_dropped, stack.nginx.port, code) for _ in range(3))
+        )
+        for seat in people:
+            seat.until = time.monotonic()
+        await asyncio.gather(*sitting)
+        return knocks
+
+    for received, waited in asyncio.run(full_then_knock()):
+        assert received.startswith(b"HTTP/1.1 101 "), received[:80]
+        frame = received.split(b"\r\n\r\n", 1)[1]
+        assert frame[0] == 0x88 and struct.unpack("!H", frame[2:4])[0] == CLOSE_BUSY, frame  # "busy", unmasked
+        assert transport.CLOSE_HANDSHAKE_SECONDS - 1 <= waited <= transport.CLOSE_HANDSHAKE_SECONDS + 5, waited

@@ -102,3 +102,15 @@ def test_autobahn_formats_its_configuration_for_debug_lines_only():
         assert "openHandshakeTimeout" in protocol.pformat(settings)
     finally:
         txaio.set_global_log_level(level)
+
+
+def test_daphnes_sockets_wait_seconds_for_the_closing_handshake_whatever_daphne_sets_after():
+    from daphne.ws_protocol import WebSocketFactory
+
+    transport.install()
+    transport.install()  # not wrapped twice
+    factory = WebSocketFactory(None, server="Daphne")
+    # what Daphne's Server.run sets next, as `daphne --websocket_connect_timeout 30` runs it
+    factory.setProtocolOptions(autoPingTimeout=30, allowNullOrigin=True, openHandshakeTimeout=30)
+    assert factory.closeHandshakeTimeout == transport.CLOSE_HANDSHAKE_SECONDS >= 2
+    assert WebSocketFactory.__init__.sevn_close_timed
