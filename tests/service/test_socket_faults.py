@@ -203,6 +203,33 @@ async def test_the_heartbeat_refreshes_live_sockets_only():
     await ana_socket.disconnect()
 
 
+async def test_the_heartbeat_comes_by_the_clock_however_long_each_screens_check_waits(monkeypatch):
+    """On a loaded process each screens' check waits seconds for the database thread; the
+    heartbeat still comes every HEARTBEAT of real time (counting ten checks made it 30 s here,
+    and the rows of people at their screens went stale: they counted as gone)."""
+    clock = {"now": 1000.0}
+    beats: list[float] = []
+
+    async def slow_check() -> int:
+        clock["now"] += 3.0  # each check takes 3 s of the clock
+        if clock["now"] > 1100:
+            raise asyncio.CancelledError
+        return 0
+
+    async def beat() -> None:
+        beats.append(clock["now"])
+
+    monkeypatch.setattr(watch.time, "monotonic", lambda: clock["now"])
+    monkeypatch.setattr(watch, "CHECK_SECONDS", 0)
+    monkeypatch.setattr(watch, "check_once", slow_check)
+    monkeypatch.setattr(watch, "heartbeat", beat)
+    with pytest.raises(asyncio.CancelledError):
+        await watch.run_forever()
+    gaps = [later - earlier for earlier, later in zip(beats, beats[1:], strict=False)]
+    heartbeat = watch.presence.HEARTBEAT.total_seconds()
+    assert len(beats) >= 8 and max(gaps) <= heartbeat + 3.0 < watch.presence.STALE_AFTER.total_seconds(), beats
+
+
 async def test_a_screen_that_is_up_to_date_is_never_redrawn_by_the_check():
     table, (ana, ben) = await started_table(deck=["5", "9", "4", "1", "2"])
     sockets = [await connect(table.code, ana.key), await connect(table.code, ben.key), await connect(table.code, None)]
