@@ -190,23 +190,28 @@ class TableConsumer(QuickDispatch, ChatSocket, AsyncWebsocketConsumer):
                 str(_("Too many tables looked up: wait a minute and try again.")), CLOSE_LOOKUPS, "lookups"
             )
             return
+        # The person is here before their table is read: one coming back after they were counted
+        # gone or away (a full server kept turning them away, say) is shown the table with them
+        # back and their decision theirs again, not one a timeout or a bot is about to take from
+        # them while they answer it (their move would be refused as stale).
+        arrival = None
+        if self.viewer_key:
+            arrival = await database_sync_to_async(presence.arrived)(
+                code=self.code, player_key=self.viewer_key, channel=self.channel_name
+            )
+            self.present = True
         snapshot, log, online = await self._snapshot_and_log()
         if snapshot is None:
             await sync_to_async(limits.lookup_missed, thread_sensitive=False)(address)
             await self._close_with(str(_("There is no table with that code.")), CLOSE_NO_TABLE, "no_table")
             return
+        if arrival:  # to the others; this screen's table has it already (it joins the group next)
+            await self._broadcast(arrival)
         await self.channel_layer.group_add(group_name(self.code), self.channel_name)
         watch.add(self.code, self)
         self.following = True
         await relay.follow(self.code)  # Redis away: skipped, the screens' check keeps this one current
         await self.send(self.screen.full(snapshot, log, online) + await self.chat_panel(snapshot))
-        if self.viewer_key:
-            message = await database_sync_to_async(presence.arrived)(
-                code=self.code, player_key=self.viewer_key, channel=self.channel_name
-            )
-            self.present = True
-            if message:
-                await self._broadcast(message)
 
     async def disconnect(self, close_code: int) -> None:
         await self._cleanup()

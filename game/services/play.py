@@ -297,6 +297,31 @@ def hurry(*, table_id: int, seat_index: int, now=None) -> dict | None:
     return table_update(table, sorted(table.seats.all(), key=lambda seat: seat.index), game, state)
 
 
+@transaction.atomic
+def unhurry(*, table_id: int, seat_index: int, now=None) -> dict | None:
+    """A person counted as gone is back (their socket opened): the decision waiting for them is
+    due by the table's own clock from now (none without a turn timer), no longer within
+    ABSENT_TURN, so that they answer the table they are shown, not a timeout that beat them to
+    it. Their seat must have been seen now (presence.arrived). Returns the message to broadcast
+    (the clock every screen shows), or None if nothing changed."""
+    now = now or timezone.now()
+    table = Table.objects.select_for_update().get(id=table_id)
+    game = selectors.current_game(table)
+    if table.status != Table.Status.PLAYING or game is None or game.over or game.deadline is None:
+        return None
+    kind = registry.of(table)
+    state = kind.from_json(game.state)
+    if kind.acting(state) != seat_index:
+        return None
+    seats = sorted(table.seats.all(), key=lambda seat: seat.index)
+    due = _deadline(table, seats, state, now)
+    if due is not None and due <= game.deadline:
+        return None
+    game.deadline = due
+    game.save(update_fields=["deadline"])
+    return table_update(table, seats, game, state)
+
+
 def _commit(table: Table, seats: list[Seat], game: Game, state: dict, records: list[dict], now=None) -> dict:
     """Save the new state with the next version and append the event rows; the message to
     broadcast is built from what was saved."""

@@ -20,7 +20,7 @@ from game import services
 from game.models import Game, Presence, Seat, Table
 from game.services import selectors
 from game.services.common import table_update
-from game.services.play import ABSENT_TURN, GRACE, hurry
+from game.services.play import ABSENT_TURN, GRACE, hurry, unhurry
 from game.services.store import locked_table_and_game
 
 logger = logging.getLogger(__name__)
@@ -56,14 +56,22 @@ def _presence_message(table: Table) -> dict | None:
 
 
 def arrived(*, code: str, player_key: str, channel: str) -> dict | None:
-    """A socket opened; a seated person who was away is back. Returns a message to broadcast:
-    whose sockets are open now (the new screen learns it too), and the return if they were away."""
+    """A socket opened; a seated person who was away is back, and one who was gone (no socket
+    for GRACE) has their pending decision due by the table's clock again (play.unhurry). Returns
+    a message to broadcast: whose sockets are open now (the new screen learns it too), and the
+    return if they were away."""
     table = selectors.table_by_code(code)
     if table is None:
         return None
     now = timezone.now()
-    Presence.objects.update_or_create(channel=channel, defaults={"table": table, "player_key": player_key, "seen": now})
     seat = table.seats.filter(player_key=player_key).first()
+    gone = (
+        seat is not None
+        and seat.last_seen is not None
+        and seat.last_seen <= now - GRACE
+        and not Presence.objects.filter(table=table, player_key=player_key).exists()
+    )
+    Presence.objects.update_or_create(channel=channel, defaults={"table": table, "player_key": player_key, "seen": now})
     if seat is not None:
         Seat.objects.filter(id=seat.id).update(last_seen=now)
     if seat is not None and seat.away:
@@ -71,6 +79,9 @@ def arrived(*, code: str, player_key: str, channel: str) -> dict | None:
         if message is not None:
             message["events"] = [*message["events"], presence_event(table.id)]
             return message
+    if gone and (message := unhurry(table_id=table.id, seat_index=seat.index, now=now)) is not None:
+        message["events"] = [*message["events"], presence_event(table.id)]
+        return message
     return _presence_message(table)
 
 

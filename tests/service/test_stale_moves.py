@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import re
 from datetime import timedelta
 
 import pytest
@@ -178,3 +179,80 @@ async def test_a_screen_that_saw_the_game_move_still_refuses_older_moves_without
     assert "The table changed before your move arrived." in reply and calls == []
     assert await database_sync_to_async(lambda: game_of(table).version)() == shown + 1
     await socket.disconnect()
+
+
+@pytest.mark.django_db
+def test_a_person_counted_gone_has_their_turn_back_when_their_socket_opens():
+    """No socket for GRACE (a full server kept turning them away, say): their decision was made
+    due within ABSENT_TURN. Back, it is due by the table's clock again: no timeout takes the
+    decision they are about to answer, and their move on the table shown is applied."""
+    table, _players, decider, _other = three_at_a_table()
+    presence.arrived(code=table.code, player_key=decider.key, channel="first-socket")
+    presence.left(channel="first-socket")
+    now = timezone.now()
+    Seat.objects.filter(table=table, player_key=decider.key).update(last_seen=now - timedelta(seconds=20))
+    presence.mark_absent(now)
+    hurried = game_of(table)
+    assert hurried.deadline <= now + presence.ABSENT_TURN
+    shown, move = hurried.version, a_move(table)
+    assert presence.arrived(code=table.code, player_key=decider.key, channel="second-socket") is not None
+    back = game_of(table)
+    assert back.version == shown and back.deadline >= timezone.now() + timedelta(seconds=table.turn_seconds - 5)
+    assert services.game_expire(game_id=back.id, now=now + timedelta(seconds=10)) is None  # nothing due
+    applied = services.game_act(code=table.code, player=decider, action=move, version=shown, game=1)
+    assert applied["snapshot"]["game"]["version"] == shown + 1
+
+
+@pytest.mark.django_db
+def test_a_person_on_time_keeps_the_clock_they_had_when_a_second_socket_opens():
+    """Only someone counted gone has their clock set again: a person who opens another tab
+    while deciding does not win a fresh turn clock by it."""
+    table, _players, decider, _other = three_at_a_table()
+    presence.arrived(code=table.code, player_key=decider.key, channel="first-socket")
+    due = game_of(table).deadline
+    presence.arrived(code=table.code, player_key=decider.key, channel="second-tab")
+    assert game_of(table).deadline == due
+
+
+@pytest.mark.django_db(transaction=True)
+async def test_a_person_back_from_away_is_shown_a_decision_no_bot_takes_from_them(monkeypatch):
+    """Everyone at the table was away (nobody got in: a full server turning them all away), the
+    game paused on the decider's turn. The decider's socket opens, and as their table is being
+    read another person's opens too: bots play for whoever is still away. The decider is back
+    before their table is read, so the decision they are shown stays theirs and their move on
+    it is applied (they were shown it as away before, a bot took it, and the move was refused
+    as stale)."""
+    from game.live import consumers
+
+    table, players, decider, other = await database_sync_to_async(three_at_a_table)()
+    third = next(player for player in players if player not in (decider, other))
+    for person in (other, third, decider):  # the decider last: nobody left to play for, it waits
+        await database_sync_to_async(goes_away)(table, person)
+    paused = await database_sync_to_async(game_of)(table)
+    assert paused.deadline is None
+    move = await database_sync_to_async(a_move)(table)
+    read_table = consumers._read_table
+
+    @database_sync_to_async
+    def read_as_another_comes_back(code):
+        read = read_table.func(code)
+        presence.arrived(code=code, player_key=other.key, channel="other-socket")
+        return read
+
+    monkeypatch.setattr(consumers, "_read_table", read_as_another_comes_back)
+    socket = await connect(table.code, decider.key)
+    first = await socket.receive_from(timeout=10)
+    shown = int(re.search(r'id="table-meta"[^>]*data-version="(\d+)"', first).group(1))
+    await socket.send_to(text_data=json.dumps({**move, "version": shown, "game": 1}))
+    answer = await shown_until(socket, 'data-version="')  # the move, or its refusal, answered
+    answer += "".join(await drain(socket))
+    assert 'class="toast"' not in answer, answer[-400:]
+    moves = await database_sync_to_async(
+        lambda: list(game_of(table).events.filter(kind="action", data__seat=decider_seat(table, decider)))
+    )()
+    assert [event.data.get("bot", False) for event in moves] == [False]  # the decider's own, once
+    await socket.disconnect()
+
+
+def decider_seat(table, person) -> int:
+    return Seat.objects.get(table=table, player_key=person.key).index
