@@ -133,3 +133,39 @@ def test_a_socket_turned_away_is_given_seconds_to_answer_the_close_not_dropped_b
         frame = received.split(b"\r\n\r\n", 1)[1]
         assert frame[0] == 0x88 and struct.unpack("!H", frame[2:4])[0] == CLOSE_BUSY, frame  # "busy", unmasked
         assert transport.CLOSE_HANDSHAKE_SECONDS - 1 <= waited <= transport.CLOSE_HANDSHAKE_SECONDS + 5, waited
+
+
+def test_people_a_full_server_kept_out_past_grace_get_their_turn_back_when_they_get_in(stack):
+    """Kept out long enough to count as gone (turned away as busy, say: no socket for
+    presence.GRACE), a person's pending decision is due within ABSENT_TURN (3 s). Once their
+    socket opens it is theirs again: they take longer than that to answer the table they are
+    shown, and their move is applied, with no timeout taking it first and no stale refusal."""
+    code, browsers = started_table(stack.nginx.port, 2, n=4800)
+    stack.postgres.sql(
+        "UPDATE game_seat SET last_seen = now() - interval '20 seconds' "
+        f"WHERE table_id = (SELECT id FROM game_table WHERE code = '{code}')"
+    )
+
+    def hurried() -> bool:
+        return bool(
+            stack.postgres.sql(
+                "SELECT 1 FROM game_game g JOIN game_table t ON t.id = g.table_id "
+                f"WHERE t.code = '{code}' AND g.deadline < now() + interval '4 seconds'"
+            )
+        )
+
+    people = [Seat(browser, code, think=4.0, seed=i) for i, browser in enumerate(browsers)]
+
+    async def scene() -> None:
+        await until_true(hurried, seconds=20)  # the server's sweep counted them gone
+        until = time.monotonic() + 9
+        await asyncio.gather(*(seat.run(until) for seat in people))
+
+    asyncio.run(scene())
+    events = stack.postgres.sql(
+        "SELECT e.kind, e.data ? 'bot' FROM game_event e JOIN game_game g ON g.id = e.game_id "
+        f"JOIN game_table t ON t.id = g.table_id WHERE t.code = '{code}' AND e.kind IN ('action', 'timeout')"
+    )
+    assert ("timeout", False) not in events, events
+    assert ("action", False) in events, events  # a person's own move, applied
+    assert all(errors_of(seat.errors) == 0 for seat in people), [dict(seat.errors) for seat in people]
