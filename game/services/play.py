@@ -280,7 +280,10 @@ def _gone(table: Table, seat: Seat, now) -> bool:
 @transaction.atomic
 def hurry(*, table_id: int, seat_index: int, now=None) -> dict | None:
     """A person just counted as gone: the decision waiting for them is due within ABSENT_TURN.
-    Returns the message to broadcast (the clock every screen shows), or None if nothing changed."""
+    Returns the message to broadcast (the clock every screen shows), or None if nothing changed.
+    Whether they are gone is asked again under the table's lock: the sweep that counted them
+    read the seats before, and their socket may have opened since (in another process, its
+    arrival already noted: nothing would take the hurry back)."""
     now = now or timezone.now()
     table = Table.objects.select_for_update().get(id=table_id)
     game = selectors.current_game(table)
@@ -289,12 +292,15 @@ def hurry(*, table_id: int, seat_index: int, now=None) -> dict | None:
     state = registry.of(table).from_json(game.state)
     if registry.of(table).acting(state) != seat_index:
         return None
+    seats = sorted(table.seats.all(), key=lambda seat: seat.index)
+    if not _gone(table, seats[seat_index], now):
+        return None
     soon = now + ABSENT_TURN
     if game.deadline is not None and game.deadline <= soon:
         return None
     game.deadline = soon
     game.save(update_fields=["deadline"])
-    return table_update(table, sorted(table.seats.all(), key=lambda seat: seat.index), game, state)
+    return table_update(table, seats, game, state)
 
 
 @transaction.atomic

@@ -19,6 +19,7 @@ from game import services
 from game.core.errors import ServiceError
 from game.models import Seat
 from game.services import presence
+from game.services.play import hurry
 from game.sevn.engine import legal_actions
 
 from ..web.factories import deciding, game_of, open_table, stack, state_of
@@ -201,6 +202,22 @@ def test_a_person_counted_gone_has_their_turn_back_when_their_socket_opens():
     assert services.game_expire(game_id=back.id, now=now + timedelta(seconds=10)) is None  # nothing due
     applied = services.game_act(code=table.code, player=decider, action=move, version=shown, game=1)
     assert applied["snapshot"]["game"]["version"] == shown + 1
+
+
+@pytest.mark.django_db
+def test_a_sweep_that_counted_someone_gone_hurries_nothing_once_their_socket_opened():
+    """The sweep read the seats, then the person's socket opened (in another process, say)
+    before it locked their table: their decision is not hurried after all."""
+    table, _players, decider, _other = three_at_a_table()
+    presence.arrived(code=table.code, player_key=decider.key, channel="first-socket")
+    presence.left(channel="first-socket")
+    swept = timezone.now()
+    Seat.objects.filter(table=table, player_key=decider.key).update(last_seen=swept - timedelta(seconds=20))
+    seat = Seat.objects.get(table=table, player_key=decider.key)  # what the sweep read: gone
+    presence.arrived(code=table.code, player_key=decider.key, channel="second-socket")
+    due = game_of(table).deadline
+    assert hurry(table_id=table.id, seat_index=seat.index, now=swept) is None
+    assert game_of(table).deadline == due
 
 
 @pytest.mark.django_db
