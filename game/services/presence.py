@@ -112,16 +112,38 @@ def left(*, channel: str) -> dict | None:
     return table and _presence_message(table)
 
 
-def heartbeat(*, channels: list[str]) -> None:
+def heartbeat(*, channels: list[str], owners: dict[str, tuple[str, str]] | None = None) -> None:
     """This process's sockets are alive, and their seated people were seen now: a statement each
-    for all of them."""
+    for all of them. `owners` (channel: (table code, player key)) brings back the row of a live
+    socket that a sweep took for stale (a process too busy to beat in time): without it the
+    person would count as gone while at their screen, their turn hurried, then played for them."""
     if channels:
         now = timezone.now()
-        Presence.objects.filter(channel__in=channels).update(seen=now)
+        beaten = Presence.objects.filter(channel__in=channels).update(seen=now)
+        if owners and beaten < len(channels):
+            _bring_back(channels, owners, now)
         here = Presence.objects.filter(
             channel__in=channels, table_id=OuterRef("table_id"), player_key=OuterRef("player_key")
         )
         Seat.objects.filter(Exists(here)).update(last_seen=now)
+
+
+def _bring_back(channels: list[str], owners: dict[str, tuple[str, str]], now) -> None:
+    """The rows of live sockets that are missing, made again (a table since deleted has none)."""
+    kept = set(Presence.objects.filter(channel__in=channels).values_list("channel", flat=True))
+    missing = [channel for channel in channels if channel not in kept and channel in owners]
+    codes = {owners[channel][0].upper() for channel in missing}
+    tables = dict(Table.objects.filter(code__in=codes).values_list("code", "id"))
+    rows = [
+        Presence(channel=channel, table_id=tables[code], player_key=key, seen=now)
+        for channel in missing
+        for code, key in [(owners[channel][0].upper(), owners[channel][1])]
+        if code in tables
+    ]
+    # a row made meanwhile is kept; one for a socket that closed meanwhile goes stale (STALE_AFTER)
+    Presence.objects.bulk_create(rows, ignore_conflicts=True)
+    if rows:
+        logger.info("brought back %d presence rows a sweep had taken for stale", len(rows))
 
 
 def mark_absent(now=None) -> list[dict]:

@@ -203,6 +203,25 @@ async def test_the_heartbeat_refreshes_live_sockets_only():
     await ana_socket.disconnect()
 
 
+async def test_a_live_sockets_row_a_sweep_took_for_stale_comes_back_at_the_next_heartbeat():
+    """A process too busy to beat in time has its rows swept as stale while its sockets live:
+    the next heartbeat makes them again, so the person at their screen does not count as gone.
+    A socket closed meanwhile stays gone."""
+    table, (ana, ben) = await started_table()
+    ana_socket, ben_socket = await connect(table.code, ana.key), await connect(table.code, ben.key)
+    for socket in (ana_socket, ben_socket):
+        await drain(socket)
+    await database_sync_to_async(Presence.objects.all().delete)()  # the sweep of stale rows
+    await ben_socket.disconnect()
+    await watch.heartbeat()
+    rows = await database_sync_to_async(lambda: list(Presence.objects.values_list("player_key", "table__code")))()
+    assert rows == [(ana.key, table.code)]
+    await watch.heartbeat()  # nothing missing now: nothing made twice
+    assert await database_sync_to_async(Presence.objects.count)() == 1
+    await ana_socket.disconnect()
+    assert await database_sync_to_async(Presence.objects.count)() == 0
+
+
 async def test_the_heartbeat_comes_by_the_clock_however_long_each_screens_check_waits(monkeypatch):
     """On a loaded process each screens' check waits seconds for the database thread; the
     heartbeat still comes every HEARTBEAT of real time (counting ten checks made it 30 s here,
