@@ -55,9 +55,12 @@ def _fire_due(now, check_absent: bool) -> list[dict]:
 
 def _claim_sweep() -> bool:
     try:
-        return bool(cache.add(SWEEP_KEY, os.getpid(), timeout=ABSENCE_CHECK_SECONDS))
-    except Exception:
+        claimed = bool(cache.add(SWEEP_KEY, os.getpid(), timeout=ABSENCE_CHECK_SECONDS))
+    except outage.CACHE_DOWN as error:
+        outage.down("the absence sweep's claim", error)
         return True
+    outage.up("the absence sweep's claim")
+    return claimed
 
 
 async def sweep_is_mine() -> bool:

@@ -80,18 +80,22 @@ def _fingerprints(codes: list[str]) -> dict:
         return selectors.fingerprints(codes)
 
 
-def _heartbeat(present: list[str], owners: dict[str, tuple[str, str]]) -> None:
+def _heartbeat(sockets: dict[str, tuple[str, str]]) -> None:
     with stages.timed("clocks and presence"):
-        presence.heartbeat(channels=present, owners=owners)
+        presence.heartbeat(sockets=sockets)
 
 
 async def heartbeat() -> None:
     """Every live socket of this process is present (one statement), and this process follows
     its tables on Redis again (a restart forgets groups). A socket gone is gone from the
     registry, so nothing here can outlive it."""
-    live = [consumer for code in list(_sockets) for consumer in sockets_of(code) if consumer.present]
-    owners = {consumer.channel_name: (consumer.code, consumer.viewer_key) for consumer in live}
-    await database_sync_to_async(_heartbeat)(list(owners), owners)
+    live = {
+        consumer.channel_name: (consumer.code, consumer.viewer_key)
+        for code in list(_sockets)
+        for consumer in sockets_of(code)
+        if consumer.present
+    }
+    await database_sync_to_async(_heartbeat)(live)
     relay.renew_soon()
 
 

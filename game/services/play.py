@@ -261,14 +261,14 @@ def _deadline(table: Table, seats: list[Seat], state: dict, now):
         if not _humans_present(seats):
             return None
         return now + timedelta(milliseconds=table.bot_delay_ms)
-    if _gone(table, seat, now):
+    if gone(table, seat, now):
         return now + ABSENT_TURN
     if table.turn_seconds:
         return now + timedelta(seconds=table.turn_seconds)
     return None
 
 
-def _gone(table: Table, seat: Seat, now) -> bool:
+def gone(table: Table, seat: Seat, now) -> bool:
     """Whether a person's sockets at the table all closed GRACE ago or more (a seat that never
     had one is not gone: it has not arrived yet). Someone with a socket open was seen at the last
     heartbeat (presence.HEARTBEAT, shorter than GRACE): only a quiet seat is looked up."""
@@ -293,7 +293,7 @@ def hurry(*, table_id: int, seat_index: int, now=None) -> dict | None:
     if registry.of(table).acting(state) != seat_index:
         return None
     seats = sorted(table.seats.all(), key=lambda seat: seat.index)
-    if not _gone(table, seats[seat_index], now):
+    if not gone(table, seats[seat_index], now):
         return None
     soon = now + ABSENT_TURN
     if game.deadline is not None and game.deadline <= soon:

@@ -20,7 +20,7 @@ from game import services
 from game.models import Game, Presence, Seat, Table
 from game.services import selectors
 from game.services.common import table_update
-from game.services.play import ABSENT_TURN, GRACE, hurry, unhurry
+from game.services.play import ABSENT_TURN, GRACE, gone, hurry, unhurry
 from game.services.store import locked_table_and_game
 
 logger = logging.getLogger(__name__)
@@ -65,12 +65,7 @@ def arrived(*, code: str, player_key: str, channel: str) -> dict | None:
         return None
     now = timezone.now()
     seat = table.seats.filter(player_key=player_key).first()
-    gone = (
-        seat is not None
-        and seat.last_seen is not None
-        and seat.last_seen <= now - GRACE
-        and not Presence.objects.filter(table=table, player_key=player_key).exists()
-    )
+    was_gone = seat is not None and gone(table, seat, now)  # asked before this socket counts
     Presence.objects.update_or_create(channel=channel, defaults={"table": table, "player_key": player_key, "seen": now})
     if seat is not None:
         Seat.objects.filter(id=seat.id).update(last_seen=now)
@@ -79,7 +74,7 @@ def arrived(*, code: str, player_key: str, channel: str) -> dict | None:
         if message is not None:
             message["events"] = [*message["events"], presence_event(table.id)]
             return message
-    if gone and (message := unhurry(table_id=table.id, seat_index=seat.index, now=now)) is not None:
+    if was_gone and (message := unhurry(table_id=table.id, seat_index=seat.index, now=now)) is not None:
         message["events"] = [*message["events"], presence_event(table.id)]
         return message
     return _presence_message(table)
@@ -112,32 +107,30 @@ def left(*, channel: str) -> dict | None:
     return table and _presence_message(table)
 
 
-def heartbeat(*, channels: list[str], owners: dict[str, tuple[str, str]] | None = None) -> None:
-    """This process's sockets are alive, and their seated people were seen now: a statement each
-    for all of them. `owners` (channel: (table code, player key)) brings back the row of a live
-    socket that a sweep took for stale (a process too busy to beat in time): without it the
-    person would count as gone while at their screen, their turn hurried, then played for them."""
-    if channels:
+def heartbeat(*, sockets: dict[str, tuple[str, str]]) -> None:
+    """This process's sockets are alive (channel: (table code, player key)), and their seated
+    people were seen now: a statement each for all of them. A live socket's row that a sweep took
+    for stale (a process too busy to beat in time) is made again: without it the person would
+    count as gone while at their screen, their turn hurried, then played for them."""
+    if sockets:
         now = timezone.now()
-        beaten = Presence.objects.filter(channel__in=channels).update(seen=now)
-        if owners and beaten < len(channels):
-            _bring_back(channels, owners, now)
+        if Presence.objects.filter(channel__in=sockets).update(seen=now) < len(sockets):
+            _bring_back(sockets, now)
         here = Presence.objects.filter(
-            channel__in=channels, table_id=OuterRef("table_id"), player_key=OuterRef("player_key")
+            channel__in=sockets, table_id=OuterRef("table_id"), player_key=OuterRef("player_key")
         )
         Seat.objects.filter(Exists(here)).update(last_seen=now)
 
 
-def _bring_back(channels: list[str], owners: dict[str, tuple[str, str]], now) -> None:
+def _bring_back(sockets: dict[str, tuple[str, str]], now) -> None:
     """The rows of live sockets that are missing, made again (a table since deleted has none)."""
-    kept = set(Presence.objects.filter(channel__in=channels).values_list("channel", flat=True))
-    missing = [channel for channel in channels if channel not in kept and channel in owners]
-    codes = {owners[channel][0].upper() for channel in missing}
+    kept = set(Presence.objects.filter(channel__in=sockets).values_list("channel", flat=True))
+    missing = {channel: owner for channel, owner in sockets.items() if channel not in kept}
+    codes = {code for code, _key in missing.values()}
     tables = dict(Table.objects.filter(code__in=codes).values_list("code", "id"))
     rows = [
         Presence(channel=channel, table_id=tables[code], player_key=key, seen=now)
-        for channel in missing
-        for code, key in [(owners[channel][0].upper(), owners[channel][1])]
+        for channel, (code, key) in missing.items()
         if code in tables
     ]
     # a row made meanwhile is kept; one for a socket that closed meanwhile goes stale (STALE_AFTER)

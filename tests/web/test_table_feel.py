@@ -182,7 +182,7 @@ def test_a_move_does_not_ask_whether_its_next_decider_is_here_while_their_socket
     table, (ana, ben) = open_table(deck=["5", "9", "4", "1", "2", "3"], turn_seconds=30)
     presence.arrived(code=table.code, player_key=ana.key, channel="ana")  # a minute ago
     Seat.objects.filter(table=table).update(last_seen=timezone.now() - timedelta(minutes=1))
-    presence.heartbeat(channels=["ana"])
+    presence.heartbeat(sockets={"ana": (table.code, ana.key)})
     assert presence.HEARTBEAT < timedelta(seconds=15)  # shorter than an absence (services.play.GRACE)
     with CaptureQueriesContext(connection) as queries:
         act(table, ben, {"kind": "draw"})  # Ben draws; Ana decides next
