@@ -123,7 +123,7 @@ def game_act(*, code: str, player: Player, action: object, version: int, game: i
 def _game_act(*, code: str, player: Player, action: object, version: int, game: int | None) -> dict:
     number = game
     with stages.timed("move: lock and read"):
-        table, game = store.locked_table_and_game(str(code))
+        table, game, seats = store.locked_table_game_and_seats(str(code))
     if table is None:
         raise ServiceError("unknown_table", _("There is no table with that code."))
     if table.status == Table.Status.CLOSED:
@@ -132,8 +132,6 @@ def _game_act(*, code: str, player: Player, action: object, version: int, game: 
         raise ServiceError("not_started", _("The game has not started yet."))
     if game.over:
         raise ServiceError("game_over", _("This game is over."))
-    with stages.timed("move: lock and read"):
-        seats = store.seats_of(table)
     mine = next((seat for seat in seats if seat.player_key and seat.player_key == player.key), None)
     if mine is None:
         raise ServiceError("spectator", _("You are watching this table: only seated players can play."))
@@ -184,12 +182,11 @@ def game_expire(*, game_id: int, now=None) -> dict | None:
     table_id = Game.objects.filter(id=game_id).values_list("table_id", flat=True).first()
     if table_id is None:
         return None
-    table, game = store.locked_table_and_game(table_id=table_id)
+    table, game, seats = store.locked_table_game_and_seats(table_id=table_id)
     if game is None or game.id != game_id:  # a rematch began meanwhile: this game is no longer due
         return None
     if table.status != Table.Status.PLAYING or game.over or game.deadline is None or game.deadline > now:
         return None
-    seats = store.seats_of(table)
     kind = registry.of(table)
     state = kind.from_json(game.state)
     seat = seats[kind.acting(state)]

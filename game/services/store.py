@@ -14,7 +14,8 @@ from contextlib import contextmanager
 from datetime import UTC, datetime
 from functools import cache
 
-from django.db import connection
+from django.db import DEFAULT_DB_ALIAS, connection
+from django.db.models.base import ModelState
 
 from game.models import Event, Game, Seat, Table
 
@@ -85,6 +86,12 @@ def _sql(vendor: str) -> dict[str, str]:
         "game": f"SELECT {_columns(Game, GAME_FIELDS)} FROM {game} WHERE {_q('table_id')} = %s "
         f"ORDER BY {_q('number')} DESC LIMIT 1",
         "seats": f"SELECT {_columns(Seat, SEAT_FIELDS)} FROM {seat} WHERE {_q('table_id')} = %s ORDER BY {_q('index')}",
+        # PostgreSQL: the game and its seats in one round trip after the lock, the seats as one
+        # JSON array of rows (a join would repeat the game's state, its biggest field, per seat)
+        "game_and_seats": f"SELECT {_columns(Game, GAME_FIELDS, 'g')}, (SELECT json_agg(json_build_array("
+        f"{_columns(Seat, SEAT_FIELDS, 's')}) ORDER BY s.{_q('index')}) FROM {seat} s WHERE s.{_q('table_id')} = %s) "
+        f"FROM (SELECT 1) one LEFT JOIN LATERAL (SELECT {_columns(Game, GAME_FIELDS)} FROM {game} "
+        f"WHERE {_q('table_id')} = %s ORDER BY {_q('number')} DESC LIMIT 1) g ON true",
         "events": f"INSERT INTO {event} ({_columns(Event, EVENT_FIELDS)}) VALUES ",
         "save_game": f"UPDATE {game} SET {', '.join(f'{_columns(Game, [name])} = %s' for name in SAVED_FIELDS)} "
         f"WHERE {_q('id')} = %s",
@@ -132,11 +139,30 @@ def _cursor():
         with connection.cursor() as cursor:
             yield cursor
         return
+    connection.ensure_connection()
+    with connection.wrap_database_errors:
+        yield _kept_cursor(connection.connection)
+
+
+# Each pooled connection's one cursor for a move's statements. A cursor learns how to read each
+# column of a result on its first one (psycopg's loaders, per cursor): a new cursor for every
+# statement looked them all up again, about a third of a move's reading CPU. A connection the
+# pool closed (PostgreSQL restarted, its lifetime over) leaves with its cursor.
+_cursors: dict[int, tuple[object, _Prepared]] = {}
+
+
+def _kept_cursor(raw) -> _Prepared:
+    kept = _cursors.get(id(raw))
+    if kept is not None and kept[0] is raw and not kept[1].cursor.closed:
+        return kept[1]
     import psycopg
 
-    connection.ensure_connection()
-    with connection.wrap_database_errors, psycopg.Cursor(connection.connection) as cursor:
-        yield _Prepared(cursor)
+    for key, (other, _cursor_kept) in list(_cursors.items()):
+        if other.closed:
+            del _cursors[key]
+    cursor = _Prepared(psycopg.Cursor(raw))
+    _cursors[id(raw)] = (raw, cursor)
+    return cursor
 
 
 class _Prepared:
@@ -166,11 +192,17 @@ class _Prepared:
 
 
 def _instance(model, names, converters, row):
-    values = [
-        value if convert is None or value is None else convert(value)
-        for convert, value in zip(converters, row, strict=True)
-    ]
-    return model.from_db(connection.alias, names, values)
+    """The instance Model.from_db would make of these fields (the others deferred, loaded if
+    ever touched), made without Model.__init__: its generic work per field cost ten times this
+    on each of a move's seven rows (no pre_init or post_init receiver listens to these models:
+    tests/web/test_store.py checks)."""
+    instance = model.__new__(model)
+    state = instance._state = ModelState()
+    state.adding, state.db = False, DEFAULT_DB_ALIAS  # read through django.db.connection: the default
+    values = instance.__dict__
+    for name, convert, value in zip(names, converters, row, strict=True):
+        values[name] = value if convert is None or value is None else convert(value)
+    return instance
 
 
 def locked_table_and_game(code: str | None = None, *, table_id: int | None = None) -> tuple[Table | None, Game | None]:
@@ -195,15 +227,48 @@ def locked_table_and_game(code: str | None = None, *, table_id: int | None = Non
     return table, game
 
 
+def locked_table_game_and_seats(
+    code: str | None = None, *, table_id: int | None = None
+) -> tuple[Table | None, Game | None, list[Seat]]:
+    """As locked_table_and_game, with the table's seats in seat order: what a move reads. On
+    PostgreSQL the game and the seats come in one statement after the lock (a move's round
+    trips cost the server more CPU than the database's work in them)."""
+    if connection.vendor != "postgresql":
+        table, game = locked_table_and_game(code, table_id=table_id)
+        return table, game, seats_of(table) if table is not None else []
+    statements = _sql(connection.vendor)
+    with _cursor() as cursor:
+        if table_id is not None:
+            cursor.execute(statements["table_by_id"], [table_id])
+        else:
+            cursor.execute(statements["table"], [str(code).upper()])
+        row = cursor.fetchone()
+        if row is None:
+            return None, None, []
+        table = _instance(Table, TABLE_FIELDS, _TABLE, row)
+        cursor.execute(statements["game_and_seats"], [table.id, table.id])  # after the lock: as they are now
+        row = cursor.fetchone()
+    *game_row, seat_rows = row
+    game = None
+    if game_row[0] is not None:  # the table has a game
+        game = _instance(Game, GAME_FIELDS, _GAME, game_row)
+        game.table = table
+    return table, game, _seats(table, seat_rows or [])
+
+
+def _seats(table: Table, rows) -> list[Seat]:
+    seats = [_instance(Seat, SEAT_FIELDS, _SEAT, row) for row in rows]
+    for seat in seats:
+        seat.table = table
+    return seats
+
+
 def seats_of(table: Table) -> list[Seat]:
     """The table's seats in seat order."""
     with _cursor() as cursor:
         cursor.execute(_sql(connection.vendor)["seats"], [table.id])
         rows = cursor.fetchall()
-    seats = [_instance(Seat, SEAT_FIELDS, _SEAT, row) for row in rows]
-    for seat in seats:
-        seat.table = table
-    return seats
+    return _seats(table, rows)
 
 
 @cache
