@@ -529,24 +529,40 @@
   // The socket's first table has arrived (what a test, or a script, waits for before acting).
   document.addEventListener("htmx:wsAfterMessage", function () { document.body.setAttribute("data-socket", "live"); });
 
-  // Connection state: the extension reconnects by itself; the server re-sends the whole table.
+  // Connection state. A socket lost (the network, a server restarting) is the extension's to
+  // reconnect: it tries again after a pause drawn at random below 1 s, 2 s, 4 s, then 8 s at most
+  // (each try costs a server that is down nothing), and the note says "Reconnecting…".
   // A full server turns a new socket away with 4503, "busy" (game.core.capacity), which the
   // extension would take as final: the note says busy until a table arrives, and the socket
   // tries again after a pause drawn at random below a longest that doubles with each turn-away
   // in a row (1 s, 2 s, … 64 s), so that the turned-away do not all come back at once: on a
-  // full server every try is a handshake it must answer, and many people wait at once.
-  // While turned away, the table's moves are off (a move would go to a socket the server is
-  // closing, and be lost after the bar showed it sent): the table drawn on arrival brings them back.
+  // full server every try is a handshake it must answer, and many people wait at once. A pause
+  // of COUNTDOWN_FROM_MS or more is shown as what it is, the seconds left (on screen, each
+  // second; a screen reader hears the state once), with "Try now" to try at once.
+  // While the socket is lost or turned away, the table's moves are off (the extension would
+  // keep a move for a socket that may never open, or send it to one the server is closing, and
+  // it would be lost after the bar showed it sent): the table drawn on arrival brings them back.
   var CLOSE_BUSY = 4503;
+  var COUNTDOWN_FROM_MS = 5000;
   var busyInARow = 0;
-  function connectionNote(text) {
+  var nextTry = null;  // the turned-away socket's next try: {socket, at, timer, ticker}
+  htmx.config.wsReconnectDelay = function (retryCount) {
+    return 1000 * Math.pow(2, Math.min(retryCount, 3)) * Math.random();
+  };
+  function connectionNote(state, seconds) {
     var note = document.getElementById("connection");
     if (!note) return;
-    if (!note.dataset.reconnecting) note.dataset.reconnecting = note.textContent;
-    note.hidden = text === null;
-    if (text !== null) note.textContent = text || note.dataset.reconnecting;
-    note.classList.toggle("connection--busy", !!text);
-    movesOff(!!text);
+    note.hidden = state === null;
+    note.classList.toggle("connection--busy", state === "busy" || state === "wait");
+    var text = state === null ? "" : note.dataset[state].replace("{seconds}", String(seconds));
+    var shown = note.querySelector("[data-connection-text]");
+    if (shown.textContent !== text && state !== null) shown.textContent = text;
+    if (note.dataset.state !== String(state)) {
+      note.querySelector("[data-connection-said]").textContent = text;
+      note.querySelector("[data-connection-retry]").hidden = state !== "wait";
+      note.dataset.state = String(state);
+      movesOff(state !== null);
+    }
   }
   function movesOff(off) {
     var selector = off ? "#table form[ws-send] button:not([disabled])" : "#table button[data-busy-off]";
@@ -555,16 +571,33 @@
       button.toggleAttribute("data-busy-off", off);
     });
   }
+  function countDown() {
+    connectionNote("wait", Math.max(1, Math.ceil((nextTry.at - Date.now()) / 1000)));
+  }
+  function tryNow() {
+    if (!nextTry) return;
+    clearTimeout(nextTry.timer);
+    clearInterval(nextTry.ticker);
+    var socket = nextTry.socket;
+    nextTry = null;
+    connectionNote("busy");
+    socket.reconnect();
+  }
+  document.addEventListener("click", function (event) {
+    if (event.target.closest && event.target.closest("[data-connection-retry]")) tryNow();
+  });
   document.addEventListener("htmx:wsClose", function (event) {
     var closed = event.detail && event.detail.event;
     var socket = event.detail && event.detail.socketWrapper;
     var busy = !!closed && closed.code === CLOSE_BUSY;
     busyInARow = busy ? busyInARow + 1 : 0;
-    var note = document.getElementById("connection");
-    connectionNote(busy && note ? note.dataset.busy : "");
-    if (busy && socket && socket.reconnect) {
-      setTimeout(socket.reconnect, 1000 * Math.pow(2, Math.min(busyInARow - 1, 6)) * Math.random());
-    }
+    if (!busy) { connectionNote("lost"); return; }
+    if (!socket || !socket.reconnect) { connectionNote("busy"); return; }
+    var pause = 1000 * Math.pow(2, Math.min(busyInARow - 1, 6)) * Math.random();
+    nextTry = { socket: socket, at: Date.now() + pause, timer: setTimeout(tryNow, pause), ticker: null };
+    if (pause < COUNTDOWN_FROM_MS) { connectionNote("busy"); return; }
+    countDown();
+    nextTry.ticker = setInterval(countDown, 250);  // the seconds change on time, whatever the drift
   });
   document.addEventListener("htmx:wsOpen", function () {
     if (!busyInARow) connectionNote(null);  // turned away or not is known at the first message

@@ -1,8 +1,11 @@
 """A full server (game.core.capacity) turns a new table socket away: the page says the server
 is busy and that it is retrying, tries again after a growing pause (sevn.js, with htmx's
-extension), and shows the table once there is room."""
+extension), counts a long pause down with "Try now", and shows the table once there is room.
+A socket lost (not turned away) says "Reconnecting…" in the same place, the moves off alike."""
 
 from __future__ import annotations
+
+import re
 
 import pytest
 from playwright.sync_api import expect
@@ -33,7 +36,7 @@ def test_a_page_turned_away_says_busy_retries_and_gets_its_table_once_there_is_r
         waiting.goto(f"{url}/en/t/{table.code}/")
         note = waiting.locator("#connection")
         expect(note).to_be_visible()
-        expect(note).to_have_text("The server is busy: retrying in a moment…")
+        expect(note.locator("[data-connection-text]")).to_have_text("The server is busy: retrying in a moment…")
         expect(note).to_have_class("connection connection--busy")
         for _ in range(150):  # it tries again by itself (within 15 s: pauses of up to 1 s, then 2 s)
             if len([address for address in tries if "/ws/t/" in address]) > 1:
@@ -52,7 +55,9 @@ def test_a_page_turned_away_says_busy_retries_and_gets_its_table_once_there_is_r
 
 TALL_PHONE = {"width": 390, "height": 844}
 LOW_DESKTOP = {"width": 1280, "height": 800}
-# The busy banner and the table's Draw button in each language the site speaks.
+SIZES = (("phone", TALL_PHONE, True), ("desktop", LOW_DESKTOP, False))
+# The busy banner, its countdown once the pause is long, its "Try now", the lost socket's note
+# and the table's Draw button in each language the site speaks.
 BUSY = {
     "en": ("The server is busy: retrying in a moment…", "Draw"),
     "de": ("Der Server ist ausgelastet: Erneuter Versuch in Kürze …", "Ziehen"),
@@ -60,20 +65,36 @@ BUSY = {
     "pl": ("Serwer jest przeciążony: za chwilę ponowna próba…", "Dobierz"),
     "fr": ("Le serveur est surchargé\u202f: nouvelle tentative dans un instant…", "Piocher"),
 }
+WAIT = {
+    "en": ("The server is busy: trying again in {seconds} s", "Try now"),
+    "de": ("Der Server ist ausgelastet: Erneuter Versuch in {seconds} s", "Jetzt versuchen"),
+    "nl": ("De server is overbelast: nieuwe poging over {seconds} s", "Nu proberen"),
+    "pl": ("Serwer jest przeciążony: ponowna próba za {seconds} s", "Spróbuj teraz"),
+    "fr": ("Le serveur est surchargé\u202f: nouvelle tentative dans {seconds} s", "Réessayer maintenant"),
+}
+LOST = {
+    "en": "Reconnecting…",
+    "de": "Verbindung wird wiederhergestellt …",
+    "nl": "Opnieuw verbinden…",
+    "pl": "Ponowne łączenie…",
+    "fr": "Reconnexion…",
+}
+# Every pause drawn at its longest (a page's pauses are random): a long one, counted down, comes
+# at the fourth turn-away in a row (below 1 s, 2 s, 4 s, then 8 s: 7.92 s).
+LONGEST_PAUSES = "Math.random = () => 0.99;"
 
 
 def _box(page, selector: str) -> dict:
     return page.locator(selector).first.bounding_box()
 
 
-def _busy_as_a_player_sees_it(page, lang: str, viewport: dict) -> None:
-    """Turned away: the banner says so in the page's language, whole and in view without
-    scrolling, between the header (its links and the language switcher uncovered) and the table;
-    the moves are off until the table comes."""
-    text, _draw = BUSY[lang]
+def _banner_as_a_player_sees_it(page, lang: str, viewport: dict, text: str | re.Pattern, kind: str) -> None:
+    """The banner says `text` in the page's language, whole and in view without scrolling,
+    between the header (its links and the language switcher uncovered) and the table; the moves
+    are off until the table comes."""
     note = page.locator("#connection")
-    expect(note).to_have_text(text)
-    expect(note).to_have_class("connection connection--busy")
+    expect(note.locator("[data-connection-text]")).to_have_text(text)
+    expect(note).to_have_class(kind)
     expect(page.locator("html")).to_have_attribute("lang", lang)
     banner = _box(page, "#connection")
     header = _box(page, ".site-header")
@@ -87,10 +108,67 @@ def _busy_as_a_player_sees_it(page, lang: str, viewport: dict) -> None:
     expect(page.locator('#controls [data-action="pass"]')).to_be_disabled()
 
 
+def _busy_as_a_player_sees_it(page, lang: str, viewport: dict) -> None:
+    _banner_as_a_player_sees_it(page, lang, viewport, BUSY[lang][0], "connection connection--busy")
+    expect(page.locator("#connection [data-connection-retry]")).to_be_hidden()  # a short pause: no button
+
+
+def _countdown(lang: str) -> re.Pattern:
+    wait, _try_now = WAIT[lang]
+    return re.compile("^" + re.escape(wait).replace(re.escape("{seconds}"), r"(\d+)") + "$")
+
+
+def _seconds_left(page, lang: str) -> int:
+    match = _countdown(lang).match(page.locator("#connection [data-connection-text]").inner_text())
+    assert match, (lang, page.locator("#connection").inner_text())
+    return int(match.group(1))
+
+
+def _turned_away_until_the_pause_is_long(page, lang: str) -> None:
+    """Each pause (all at their longest) run out on the page's clock at once, each try turned
+    away, until the pause is long enough to count down."""
+    for _ in range(30):
+        if _countdown(lang).match(page.locator("#connection [data-connection-text]").inner_text()):
+            return
+        page.clock.fast_forward(4_000)
+        page.wait_for_timeout(300)
+    raise AssertionError((lang, page.locator("#connection").inner_text()))
+
+
+def _counts_down_and_tries_now(page, lang: str, viewport: dict, tries: list) -> None:
+    """A long pause says in how many seconds the next try is, the seconds going down on screen
+    (a screen reader hears the state once, not each second), and "Try now" tries at once."""
+    _wait, try_now = WAIT[lang]
+    _banner_as_a_player_sees_it(page, lang, viewport, _countdown(lang), "connection connection--busy")
+    button = page.locator("#connection [data-connection-retry]")
+    expect(button).to_be_visible()
+    expect(button).to_have_text(try_now)
+    assert _box(page, "#connection [data-connection-retry]")["x"] >= 0, lang
+    said = page.locator("#connection [data-connection-said]").inner_text()
+    before = _seconds_left(page, lang)
+    assert 2 <= before <= 8, (lang, before)
+    page.clock.fast_forward(1_000)
+    expect(page.locator("#connection [data-connection-text]")).to_have_text(WAIT[lang][0].format(seconds=before - 1))
+    assert page.locator("#connection [data-connection-said]").inner_text() == said, lang
+
+    so_far = len(tries)
+    button.click()
+    for _ in range(100):  # at once, not when the seconds run out
+        if len(tries) > so_far:
+            break
+        page.wait_for_timeout(100)
+    assert len(tries) > so_far, (lang, tries)
+    # turned away once more: a longer pause (below 16 s: 15.84 s), counted down again
+    expect(button).to_be_visible()
+    expect(page.locator("#connection [data-connection-text]")).to_have_text(_countdown(lang))
+    assert _seconds_left(page, lang) > before, lang
+
+
 def test_busy_in_every_language_on_a_phone_and_a_desktop_then_the_table(browser, django_db_blocker, settings, shoot):
     """Each language's pages (a phone's and a desktop's) are turned away while two sockets fill
-    the server; once those leave they get in by themselves and show the table in their language,
-    and then fill the server for the next language's pages."""
+    the server, again and again until their pause is long and counted down, and "Try now" tries
+    at once; once those two leave they get in by themselves and show the table in their
+    language, and then fill the server for the next language's pages."""
     settings.SEVN_MAX_SOCKETS = 2
     table, (ana, ben) = scenes.two_players()
     with _serving(django_db_blocker) as url:
@@ -105,19 +183,27 @@ def test_busy_in_every_language_on_a_phone_and_a_desktop_then_the_table(browser,
 
         for lang, (_text, draw) in BUSY.items():
             waiting = {}
-            for name, viewport, phone in (("phone", TALL_PHONE, True), ("desktop", LOW_DESKTOP, False)):
+            for name, viewport, phone in SIZES:
                 context = browser.new_context(viewport=viewport, is_mobile=phone, has_touch=phone)
                 scenes.seat_as(context, url, ben)
                 page = context.new_page()
+                page.add_init_script(LONGEST_PAUSES)
+                page.clock.install()
+                tries: list = []
+                page.on("websocket", lambda socket, tries=tries: "/ws/t/" in socket.url and tries.append(socket.url))
                 page.goto(f"{url}/{lang}/t/{table.code}/")
                 expect(page.locator("#connection")).to_be_visible()
                 _busy_as_a_player_sees_it(page, lang, viewport)
                 shoot(page, f"busy-{lang}-{name}", full_page=False)
+                _turned_away_until_the_pause_is_long(page, lang)
+                shoot(page, f"busy-{lang}-{name}-countdown", full_page=False)
+                _counts_down_and_tries_now(page, lang, viewport, tries)
                 waiting[name] = page
 
             for page in inside:
                 page.context.close()  # room for two
             for name, page in waiting.items():
+                page.clock.fast_forward(20_000)  # the pause (15.84 s) runs out
                 expect(page.locator('body[data-socket="live"]')).to_have_count(1, timeout=40_000)
                 expect(page.locator("#connection")).to_be_hidden()
                 expect(page.locator("#table")).to_have_attribute("data-status", "playing")
@@ -128,3 +214,60 @@ def test_busy_in_every_language_on_a_phone_and_a_desktop_then_the_table(browser,
             inside = list(waiting.values())  # the server is full again, for the next language
         for page in inside:
             page.context.close()
+
+
+def test_a_lost_socket_says_reconnecting_above_the_table_with_the_moves_off_in_every_language(
+    browser, django_db_blocker, shoot
+):
+    """The table socket drops (1012, a server restarting) and every try to reconnect fails for a
+    while: the note says "Reconnecting…" in the page's language where the busy banner goes (not
+    over the header's links on a phone), the moves are off (a click or a key is not taken and
+    then lost), and once the socket is back the table is and so are the moves."""
+    table, (_ana, ben) = scenes.two_players()
+    with _serving(django_db_blocker) as url:
+        for lang, (_text, draw) in BUSY.items():
+            for name, viewport, phone in SIZES:
+                context = browser.new_context(viewport=viewport, is_mobile=phone, has_touch=phone)
+                scenes.seat_as(context, url, ben)
+                page = context.new_page()
+                down = {"now": False, "sockets": []}
+
+                def route(socket, down=down):
+                    if down["now"]:
+                        socket.close(code=1012)
+                        return
+                    socket.connect_to_server()
+                    down["sockets"].append(socket)
+
+                page.route_web_socket(re.compile(r"/ws/t/"), route)
+                page.goto(f"{url}/{lang}/t/{table.code}/")
+                expect(page.locator('body[data-socket="live"]')).to_have_count(1)
+                expect(page.locator("#connection")).to_be_hidden()
+                deck = page.locator("#pile-deck .pile__count").inner_text()
+
+                down["now"] = True
+                for socket in down["sockets"]:
+                    socket.close(code=1012)
+                expect(page.locator("#connection")).to_be_visible()
+                _banner_as_a_player_sees_it(page, lang, viewport, LOST[lang], "connection")
+                expect(page.locator("#connection [data-connection-retry]")).to_be_hidden()
+                expect(page.locator("#connection [data-connection-said]")).to_have_text(LOST[lang])
+                draw_button = page.locator('#controls [data-action="draw"]')
+                page.keyboard.press(draw_button.get_attribute("data-key") or "")
+                draw_button.click(force=True)
+                page.wait_for_timeout(2_500)  # some tries to reconnect, each refused
+                page.evaluate("window.scrollTo(0, 0)")  # the click scrolled to the button
+                _banner_as_a_player_sees_it(page, lang, viewport, LOST[lang], "connection")
+                shoot(page, f"lost-{lang}-{name}", full_page=False)
+
+                down["now"] = False
+                expect(page.locator("#connection")).to_be_hidden(timeout=30_000)
+                button = page.locator('#controls [data-action="draw"]')
+                expect(button).to_be_enabled()
+                expect(button).to_contain_text(draw)
+                # neither the key nor the click while lost was sent when the socket came back
+                page.wait_for_timeout(1_000)
+                expect(page.locator("#pile-deck .pile__count")).to_have_text(deck)
+                expect(page.locator("#table")).to_have_attribute("data-status", "playing")
+                expect(button).to_be_enabled()  # still this player's turn
+                page.context.close()
