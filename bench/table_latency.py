@@ -27,6 +27,7 @@ import tempfile
 import time
 import urllib.request
 from pathlib import Path
+from typing import NamedTuple
 
 ROOT = Path(__file__).resolve().parent.parent
 META = re.compile(r'id="table-meta"[^>]*data-game="(\d+)" data-version="(\d+)"')
@@ -127,17 +128,31 @@ async def echo_floor(base: str, origin: str, messages: int, path: str = "echo") 
     return latencies
 
 
-async def echo_floors(base: str, origin: str, messages: int) -> tuple[list[float], list[float]]:
+class Floors(NamedTuple):
+    """The echo floors' latencies (ms) and the server's CPU seconds they took, bare and lean."""
+
+    bare: list[float]
+    lean: list[float]
+    bare_cpu: float
+    lean_cpu: float
+
+
+async def echo_floors(base: str, origin: str, messages: int, server_pid: int | None = None) -> Floors:
     """The bare echo (a plain Channels consumer) and the lean one (without Channels' database
     hop per message, as the table dispatches), measured in alternating blocks so that both see
-    the same moment of a machine whose speed drifts."""
-    bare: list[float] = []
-    lean: list[float] = []
+    the same moment of a machine whose speed drifts; with the server's pid, the CPU each took
+    (what the stack's own frames and dispatch cost a move at a table of four: one message in,
+    four out, nothing of the game's)."""
+    floors = Floors([], [], 0.0, 0.0)
     block = max(1, messages // 10)
+    cpu = (lambda: cpu_seconds(server_pid)) if server_pid is not None else (lambda: 0.0)
     for _ in range(0, messages, block):
-        bare += await echo_floor(base, origin, block)
-        lean += await echo_floor(base, origin, block, path="echo-lean")
-    return bare, lean
+        before = cpu()
+        floors.bare.extend(await echo_floor(base, origin, block))
+        middle = cpu()
+        floors.lean.extend(await echo_floor(base, origin, block, path="echo-lean"))
+        floors = floors._replace(bare_cpu=floors.bare_cpu + middle - before, lean_cpu=floors.lean_cpu + cpu() - middle)
+    return floors
 
 
 def controls_of(html: str) -> str | None:
@@ -347,20 +362,30 @@ def main() -> None:
     try:
         # The floors and the one-table games take turns, so that all of them see the same moments of
         # a machine whose speed drifts: an echo block, a part of the games, ..., an echo block.
-        bare, lean = [], []
+        bare, lean, bare_cpu, lean_cpu = [], [], 0.0, 0.0
         one_table = [Table(prepared[0][0], prepared[0][1:], think=0, seed=0)]
         for part in range(args.segments + 1):
-            floors = asyncio.run(echo_floors(base, origin, args.echo // (args.segments + 1) // 10 * 10))
-            bare, lean = bare + floors[0], lean + floors[1]
+            floors = asyncio.run(echo_floors(base, origin, args.echo // (args.segments + 1) // 10 * 10, server.pid))
+            bare, lean = bare + floors.bare, lean + floors.lean
+            bare_cpu, lean_cpu = bare_cpu + floors.bare_cpu, lean_cpu + floors.lean_cpu
             if part < args.segments:
                 asyncio.run(play_tables(base, origin, one_table, args.seconds / args.segments, server.pid))
         one = summary(one_table)
-        echo = {"p50_ms": statistics.median(bare), "p99_ms": percentile(bare, 99)}
-        echo_lean = {"p50_ms": statistics.median(lean), "p99_ms": percentile(lean, 99)}
+        echo = {
+            "p50_ms": statistics.median(bare),
+            "p99_ms": percentile(bare, 99),
+            "cpu_ms": 1000 * bare_cpu / max(1, len(bare)),
+        }
+        echo_lean = {
+            "p50_ms": statistics.median(lean),
+            "p99_ms": percentile(lean, 99),
+            "cpu_ms": 1000 * lean_cpu / max(1, len(lean)),
+        }
         print(
             f"echo floor (group_send to {SEATS} sockets, {len(bare)} messages): "
-            f"p50 {echo['p50_ms']:.2f} ms, p99 {echo['p99_ms']:.2f} ms; "
-            f"lean echo (no database hop per message): p50 {echo_lean['p50_ms']:.2f} ms"
+            f"p50 {echo['p50_ms']:.2f} ms, p99 {echo['p99_ms']:.2f} ms, server CPU {echo['cpu_ms']:.3f} ms a message; "
+            f"lean echo (no database hop per message): p50 {echo_lean['p50_ms']:.2f} ms, "
+            f"server CPU {echo_lean['cpu_ms']:.3f} ms a message"
         )
         print(f"1 table x {SEATS} players, no think time: {one}")
         if args.only_one:
@@ -380,6 +405,9 @@ def main() -> None:
     result = {
         "echo_p50_ms": round(echo["p50_ms"], 2),
         "echo_lean_p50_ms": round(echo_lean["p50_ms"], 2),
+        # the server's CPU per echo message (one in, four out): the floor under a move's CPU
+        "echo_cpu_ms_per_message": round(echo["cpu_ms"], 3),
+        "echo_lean_cpu_ms_per_message": round(echo_lean["cpu_ms"], 3),
         "tables_1": one,
         "tables_50": fifty,
     }
