@@ -8,6 +8,15 @@ group. A table with 200 watchers on two servers costs Redis one delivery (to the
 not two hundred; a table whose sockets are all in the process that made the move (the proxy
 routes a table's sockets to one process) costs Redis only the look-up of who follows it.
 
+A table whose sockets are all in one process (as the proxy arranges) costs Redis nothing at
+all: a process that follows a table says so to the table's group (`relay.hello`), every other
+follower answers, and a process sends its updates to Redis only while it knows of another
+follower (or has just begun following and may not have heard the answers yet; or does not follow
+the table itself, and knows nothing of who does). The hellos are said again with every renewal
+(each heartbeat), so a process that went away without a goodbye is forgotten a few heartbeats
+later. Encoding an update and asking Redis for the group's members, with nobody else in it, was
+about a twentieth of a move's CPU.
+
 What Redis loses (a restart, a failed send) the screens learn from the database (game.live.watch).
 """
 
@@ -16,6 +25,7 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+import time
 from collections import Counter
 
 from asgiref.sync import async_to_sync
@@ -97,7 +107,7 @@ async def send_async(code: str, update: dict) -> None:
     with stages.timed("broadcast here"):  # the in-memory layer queues it without waiting
         await get_channel_layer(LOCAL).group_send(group_name(code), pack(code, update, local=True))
     shared = _shared_layer()
-    if shared is None or outage.skipping():
+    if shared is None or outage.skipping() or not relay.others_follow(code):
         return
     with stages.timed("broadcast encode"):
         message = {**pack(code, update), "sender": relay.channel}
@@ -119,23 +129,50 @@ def send(code: str, update: dict) -> None:
         logger.warning("broadcast failed for %s; screens will read the table", code, exc_info=True)
 
 
+HELLO, HERE, BYE = "relay.hello", "relay.here", "relay.bye"  # between the processes' relays only
+HEARD_FOR = 35.0  # seconds a follower's hello counts (its renewals say it again each heartbeat, 10 s)
+ANSWERS_WITHIN = 2.0  # seconds after its own hello a process sends regardless (the answers on their way)
+
+
 class Relay:
     """This process's follower of tables on the shared layer: one channel, one receive loop.
 
     With Redis down nothing here raises or waits: joins are skipped (`stale`), and once Redis
     answers again `renew` (game.live.watch calls it) joins every followed table anew, as a
-    Redis restart forgets them."""
+    Redis restart forgets them. `others` is who else follows each followed table, by their
+    hellos (their channel and when it stops counting)."""
 
-    def __init__(self) -> None:
+    def __init__(self, layer=None) -> None:
+        self.layer = layer  # the shared layer (None: the site's, if it has one)
         self.channel: str | None = None
         self.followed: Counter[str] = Counter()
+        self.others: dict[str, dict[str, float]] = {}
+        self.said_hello: dict[str, float] = {}  # when this process last said it follows the table
         self.task: asyncio.Task | None = None
         self.renewing: asyncio.Task | None = None
         self.stale = False  # a join or leave did not reach Redis: renew when it is back
 
+    def _shared(self):
+        return self.layer if self.layer is not None else _shared_layer()
+
+    def others_follow(self, code: str) -> bool:
+        """Whether an update of this table must go to Redis: another process follows it, or may
+        (this one does not follow it, has just said hello, or missed a join while Redis was away)."""
+        if self.followed[code] <= 0 or self.stale:
+            return True
+        now = time.monotonic()
+        if now - self.said_hello.get(code, float("-inf")) < ANSWERS_WITHIN:
+            return True
+        heard = self.others.get(code)
+        if heard:
+            for channel, until in list(heard.items()):
+                if until <= now:
+                    del heard[channel]
+        return bool(heard)
+
     async def follow(self, code: str) -> None:
         """A socket of this process opened at this table (the first one joins the group)."""
-        shared = _shared_layer()
+        shared = self._shared()
         if shared is None:
             return
         self.followed[code] += 1
@@ -144,16 +181,44 @@ class Relay:
         if self.task is None or self.task.done():
             self.task = asyncio.ensure_future(self._relay(shared))
         if self.followed[code] == 1:
-            await self._call("following a table", shared.group_add, group_name(code), self.channel)
+            if await self._call("following a table", shared.group_add, group_name(code), self.channel):
+                await self._say(shared, HELLO, code)
 
     async def unfollow(self, code: str) -> None:
-        shared = _shared_layer()
+        shared = self._shared()
         if shared is None or self.followed[code] <= 0:
             return
         self.followed[code] -= 1
         if self.followed[code] == 0:
             del self.followed[code]
+            self.others.pop(code, None)
+            self.said_hello.pop(code, None)
             await self._call("leaving a table", shared.group_discard, group_name(code), self.channel)
+            await self._say(shared, BYE, code)
+
+    async def _say(self, shared, what: str, code: str, to: str | None = None) -> None:
+        """A hello, an answer (to one process) or a goodbye about a table, to the other followers."""
+        if what == HELLO:
+            self.said_hello[code] = time.monotonic()
+        message = {"type": what, "code": code, "sender": self.channel}
+        if to is not None:
+            await self._call("answering a hello", shared.send, to, message)
+        else:
+            await self._call("saying hello", shared.group_send, group_name(code), message, self.channel)
+
+    def _heard(self, shared, message: dict) -> None:
+        """A hello, an answer or a goodbye from another process's relay."""
+        code, sender, what = message["code"], message["sender"], message["type"]
+        if what == BYE:
+            self.others.get(code, {}).pop(sender, None)
+            return
+        if self.followed[code] <= 0:
+            return
+        heard = self.others.setdefault(code, {})
+        new = sender not in heard
+        heard[sender] = time.monotonic() + HEARD_FOR
+        if what == HELLO and new:  # a newcomer learns of this process at once
+            asyncio.ensure_future(self._say(shared, HERE, code, to=sender))
 
     async def _call(self, what: str, method, *args) -> bool:
         """One Redis call that may fail while Redis is away (then it is said once, and made good
@@ -171,14 +236,23 @@ class Relay:
         return True
 
     async def renew(self) -> None:
-        """Rejoin every followed table's group (Redis may have restarted and forgotten them)."""
-        shared = _shared_layer()
+        """Rejoin every followed table's group (Redis may have restarted and forgotten them),
+        and say hello again on each (the others' record of this process would lapse)."""
+        shared = self._shared()
         if shared is None or self.channel is None:
             return
         self.stale = False
         codes = list(self.followed)
         try:
             await asyncio.gather(*(shared.group_add(group_name(code), self.channel) for code in codes))
+            await asyncio.gather(
+                *(
+                    shared.group_send(
+                        group_name(code), {"type": HELLO, "code": code, "sender": self.channel}, self.channel
+                    )
+                    for code in codes
+                )
+            )
         except UNREACHABLE as error:
             outage.down("renewing the tables followed", error)
             self.stale = True
@@ -197,6 +271,9 @@ class Relay:
             if message.get("sender") == self.channel:  # this process's screens had it at once
                 continue
             try:
+                if message["type"] in (HELLO, HERE, BYE):
+                    self._heard(shared, message)
+                    continue
                 await local.group_send(group_name(message["code"]), from_wire(message))
             except Exception:  # one bad message must not stop every table's updates
                 logger.exception("relaying an update failed")

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import os
+import time
 
 import pytest
 import redis
@@ -111,3 +112,70 @@ def test_the_cache_has_one_bounded_pool_per_process_whatever_the_threads():
     for thread in threads:
         thread.join()
     assert len(pools) == 1 and SharedCachePool.connections() <= 3
+
+
+def test_a_process_alone_at_a_table_sends_redis_nothing_and_learns_of_a_second_at_once(processes, monkeypatch):
+    """Relays say hello on a table's group when they start following it and answer a newcomer's
+    hello: a process sends a table's updates to Redis only while another follows the table (or
+    while the answers to its own hello may still be on their way)."""
+    from game.delivery import broadcast
+
+    monkeypatch.setattr(broadcast, "ANSWERS_WITHIN", 0.3)
+    first, second = (broadcast.Relay(layer) for layer in processes)
+
+    async def until(condition, seconds: float = 3.0) -> bool:
+        deadline = time.monotonic() + seconds
+        while not condition() and time.monotonic() < deadline:
+            await asyncio.sleep(0.02)
+        return condition()
+
+    async def scenario():
+        assert first.others_follow("ABC")  # not followed here: who else does is not known
+        await first.follow("ABC")
+        assert first.others_follow("ABC")  # just said hello: answers may be on their way
+        await asyncio.sleep(0.35)
+        alone = first.others_follow("ABC")
+        await second.follow("ABC")  # its hello reaches the first, whose answer reaches it
+        both = await until(lambda: first.others_follow("ABC")) and await until(
+            lambda: second.others.get("ABC", {}).keys() == {first.channel}
+        )
+        await asyncio.sleep(0.35)
+        second_knows = second.others_follow("ABC")
+        await second.unfollow("ABC")  # its goodbye
+        gone = await until(lambda: not first.others_follow("ABC"))
+        await second.follow("ABC")
+        await until(lambda: first.others_follow("ABC"))
+        first.others["ABC"][second.channel] = time.monotonic() - 1  # a process that went silent
+        lapsed = not first.others_follow("ABC")
+        first.stale = True  # a join missed while Redis was away: send, whatever was heard
+        stale = first.others_follow("ABC")
+        for relay in (first, second):
+            relay.task.cancel()
+        for layer in processes:
+            await layer.close_pools()
+        return alone, both, second_knows, gone, lapsed, stale
+
+    assert asyncio.run(scenario()) == (False, True, True, True, True, True)
+
+
+def test_an_update_goes_to_redis_only_while_another_process_follows_its_table(monkeypatch):
+    from game.delivery import broadcast
+
+    class Shared:
+        sent: list = []
+
+        async def group_send(self, group, message, exclude=None):
+            self.sent.append((group, message["type"], exclude))
+
+    shared = Shared()
+    relay = broadcast.Relay(shared)
+    relay.channel, relay.followed["ABC"], relay.said_hello["ABC"] = "tables.me", 1, time.monotonic() - 60
+    monkeypatch.setattr(broadcast, "relay", relay)
+    monkeypatch.setattr(broadcast, "_shared_layer", lambda: shared)
+    update = {"snapshot": {"table": {}}, "events": []}
+    asyncio.run(broadcast.send_async("ABC", update))
+    assert shared.sent == []  # nobody else follows the table
+    relay.others["ABC"] = {"tables.other": time.monotonic() + 30}
+    asyncio.run(broadcast.send_async("ABC", update))
+    asyncio.run(broadcast.send_async("XYZ", update))  # not followed here: who does is not known
+    assert shared.sent == [("table.ABC", "table.update", "tables.me"), ("table.XYZ", "table.update", "tables.me")]
