@@ -241,7 +241,7 @@ class Relay:
         shared = self._shared()
         if shared is None or self.channel is None:
             return
-        self.stale = False
+        was_stale, self.stale = self.stale, False
         codes = list(self.followed)
         try:
             await asyncio.gather(*(shared.group_add(group_name(code), self.channel) for code in codes))
@@ -258,6 +258,9 @@ class Relay:
             self.stale = True
         else:
             outage.up("renewing the tables followed")
+            if was_stale:  # after an outage, hellos this process could not say: their answers are on their way
+                now = time.monotonic()
+                self.said_hello.update(dict.fromkeys(codes, now))
 
     def renew_soon(self) -> None:
         """Renew in the background (one at a time): nobody waits for Redis."""

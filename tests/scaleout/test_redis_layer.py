@@ -179,3 +179,23 @@ def test_an_update_goes_to_redis_only_while_another_process_follows_its_table(mo
     asyncio.run(broadcast.send_async("ABC", update))
     asyncio.run(broadcast.send_async("XYZ", update))  # not followed here: who does is not known
     assert shared.sent == [("table.ABC", "table.update", "tables.me"), ("table.XYZ", "table.update", "tables.me")]
+
+
+def test_after_an_outage_a_renewal_waits_for_the_answers_to_its_hellos(monkeypatch):
+    """Joins missed while Redis was away: the renewal that makes them good says hello on each
+    table, and the process sends its updates meanwhile (the answers are on their way)."""
+    from game.delivery import broadcast
+
+    class Shared:
+        async def group_add(self, group, channel):
+            pass
+
+        async def group_send(self, group, message, exclude=None):
+            pass
+
+    relay = broadcast.Relay(Shared())
+    relay.channel, relay.followed["ABC"], relay.stale = "tables.me", 1, True
+    asyncio.run(relay.renew())
+    assert not relay.stale and relay.others_follow("ABC")
+    monkeypatch.setattr(broadcast, "ANSWERS_WITHIN", 0)
+    assert not relay.others_follow("ABC")  # and once they could have come, only what was heard counts
