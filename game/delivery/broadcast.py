@@ -200,11 +200,14 @@ class Relay:
         """A hello, an answer (to one process) or a goodbye about a table, to the other followers."""
         if what == HELLO:
             self.said_hello[code] = time.monotonic()
-        message = {"type": what, "code": code, "sender": self.channel}
+        message = self._about(what, code)
         if to is not None:
             await self._call("answering a hello", shared.send, to, message)
         else:
             await self._call("saying hello", shared.group_send, group_name(code), message, self.channel)
+
+    def _about(self, what: str, code: str) -> dict:
+        return {"type": what, "code": code, "sender": self.channel}
 
     def _heard(self, shared, message: dict) -> None:
         """A hello, an answer or a goodbye from another process's relay."""
@@ -245,14 +248,8 @@ class Relay:
         codes = list(self.followed)
         try:
             await asyncio.gather(*(shared.group_add(group_name(code), self.channel) for code in codes))
-            await asyncio.gather(
-                *(
-                    shared.group_send(
-                        group_name(code), {"type": HELLO, "code": code, "sender": self.channel}, self.channel
-                    )
-                    for code in codes
-                )
-            )
+            hellos = (shared.group_send(group_name(code), self._about(HELLO, code), self.channel) for code in codes)
+            await asyncio.gather(*hellos)
         except UNREACHABLE as error:
             outage.down("renewing the tables followed", error)
             self.stale = True

@@ -205,20 +205,25 @@ def _instance(model, names, converters, row):
     return instance
 
 
+def _locked_table(cursor, code: str | None, table_id: int | None) -> Table | None:
+    """The table by its code (or id), its row locked for this transaction (None: no such table)."""
+    statements = _sql(connection.vendor)
+    if table_id is not None:
+        cursor.execute(statements["table_by_id"], [table_id])
+    else:
+        cursor.execute(statements["table"], [str(code).upper()])
+    row = cursor.fetchone()
+    return None if row is None else _instance(Table, TABLE_FIELDS, _TABLE, row)
+
+
 def locked_table_and_game(code: str | None = None, *, table_id: int | None = None) -> tuple[Table | None, Game | None]:
     """The table by its code (or id), locked for this transaction, and its current game (or None).
     Every writer locks a table through here: one statement, the same lock on every database."""
-    statements = _sql(connection.vendor)
     with _cursor() as cursor:
-        if table_id is not None:
-            cursor.execute(statements["table_by_id"], [table_id])
-        else:
-            cursor.execute(statements["table"], [str(code).upper()])
-        row = cursor.fetchone()
-        if row is None:
+        table = _locked_table(cursor, code, table_id)
+        if table is None:
             return None, None
-        table = _instance(Table, TABLE_FIELDS, _TABLE, row)
-        cursor.execute(statements["game"], [table.id])  # after the lock: the game as it is now
+        cursor.execute(_sql(connection.vendor)["game"], [table.id])  # after the lock: the game as it is now
         row = cursor.fetchone()
     if row is None:  # no game yet
         return table, None
@@ -236,17 +241,12 @@ def locked_table_game_and_seats(
     if connection.vendor != "postgresql":
         table, game = locked_table_and_game(code, table_id=table_id)
         return table, game, seats_of(table) if table is not None else []
-    statements = _sql(connection.vendor)
     with _cursor() as cursor:
-        if table_id is not None:
-            cursor.execute(statements["table_by_id"], [table_id])
-        else:
-            cursor.execute(statements["table"], [str(code).upper()])
-        row = cursor.fetchone()
-        if row is None:
+        table = _locked_table(cursor, code, table_id)
+        if table is None:
             return None, None, []
-        table = _instance(Table, TABLE_FIELDS, _TABLE, row)
-        cursor.execute(statements["game_and_seats"], [table.id, table.id])  # after the lock: as they are now
+        # after the lock: as they are now
+        cursor.execute(_sql(connection.vendor)["game_and_seats"], [table.id, table.id])
         row = cursor.fetchone()
     *game_row, seat_rows = row
     game = None
