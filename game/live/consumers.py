@@ -17,6 +17,8 @@ from channels.consumer import get_handler_name
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
+from django.utils import translation
+from django.utils.functional import Promise
 from django.utils.translation import gettext_lazy as _
 
 from game import registry, services
@@ -176,7 +178,7 @@ class TableConsumer(QuickDispatch, ChatSocket, AsyncWebsocketConsumer):
         await self.accept()
         if not limits.socket_opened(address):
             await self._close_with(
-                str(_("Too many open tables from your address: close some tabs.")),
+                _("Too many open tables from your address: close some tabs."),
                 CLOSE_TOO_MANY_SOCKETS,
                 "too_many_sockets",
             )
@@ -187,7 +189,7 @@ class TableConsumer(QuickDispatch, ChatSocket, AsyncWebsocketConsumer):
         # (the same as pages and forms count) no socket is told, whether the table exists or not.
         if await sync_to_async(limits.lookups_exhausted, thread_sensitive=False)(address):
             await self._close_with(
-                str(_("Too many tables looked up: wait a minute and try again.")), CLOSE_LOOKUPS, "lookups"
+                _("Too many tables looked up: wait a minute and try again."), CLOSE_LOOKUPS, "lookups"
             )
             return
         # The person is here before their table is read: one coming back after they were counted
@@ -203,7 +205,7 @@ class TableConsumer(QuickDispatch, ChatSocket, AsyncWebsocketConsumer):
         snapshot, log, online = await self._snapshot_and_log()
         if snapshot is None:
             await sync_to_async(limits.lookup_missed, thread_sensitive=False)(address)
-            await self._close_with(str(_("There is no table with that code.")), CLOSE_NO_TABLE, "no_table")
+            await self._close_with(_("There is no table with that code."), CLOSE_NO_TABLE, "no_table")
             return
         if arrival:  # to the others; this screen's table has it already (it joins the group next)
             await self._broadcast(arrival)
@@ -282,9 +284,7 @@ class TableConsumer(QuickDispatch, ChatSocket, AsyncWebsocketConsumer):
             return
         except Exception:  # the database restarting, or a bug: this socket hears it, nothing closes
             logger.exception("move failed at table %s", self.code)
-            await self.send(
-                render.render_error(str(_("Something went wrong: try again.")), self.language, "server_error")
-            )
+            await self.send(render.render_error(_("Something went wrong: try again."), self.language, "server_error"))
             return
         await self._broadcast(message)
 
@@ -310,17 +310,20 @@ class TableConsumer(QuickDispatch, ChatSocket, AsyncWebsocketConsumer):
         if self.budget.flooding:
             limits.penalise(limits.client_address(self.scope))
             await self._close_with(
-                str(_("This connection sent too many messages and was closed.")), CLOSE_FLOODING, "flooding"
+                _("This connection sent too many messages and was closed."), CLOSE_FLOODING, "flooding"
             )
         elif self.budget.notice_due():
             await self.send(
-                render.render_error(str(_("Slow down: you are sending too many messages.")), self.language, "slow_down")
+                render.render_error(_("Slow down: you are sending too many messages."), self.language, "slow_down")
             )
 
-    async def _close_with(self, message: str, code: int, reason: str) -> None:
-        """The reason (its toast names it: `reason`), then the close."""
+    async def _close_with(self, message: str | Promise, code: int, reason: str) -> None:
+        """The reason in the page's language (its toast names it: `reason`), then the close (a
+        close frame's reason holds 123 bytes)."""
         await self.send(render.render_error(message, self.language, reason))
-        await self.close(code=code, reason=message[:120])
+        with translation.override(self.language):
+            said = str(message).encode()[:120].decode(errors="ignore")
+        await self.close(code=code, reason=said)
         await self._cleanup()
 
     async def _broadcast(self, message: dict) -> None:

@@ -162,6 +162,19 @@ async def test_unknown_table_code_gets_a_clear_error():
     assert closing["type"] == "websocket.close" and closing["code"] == 4404
 
 
+@pytest.mark.parametrize(
+    "lang, said",
+    [("de", "Es gibt keinen Tisch mit diesem Code."), ("pl", "Nie ma stołu o takim kodzie.")],
+)
+async def test_the_reason_a_socket_is_closed_for_is_said_in_its_pages_language(lang, said):
+    """The toast before the close (the page keeps it under its note) is in the page's language,
+    and so is the close frame's reason, cut to what a frame holds."""
+    socket = await connect("ZZZZZZ", None, lang=lang)
+    assert said in await socket.receive_from()
+    closing = await socket.receive_output()
+    assert closing["code"] == 4404 and closing["reason"] == said
+
+
 async def test_deck_order_seed_and_player_keys_never_reach_a_client():
     table, (ana, ben) = await started_table()
     state = await current_state(table)
