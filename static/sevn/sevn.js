@@ -531,7 +531,8 @@
 
   // Connection state. A socket lost (the network, a server restarting) is the extension's to
   // reconnect: it tries again after a pause drawn at random below 1 s, 2 s, 4 s, then 8 s at most
-  // (each try costs a server that is down nothing), and the note says "Reconnecting…".
+  // (each try costs a server that is down nothing), and the note says "Reconnecting…". It does
+  // so only after the closes in RETRIED (its onclose); any other close is final.
   // A full server turns a new socket away with 4503, "busy" (game.core.capacity), which the
   // extension would take as final: the note says busy until a table arrives, and the socket
   // tries again after a pause drawn at random below a longest that doubles with each turn-away
@@ -539,27 +540,44 @@
   // full server every try is a handshake it must answer, and many people wait at once. A pause
   // of COUNTDOWN_FROM_MS or more is shown as what it is, the seconds left (on screen, each
   // second; a screen reader hears the state once), with "Try now" to try at once.
-  // While the socket is lost or turned away, the table's moves are off (the extension would
-  // keep a move for a socket that may never open, or send it to one the server is closing, and
-  // it would be lost after the bar showed it sent): the table drawn on arrival brings them back.
+  // The server closes a socket for good with a reason (game.live.consumers: too many sockets
+  // from the address, too many tables looked up, too many messages; the transport's 4429 for a
+  // socket whose frames it kept dropping), and nothing reconnects it: the note says the page is
+  // disconnected ("closed", the reason the toast gave kept under it, as the toast fades) with
+  // Reload; a table that no longer exists (4404) says so ("gone"), with the way to the start page.
+  // While the socket is lost, turned away or closed, the table's moves are off (the extension
+  // would keep a move for a socket that may never open, or send it to one the server is closing,
+  // and it would be lost after the bar showed it sent): the table drawn on arrival brings them back.
   var CLOSE_BUSY = 4503;
+  var CLOSE_NO_TABLE = 4404;
+  // the closes htmx's ws extension reconnects after (its onclose): no close frame, a server
+  // error, a server restarting, try again later
+  var RETRIED = [1006, 1011, 1012, 1013];
+  // the toasts game.live.consumers sends just before a final close (their data-reason)
+  var CLOSING_REASONS = ["too_many_sockets", "lookups", "flooding"];
   var COUNTDOWN_FROM_MS = 5000;
   var busyInARow = 0;
   var nextTry = null;  // the turned-away socket's next try: {socket, at, timer, ticker}
   htmx.config.wsReconnectDelay = function (retryCount) {
     return 1000 * Math.pow(2, Math.min(retryCount, 3)) * Math.random();
   };
-  function connectionNote(state, seconds) {
+  function connectionNote(state, seconds, detail) {
     var note = document.getElementById("connection");
     if (!note) return;
     note.hidden = state === null;
     note.classList.toggle("connection--busy", state === "busy" || state === "wait");
+    note.classList.toggle("connection--closed", state === "closed" || state === "gone");
     var text = state === null ? "" : note.dataset[state].replace("{seconds}", String(seconds));
     var shown = note.querySelector("[data-connection-text]");
     if (shown.textContent !== text && state !== null) shown.textContent = text;
     if (note.dataset.state !== String(state)) {
       note.querySelector("[data-connection-said]").textContent = text;
-      note.querySelector("[data-connection-retry]").hidden = state !== "wait";
+      note.querySelectorAll("[data-connection-for]").forEach(function (control) {
+        control.hidden = control.dataset.connectionFor !== state;
+      });
+      var more = note.querySelector("[data-connection-detail]");
+      more.textContent = detail || "";
+      more.hidden = !detail;
       note.dataset.state = String(state);
       movesOff(state !== null);
     }
@@ -570,6 +588,10 @@
       button.disabled = off;
       button.toggleAttribute("data-busy-off", off);
     });
+  }
+  function closingReason() {
+    var toast = document.querySelector("#toast .toast[data-reason]");
+    return toast && CLOSING_REASONS.indexOf(toast.dataset.reason) >= 0 ? toast.textContent.trim() : "";
   }
   function countDown() {
     connectionNote("wait", Math.max(1, Math.ceil((nextTry.at - Date.now()) / 1000)));
@@ -584,13 +606,18 @@
     socket.reconnect();
   }
   document.addEventListener("click", function (event) {
-    if (event.target.closest && event.target.closest("[data-connection-retry]")) tryNow();
+    if (!event.target.closest) return;
+    if (event.target.closest("[data-connection-retry]")) tryNow();
+    if (event.target.closest("[data-connection-reload]")) window.location.reload();
   });
   document.addEventListener("htmx:wsClose", function (event) {
     var closed = event.detail && event.detail.event;
     var socket = event.detail && event.detail.socketWrapper;
-    var busy = !!closed && closed.code === CLOSE_BUSY;
+    var code = closed ? closed.code : 1006;
+    var busy = code === CLOSE_BUSY;
     busyInARow = busy ? busyInARow + 1 : 0;
+    if (code === CLOSE_NO_TABLE) { connectionNote("gone"); return; }
+    if (!busy && RETRIED.indexOf(code) < 0) { connectionNote("closed", 0, closingReason()); return; }
     if (!busy) { connectionNote("lost"); return; }
     if (!socket || !socket.reconnect) { connectionNote("busy"); return; }
     var pause = 1000 * Math.pow(2, Math.min(busyInARow - 1, 6)) * Math.random();

@@ -1,7 +1,9 @@
 """A full server (game.core.capacity) turns a new table socket away: the page says the server
 is busy and that it is retrying, tries again after a growing pause (sevn.js, with htmx's
 extension), counts a long pause down with "Try now", and shows the table once there is room.
-A socket lost (not turned away) says "Reconnecting…" in the same place, the moves off alike."""
+A socket lost (not turned away) says "Reconnecting…" in the same place, the moves off alike; one
+the server closed for good (too many sockets, too many messages, a table that is gone) says so,
+with Reload or the way to the start page, and tries nothing more."""
 
 from __future__ import annotations
 
@@ -82,6 +84,10 @@ LOST = {
 # Every pause drawn at its longest (a page's pauses are random): a long one, counted down, comes
 # at the fourth turn-away in a row (below 1 s, 2 s, 4 s, then 8 s: 7.92 s).
 LONGEST_PAUSES = "Math.random = () => 0.99;"
+# The close codes the page's socket saw, in order (window.closes).
+CLOSE_CODES = (
+    "document.addEventListener('htmx:wsClose', e => (window.closes = window.closes || []).push(e.detail.event.code));"
+)
 
 
 def _box(page, selector: str) -> dict:
@@ -271,3 +277,220 @@ def test_a_lost_socket_says_reconnecting_above_the_table_with_the_moves_off_in_e
                 expect(page.locator("#table")).to_have_attribute("data-status", "playing")
                 expect(button).to_be_enabled()  # still this player's turn
                 page.context.close()
+
+
+# A socket the server closed for good: what the note says, its one control, and (when the
+# server said why, in a toast) the reason kept under it.
+CLOSED = {
+    "en": ("Disconnected from this table.", "Reload", "Too many open tables from your address: close some tabs."),
+    "de": (
+        "Die Verbindung zu diesem Tisch wurde getrennt.",
+        "Neu laden",
+        "Zu viele offene Tische von deiner Adresse: Schließ ein paar Tabs.",
+    ),
+    "nl": (
+        "De verbinding met deze tafel is verbroken.",
+        "Opnieuw laden",
+        "Te veel open tafels vanaf jouw adres: sluit een paar tabbladen.",
+    ),
+    "pl": (
+        "Połączenie z tym stołem zostało przerwane.",
+        "Odśwież",
+        "Za dużo otwartych stołów z twojego adresu: zamknij kilka kart.",
+    ),
+    "fr": (
+        "La connexion à cette table a été coupée.",
+        "Recharger",
+        "Trop de tables ouvertes depuis votre adresse\u202f: fermez quelques onglets.",
+    ),
+}
+GONE = {
+    "en": ("This table no longer exists.", "Back to the start page"),
+    "de": ("Diesen Tisch gibt es nicht mehr.", "Zurück zur Startseite"),
+    "nl": ("Deze tafel bestaat niet meer.", "Terug naar de startpagina"),
+    "pl": ("Ten stół już nie istnieje.", "Wróć na stronę główną"),
+    "fr": ("Cette table n\u2019existe plus.", "Retour à l\u2019accueil"),
+}
+
+
+def _closed_for_good(page, lang: str, viewport: dict, text: str, control: str, tries: list) -> None:
+    """The note says `text`, not "Reconnecting…", above the table with the moves off, its one
+    control `control`; a screen reader hears it; and nothing tries to connect again."""
+    note = page.locator("#connection")
+    expect(note).to_be_visible()
+    _banner_as_a_player_sees_it(page, lang, viewport, text, "connection connection--closed")
+    expect(note.locator("[data-connection-said]")).to_have_text(text)
+    shown = note.locator("[data-connection-for]:visible")
+    expect(shown).to_have_count(1)
+    expect(shown).to_have_text(control)
+    so_far = len(tries)
+    page.wait_for_timeout(2_500)  # a socket the extension reconnects tries again within 1 s
+    assert len(tries) == so_far, (lang, tries)
+    expect(note.locator("[data-connection-text]")).to_have_text(text)
+    expect(page.locator('#controls [data-action="draw"]')).to_be_disabled()
+
+
+def test_a_page_with_too_many_sockets_is_disconnected_for_good_with_reload_in_every_language(
+    browser, django_db_blocker, settings, shoot
+):
+    """An address may hold one table socket here: each other page is told why (a toast, the
+    reason then kept under the note) and that it is disconnected, with Reload and its moves off,
+    and tries nothing more. Once the first page has gone, Reload brings the table."""
+    settings.SEVN_MAX_SOCKETS_PER_ADDRESS = 1
+    table, (ana, ben) = scenes.two_players()
+    with _serving(django_db_blocker) as url:
+        context = browser.new_context(viewport=LOW_DESKTOP)
+        scenes.seat_as(context, url, ana)
+        inside = context.new_page()
+        inside.goto(f"{url}/en/t/{table.code}/")
+        expect(inside.locator('body[data-socket="live"]')).to_have_count(1)
+
+        page = inside
+        for lang, (text, reload, reason) in CLOSED.items():
+            for name, viewport, phone in SIZES:
+                context = browser.new_context(viewport=viewport, is_mobile=phone, has_touch=phone)
+                scenes.seat_as(context, url, ben)
+                page = context.new_page()
+                tries: list = []
+                page.on("websocket", lambda socket, tries=tries: "/ws/t/" in socket.url and tries.append(socket.url))
+                page.goto(f"{url}/{lang}/t/{table.code}/")
+                _closed_for_good(page, lang, viewport, text, reload, tries)
+                expect(page.locator("#connection [data-connection-detail]")).to_have_text(reason)
+                shoot(page, f"closed-{lang}-{name}", full_page=False)
+                if (lang, name) != ("fr", "desktop"):
+                    page.context.close()
+
+        inside.context.close()  # the address's one socket is free
+        for _ in range(5):  # its close may take a moment to reach the server: Reload again, as a person would
+            page.wait_for_timeout(1_000)
+            page.locator("#connection [data-connection-reload]").click()
+            page.wait_for_load_state()
+            live = page.locator('body[data-socket="live"]')
+            closed = page.locator("#connection.connection--closed")
+            expect(live.or_(closed)).to_have_count(1)
+            if live.count():
+                break
+        expect(page.locator('body[data-socket="live"]')).to_have_count(1)
+        expect(page.locator("#connection")).to_be_hidden()
+        button = page.locator('#controls [data-action="draw"]')
+        expect(button).to_be_enabled()
+        expect(button).to_contain_text(BUSY["fr"][1])
+        page.context.close()
+
+
+def test_a_table_that_no_longer_exists_says_so_with_the_way_to_the_start_page_in_every_language(
+    browser, django_db_blocker, shoot
+):
+    """The table is deleted while its page is open; the socket drops (1012, a server restarting)
+    and reconnects, and the server says there is no such table (4404): the note says the table
+    no longer exists, with the way to the start page, the moves off, and nothing tries again."""
+    from game.models import Table
+
+    tables = {(lang, name): scenes.two_players() for lang in GONE for name, _viewport, _phone in SIZES}
+    with _serving(django_db_blocker) as url:
+        for lang, (text, home) in GONE.items():
+            for name, viewport, phone in SIZES:
+                table, (_ana, ben) = tables[lang, name]
+                context = browser.new_context(viewport=viewport, is_mobile=phone, has_touch=phone)
+                scenes.seat_as(context, url, ben)
+                page = context.new_page()
+                sockets: list = []
+
+                def route(socket, sockets=sockets):
+                    socket.connect_to_server()
+                    sockets.append(socket)
+
+                page.route_web_socket(re.compile(r"/ws/t/"), route)
+                page.goto(f"{url}/{lang}/t/{table.code}/")
+                expect(page.locator('body[data-socket="live"]')).to_have_count(1)
+                Table.objects.filter(pk=table.pk).delete()
+                sockets[0].close(code=1012)
+                _closed_for_good(page, lang, viewport, text, home, sockets)
+                assert len(sockets) == 2, (lang, sockets)  # the one try, answered 4404
+                expect(page.locator('#toast .toast[data-reason="no_table"]')).to_have_count(1)
+                expect(page.locator("#connection [data-connection-detail]")).to_be_hidden()
+                shoot(page, f"gone-{lang}-{name}", full_page=False)
+                page.locator("#connection [data-connection-home]").click()
+                expect(page).to_have_url(f"{url}/{lang}/")
+                page.context.close()
+
+
+def test_a_socket_closed_for_too_many_messages_says_disconnected_and_reload_brings_it_back(
+    browser, django_db_blocker, settings
+):
+    """The transport's 4429 (frames it kept dropping: no toast before it) and the consumer's
+    (too many messages: its reason in a toast, then kept under the note) are final: the note
+    says the page is disconnected, with Reload, and nothing reconnects; Reload does."""
+    settings.SEVN_SOCKET_RATE, settings.SEVN_SOCKET_BURST, settings.SEVN_SOCKET_CLOSE_AFTER = 0.01, 1, 3
+    table, (_ana, ben) = scenes.two_players()
+    text, reload, _reason = CLOSED["en"]
+    with _serving(django_db_blocker) as url:
+        context = browser.new_context(viewport=LOW_DESKTOP)
+        scenes.seat_as(context, url, ben)
+        page = context.new_page()
+        page.add_init_script(CLOSE_CODES)
+        routes: list = []
+        page.route_web_socket(re.compile(r"/ws/t/"), lambda socket: routes.append((socket, socket.connect_to_server())))
+        page.goto(f"{url}/en/t/{table.code}/")
+        expect(page.locator('body[data-socket="live"]')).to_have_count(1)
+
+        routes[0][0].close(code=4429, reason="Too many messages: this connection was closed.")
+        _closed_for_good(page, "en", LOW_DESKTOP, text, reload, routes)
+        expect(page.locator("#connection [data-connection-detail]")).to_be_hidden()
+        assert page.evaluate("window.closes") == [4429], "the transport's close"
+
+        page.locator("#connection [data-connection-reload]").click()
+        expect(page.locator("#connection")).to_be_hidden()
+        expect(page.locator('body[data-socket="live"]')).to_have_count(1)
+        expect(page.locator('#controls [data-action="draw"]')).to_be_enabled()
+        assert len(routes) == 2, routes
+
+        _page_side, server = routes[1]
+        for _ in range(6):  # one within the allowance, then dropped ones until it closes
+            server.send("{}")
+        _closed_for_good(page, "en", LOW_DESKTOP, text, reload, routes)
+        expect(page.locator("#connection [data-connection-detail]")).to_have_text(
+            "This connection sent too many messages and was closed."
+        )
+        assert page.evaluate("window.closes") == [4429], "the consumer's close"
+        page.context.close()
+
+
+def test_a_socket_dropped_without_a_close_says_reconnecting_and_comes_back(browser, django_db_blocker):
+    """A socket lost with no close frame (1006: the network, a proxy gone) is one the extension
+    reconnects: the note says "Reconnecting…", not disconnected, and the table comes back."""
+    table, (_ana, ben) = scenes.two_players()
+    with _serving(django_db_blocker) as url:
+        for _name, viewport, phone in SIZES:
+            context = browser.new_context(viewport=viewport, is_mobile=phone, has_touch=phone)
+            scenes.seat_as(context, url, ben)
+            page = context.new_page()
+            page.add_init_script(CLOSE_CODES)
+            down = {"now": False, "sockets": []}
+
+            def route(socket, down=down):
+                down["sockets"].append(socket)
+                if down["now"]:
+                    socket.close(code=1006)
+                    return
+                socket.connect_to_server()
+
+            page.route_web_socket(re.compile(r"/ws/t/"), route)
+            page.goto(f"{url}/en/t/{table.code}/")
+            expect(page.locator('body[data-socket="live"]')).to_have_count(1)
+
+            down["now"] = True
+            down["sockets"][0].close(code=1006)
+            expect(page.locator("#connection")).to_be_visible()
+            _banner_as_a_player_sees_it(page, "en", viewport, LOST["en"], "connection")
+            expect(page.locator("#connection [data-connection-for]:visible")).to_have_count(0)
+            tries = len(down["sockets"])
+            page.wait_for_timeout(2_500)  # tries again (pauses below 1 s, then 2 s), each dropped
+            assert len(down["sockets"]) > tries, down["sockets"]
+            assert set(page.evaluate("window.closes")) == {1006}, page.evaluate("window.closes")
+            _banner_as_a_player_sees_it(page, "en", viewport, LOST["en"], "connection")
+
+            down["now"] = False
+            expect(page.locator("#connection")).to_be_hidden(timeout=30_000)
+            expect(page.locator('#controls [data-action="draw"]')).to_be_enabled()
+            page.context.close()
