@@ -580,6 +580,7 @@
       more.hidden = !detail;
       note.dataset.state = String(state);
       movesOff(state !== null);
+      placeNote(true);
     }
   }
   function movesOff(off) {
@@ -589,6 +590,40 @@
       button.toggleAttribute("data-busy-off", off);
     });
   }
+  // Where the note shows. Above the table, in the page's flow: on a page at its top it pushes
+  // the table down and covers nothing. Once the page is scrolled past that place, a note kept
+  // in view there would cover the top of what is seen (the bar, the seats): it docks at the
+  // bottom instead, as wide as the table, over the controls it turned off (on a phone, the
+  // bottom panel). Its place above the table stays kept, so nothing moves; its height, in
+  // --connection-docked, keeps the toasts above it and leaves room below the page's end.
+  function undock(note, slot) {
+    note.classList.remove("connection--docked");
+    note.style.left = note.style.width = slot.style.height = "";
+    document.documentElement.style.removeProperty("--connection-docked");
+  }
+  function placeNote(remeasure) {
+    var note = document.getElementById("connection");
+    if (!note) return;
+    var slot = note.closest("[data-connection-slot]");
+    var docked = note.classList.contains("connection--docked");
+    if (docked && (remeasure || note.hidden)) {
+      undock(note, slot);
+      docked = false;
+    }
+    if (note.hidden) return;
+    var past = slot.getBoundingClientRect().top < 0;
+    if (past === docked) return;
+    if (!past) { undock(note, slot); return; }
+    slot.style.height = note.offsetHeight + parseFloat(window.getComputedStyle(note).marginBottom) + "px";
+    var across = (table() || slot).getBoundingClientRect();
+    note.style.left = across.left + "px";
+    note.style.width = across.width + "px";
+    note.classList.add("connection--docked");
+    // its height and the gap below it
+    document.documentElement.style.setProperty("--connection-docked", note.offsetHeight + 8 + "px");
+  }
+  window.addEventListener("scroll", function () { placeNote(false); }, { passive: true });
+  window.addEventListener("resize", function () { placeNote(true); });
   function closingReason() {
     var toast = document.querySelector("#toast .toast[data-reason]");
     return toast && CLOSING_REASONS.indexOf(toast.dataset.reason) >= 0 ? toast.textContent.trim() : "";

@@ -88,6 +88,7 @@ LONGEST_PAUSES = "Math.random = () => 0.99;"
 CLOSE_CODES = (
     "document.addEventListener('htmx:wsClose', e => (window.closes = window.closes || []).push(e.detail.event.code));"
 )
+DOCKED = re.compile(r"\bconnection--docked\b")
 
 
 def _box(page, selector: str) -> dict:
@@ -99,6 +100,7 @@ def _banner_as_a_player_sees_it(page, lang: str, viewport: dict, text: str | re.
     between the header (its links and the language switcher uncovered) and the table; the moves
     are off until the table comes."""
     note = page.locator("#connection")
+    expect(note).not_to_have_class(DOCKED)  # the page at its top: the note back in its place
     expect(note.locator("[data-connection-text]")).to_have_text(text)
     expect(note).to_have_class(kind)
     expect(page.locator("html")).to_have_attribute("lang", lang)
@@ -330,12 +332,31 @@ def _closed_for_good(page, lang: str, viewport: dict, text: str, control: str, t
     expect(page.locator('#controls [data-action="draw"]')).to_be_disabled()
 
 
+def _docked_when_scrolled(page, lang: str) -> None:
+    """Scrolled down on a phone, the note sits at the bottom of the screen, no higher than the
+    top of the table's bottom panel (none of the seats or the bar under it), the page's end
+    reachable above it; back at the top it is in its place above the table again."""
+    note = page.locator("#connection")
+    page.evaluate("window.scrollTo(0, 300)")
+    expect(note).to_have_class(DOCKED)
+    box, panel = _box(page, "#connection"), _box(page, ".table__dock")
+    height = page.viewport_size["height"]
+    assert panel["y"] - 1 <= box["y"] and box["y"] + box["height"] <= height, (lang, box, panel)
+    assert note.evaluate("n => n.scrollWidth <= n.clientWidth && n.scrollHeight <= n.clientHeight"), lang
+    page.evaluate("window.scrollTo(0, document.documentElement.scrollHeight)")
+    last = page.locator(".table-side > *").last.bounding_box()
+    assert last["y"] + last["height"] <= _box(page, "#connection")["y"] + 1, (lang, last)
+    page.evaluate("window.scrollTo(0, 0)")
+    expect(note).not_to_have_class(DOCKED)
+
+
 def test_a_page_with_too_many_sockets_is_disconnected_for_good_with_reload_in_every_language(
     browser, django_db_blocker, settings, shoot
 ):
     """An address may hold one table socket here: each other page is told why (a toast, the
     reason then kept under the note) and that it is disconnected, with Reload and its moves off,
-    and tries nothing more. Once the first page has gone, Reload brings the table."""
+    and tries nothing more; scrolled on a phone, the note docks over the controls at the bottom.
+    Once the first page has gone, Reload brings the table."""
     settings.SEVN_MAX_SOCKETS_PER_ADDRESS = 1
     table, (ana, ben) = scenes.two_players()
     with _serving(django_db_blocker) as url:
@@ -357,6 +378,13 @@ def test_a_page_with_too_many_sockets_is_disconnected_for_good_with_reload_in_ev
                 _closed_for_good(page, lang, viewport, text, reload, tries)
                 expect(page.locator("#connection [data-connection-detail]")).to_have_text(reason)
                 shoot(page, f"closed-{lang}-{name}", full_page=False)
+                if phone:
+                    _docked_when_scrolled(page, lang)
+                    page.evaluate("window.scrollTo(0, 300)")
+                    expect(page.locator("#connection")).to_have_class(DOCKED)
+                    shoot(page, f"closed-{lang}-{name}-scrolled", full_page=False)
+                    page.evaluate("window.scrollTo(0, 0)")
+                    _banner_as_a_player_sees_it(page, lang, viewport, text, "connection connection--closed")
                 if (lang, name) != ("fr", "desktop"):
                     page.context.close()
 
@@ -494,3 +522,56 @@ def test_a_socket_dropped_without_a_close_says_reconnecting_and_comes_back(brows
             expect(page.locator("#connection")).to_be_hidden(timeout=30_000)
             expect(page.locator('#controls [data-action="draw"]')).to_be_enabled()
             page.context.close()
+
+
+def test_a_lost_socket_on_a_scrolled_phone_docks_its_note_over_the_controls_not_the_seats(
+    browser, django_db_blocker, shoot
+):
+    """Four seats on a phone: scrolled down to the seats, the bottom panel stuck at the bottom,
+    the socket drops. The note says "Reconnecting…" over that panel's controls (off meanwhile),
+    not over the seats in view; back at the top it is above the table; once the socket is back
+    it is gone, and so is the room it took."""
+    table, players = scenes.freeze_pending()
+    with _serving(django_db_blocker) as url:
+        context = browser.new_context(viewport=TALL_PHONE, is_mobile=True, has_touch=True)
+        scenes.seat_as(context, url, players[1])
+        page = context.new_page()
+        down = {"now": False, "sockets": []}
+
+        def route(socket):
+            if down["now"]:
+                socket.close(code=1012)
+                return
+            socket.connect_to_server()
+            down["sockets"].append(socket)
+
+        page.route_web_socket(re.compile(r"/ws/t/"), route)
+        page.goto(f"{url}/en/t/{table.code}/")
+        expect(page.locator('body[data-socket="live"]')).to_have_count(1)
+        page.evaluate("window.scrollTo(0, 250)")
+        down["now"] = True
+        down["sockets"][0].close(code=1012)
+
+        note = page.locator("#connection")
+        expect(note).to_have_class(DOCKED)
+        expect(note.locator("[data-connection-text]")).to_have_text(LOST["en"])
+        box, panel, controls = _box(page, "#connection"), _box(page, ".table__dock"), _box(page, "#controls")
+        assert panel["y"] + panel["height"] >= TALL_PHONE["height"] - 1, panel  # stuck at the bottom
+        assert box["y"] >= controls["y"] and box["y"] + box["height"] <= TALL_PHONE["height"], (box, controls)
+        seat = _box(page, ".table__seats .seat:last-child")  # the last seat, just above the panel
+        assert seat["y"] < panel["y"] and seat["y"] + 40 <= box["y"], (seat, panel, box)
+        expect(page.locator("#controls button").first).to_be_disabled()
+        shoot(page, "lost-en-phone-scrolled-four-seats", full_page=False)
+
+        page.evaluate("window.scrollTo(0, 0)")
+        expect(note).not_to_have_class(DOCKED)
+        box = _box(page, "#connection")
+        assert box["y"] + box["height"] <= _box(page, "#table")["y"] + 1, box
+        page.evaluate("window.scrollTo(0, 250)")
+        expect(note).to_have_class(DOCKED)
+
+        down["now"] = False
+        expect(note).to_be_hidden(timeout=30_000)
+        expect(note).not_to_have_class(DOCKED)
+        assert page.evaluate("getComputedStyle(document.body).paddingBottom") == "0px"
+        page.context.close()
