@@ -29,6 +29,7 @@ from game.core.identity import known_player, tag
 from game.delivery.broadcast import LOCAL, group_name, passed, relay, send_async, unpack
 from game.live import watch
 from game.live.chat_socket import ChatSocket
+from game.live.leaving import leaving
 from game.services import presence, selectors
 
 logger = logging.getLogger(__name__)
@@ -247,15 +248,8 @@ class TableConsumer(QuickDispatch, ChatSocket, AsyncWebsocketConsumer):
                 await relay.unfollow(code)
         except Exception:  # Redis away: the membership expires on its own
             logger.warning("group_discard failed for %s", code, exc_info=True)
-        if present:
-            try:
-                message = await asyncio.wait_for(
-                    database_sync_to_async(presence.left)(channel=self.channel_name), CLEANUP_SECONDS
-                )
-                if message:
-                    await asyncio.wait_for(self._broadcast_from(code, message), CLEANUP_SECONDS)
-            except Exception:  # the database away: the presence row goes stale and is removed
-                logger.warning("presence.left failed for %s", code, exc_info=True)
+        if present:  # with the other sockets closing meanwhile (game.live.leaving)
+            await leaving.left(self.channel_name, self._broadcast_from, CLEANUP_SECONDS)
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
         if self.code is None:

@@ -94,17 +94,38 @@ def _back(table_id: int, seat_id: int) -> dict | None:
 def left(*, channel: str) -> dict | None:
     """A socket closed; the seat remembers when its person was last here. If it was their last
     socket at the table, returns the message that tells every screen the seat is not connected."""
-    presence = Presence.objects.filter(channel=channel).first()
-    if presence is None:
-        return None
-    presence.delete()
-    seated = Seat.objects.filter(table_id=presence.table_id, player_key=presence.player_key).update(
-        last_seen=timezone.now()
+    messages = left_all(channels=[channel])
+    return messages[0] if messages else None
+
+
+def left_all(*, channels: list[str]) -> list[dict]:
+    """Sockets closed together (a crowd leaving, a process stopping): a few statements for all of
+    them, and one message for each table where a seated person's last socket closed, whoever
+    else's closed with it. One socket at a time, four sockets of a table closing at once made
+    four messages and a dozen statements each, queued on the one thread that runs every database
+    call of the process: hundreds closing at once held up every move behind them."""
+    gone = list(Presence.objects.filter(channel__in=channels).values_list("channel", "table_id", "player_key"))
+    if not gone:
+        return []
+    Presence.objects.filter(channel__in=[channel for channel, _table, _key in gone]).delete()
+    people = {(table_id, key) for _channel, table_id, key in gone}
+    keys = {key for _table, key in people}
+    candidates = Seat.objects.filter(table_id__in={table_id for table_id, _key in people}, player_key__in=keys)
+    seats = [
+        (id_, table_id, key)
+        for id_, table_id, key in candidates.values_list("id", "table_id", "player_key")
+        if (table_id, key) in people
+    ]
+    if not seats:
+        return []
+    Seat.objects.filter(id__in=[id_ for id_, _table, _key in seats]).update(last_seen=timezone.now())
+    tables = {table_id for _id, table_id, _key in seats}
+    still_here = set(
+        Presence.objects.filter(table_id__in=tables, player_key__in=keys).values_list("table_id", "player_key")
     )
-    if not seated or Presence.objects.filter(table_id=presence.table_id, player_key=presence.player_key).exists():
-        return None
-    table = Table.objects.filter(id=presence.table_id).first()
-    return table and _presence_message(table)
+    told = {table_id for _id, table_id, key in seats if (table_id, key) not in still_here}
+    messages = [_presence_message(table) for table in Table.objects.filter(id__in=told).order_by("id")]
+    return [message for message in messages if message is not None]
 
 
 def heartbeat(*, sockets: dict[str, tuple[str, str]]) -> None:

@@ -266,3 +266,34 @@ def test_quick_dispatch_still_matches_channels_dispatch_but_for_the_database_hop
         "else:",
         'raise ValueError("No handler for message type %s" % message["type"])',
     ], body
+
+
+async def test_sockets_closing_at_once_clear_their_presence_together(monkeypatch):
+    """A crowd closing at once (game.live.leaving): every presence row goes, in fewer batches
+    than sockets, and a spectator who stays sees every seat disconnected."""
+    import asyncio
+
+    from game.models import Presence
+    from game.services import presence
+
+    batches = []
+    left_all = presence.left_all
+
+    def counted(*, channels):
+        batches.append(list(channels))
+        return left_all(channels=channels)
+
+    monkeypatch.setattr(presence, "left_all", counted)
+    table, people = await started_table(deck=["5", "9", "4", "1", "2"], names=("Ana", "Ben", "Cy", "Di"))
+    watcher = await connect(table.code, None)
+    sockets = [await connect(table.code, person.key) for person in people]
+    for socket in (watcher, *sockets):
+        await drain(socket)
+    assert await database_sync_to_async(Presence.objects.count)() == 4
+    await asyncio.gather(*(socket.disconnect() for socket in sockets))
+    assert await database_sync_to_async(Presence.objects.count)() == 0
+    closed = [channel for batch in batches for channel in batch]
+    assert len(closed) == len(set(closed)) == 4 and len(batches) < 4
+    shown = "".join(await drain(watcher))
+    assert 'data-online=""' in shown.split('id="table-presence"')[-1].split(">")[0]
+    await watcher.disconnect()

@@ -13,7 +13,7 @@ from django.utils import timezone, translation
 
 from game.core.errors import ServiceError
 from game.live import timers
-from game.models import Seat
+from game.models import Presence, Seat
 from game.screen import Screen, render_table
 from game.services import presence, selectors
 from game.services.play import ABSENT_TURN, rematch_ask
@@ -156,6 +156,32 @@ def test_presence_is_broadcast_when_a_socket_opens_and_when_the_last_one_closes(
     html = screen.update(arrived["snapshot"], arrived["events"])
     # Ben's, and Ana's own: a screen is its viewer's open socket
     assert '<div id="table-presence" hidden data-online="0 1" data-known></div>' == html
+
+
+def test_sockets_closing_together_make_one_presence_message_per_table():
+    """A crowd closing at once: every row gone, every seat's last visit noted, one message for
+    each table where someone's last socket closed (none where another of theirs is open)."""
+    first, (ana, ben) = open_table(deck=["5", "9", "4", "1", "2", "3"])
+    second, (cy, di) = open_table(names=("Cy", "Di"), deck=["5", "9", "4", "1", "2", "3"])
+    Seat.objects.update(last_seen=None)
+    for table, player, channel in (
+        (first, ana, "ana"),
+        (first, ben, "ben-1"),
+        (first, ben, "ben-2"),
+        (second, cy, "cy"),
+        (second, di, "di"),
+    ):
+        presence.arrived(code=table.code, player_key=player.key, channel=channel)
+    Seat.objects.update(last_seen=None)
+    messages = presence.left_all(channels=["ana", "ben-1", "cy", "di", "nobody"])
+    assert sorted(m["snapshot"]["table"]["code"] for m in messages) == sorted([first.code, second.code])
+    online = {m["snapshot"]["table"]["code"]: m["events"] for m in messages}
+    assert online[first.code] == [{"type": "presence", "online": [1]}]  # Ben's other socket is open
+    assert online[second.code] == [{"type": "presence", "online": []}]
+    assert list(Presence.objects.values_list("channel", flat=True)) == ["ben-2"]
+    seen = dict(Seat.objects.values_list("player_key", "last_seen"))
+    assert seen[ana.key] and seen[cy.key] and seen[di.key] and seen[ben.key]
+    assert presence.left_all(channels=["ana", "cy"]) == []  # closed already: nothing to tell
 
 
 def test_an_absent_players_next_decisions_wait_only_a_few_seconds():
