@@ -18,6 +18,23 @@ from .conftest import DESKTOP, _serving
 pytestmark = pytest.mark.django_db(transaction=True)
 
 
+def _droppable(page) -> dict:
+    """The page's table sockets go through to the server until `down["now"]` is set; from then on
+    each new one is closed at once with 1012, as by a server restarting. `down["sockets"]`: the
+    ones that went through (a test closes them to drop the connection)."""
+    down = {"now": False, "sockets": []}
+
+    def route(socket):
+        if down["now"]:
+            socket.close(code=1012)
+            return
+        socket.connect_to_server()
+        down["sockets"].append(socket)
+
+    page.route_web_socket(re.compile(r"/ws/t/"), route)
+    return down
+
+
 def test_a_page_turned_away_says_busy_retries_and_gets_its_table_once_there_is_room(
     browser, django_db_blocker, settings
 ):
@@ -238,16 +255,7 @@ def test_a_lost_socket_says_reconnecting_above_the_table_with_the_moves_off_in_e
                 context = browser.new_context(viewport=viewport, is_mobile=phone, has_touch=phone)
                 scenes.seat_as(context, url, ben)
                 page = context.new_page()
-                down = {"now": False, "sockets": []}
-
-                def route(socket, down=down):
-                    if down["now"]:
-                        socket.close(code=1012)
-                        return
-                    socket.connect_to_server()
-                    down["sockets"].append(socket)
-
-                page.route_web_socket(re.compile(r"/ws/t/"), route)
+                down = _droppable(page)
                 page.goto(f"{url}/{lang}/t/{table.code}/")
                 expect(page.locator('body[data-socket="live"]')).to_have_count(1)
                 expect(page.locator("#connection")).to_be_hidden()
@@ -536,16 +544,7 @@ def test_a_lost_socket_on_a_scrolled_phone_docks_its_note_over_the_controls_not_
         context = browser.new_context(viewport=TALL_PHONE, is_mobile=True, has_touch=True)
         scenes.seat_as(context, url, players[1])
         page = context.new_page()
-        down = {"now": False, "sockets": []}
-
-        def route(socket):
-            if down["now"]:
-                socket.close(code=1012)
-                return
-            socket.connect_to_server()
-            down["sockets"].append(socket)
-
-        page.route_web_socket(re.compile(r"/ws/t/"), route)
+        down = _droppable(page)
         page.goto(f"{url}/en/t/{table.code}/")
         expect(page.locator('body[data-socket="live"]')).to_have_count(1)
         page.evaluate("window.scrollTo(0, 250)")
