@@ -59,6 +59,10 @@ class Table(models.Model):
     next_seed = models.CharField(_("next server seed"), max_length=64, default=new_server_seed)
     created = models.DateTimeField(_("created"), auto_now_add=True, db_index=True)
     updated = models.DateTimeField(_("updated"), auto_now=True)
+    # How many times its screens were told whose sockets are open (services.common.presence_event):
+    # those messages come from several processes and may arrive out of order, so each carries
+    # this number and a screen keeps the highest it heard.
+    presence_told = models.PositiveBigIntegerField(default=0, editable=False)
 
     class Meta:
         verbose_name = _("table")

@@ -203,18 +203,23 @@ class TableConsumer(QuickDispatch, ChatSocket, AsyncWebsocketConsumer):
                 code=self.code, player_key=self.viewer_key, channel=self.channel_name
             )
             self.present = True
-        snapshot, log, online = await self._snapshot_and_log()
-        if snapshot is None:
-            await sync_to_async(limits.lookup_missed, thread_sensitive=False)(address)
-            await self._close_with(_("There is no table with that code."), CLOSE_NO_TABLE, "no_table")
-            return
-        if arrival:  # to the others; this screen's table has it already (it joins the group next)
-            await self._broadcast(arrival)
+        # The table's messages first, its reading next: whatever changes after the reading
+        # reaches this screen. (Read first, a move or an arrival broadcast between the reading
+        # and the joining was lost to it: a seat shown offline while its person sat there.) The
+        # messages sent meanwhile wait until the table is drawn, and what it shows already of
+        # them is left as it is (Screen: presence counts, the log's versions).
         await self.channel_layer.group_add(group_name(self.code), self.channel_name)
         watch.add(self.code, self)
         self.following = True
         await relay.follow(self.code)  # Redis away: skipped, the screens' check keeps this one current
-        await self.send(self.screen.full(snapshot, log, online) + await self.chat_panel(snapshot))
+        snapshot, log, online, told = await self._snapshot_and_log()
+        if snapshot is None:
+            await sync_to_async(limits.lookup_missed, thread_sensitive=False)(address)
+            await self._close_with(_("There is no table with that code."), CLOSE_NO_TABLE, "no_table")
+            return
+        if arrival:  # to every screen (this one's reading has it already)
+            await self._broadcast(arrival)
+        await self.send(self.screen.full(snapshot, log, online, told) + await self.chat_panel(snapshot))
 
     async def disconnect(self, close_code: int) -> None:
         await self._cleanup()
@@ -377,10 +382,10 @@ class TableConsumer(QuickDispatch, ChatSocket, AsyncWebsocketConsumer):
         try:
             # the table as the database holds it, at once: nothing here waits for Redis (the
             # relay rejoins the table's group by itself once Redis answers: game.live.watch)
-            snapshot, log, online = await self._snapshot_and_log()
+            snapshot, log, online, told = await self._snapshot_and_log()
             self.behind_since = None
             if snapshot is not None:
-                await self.send(self.screen.full(snapshot, log, online))
+                await self.send(self.screen.full(snapshot, log, online, told))
         except Exception:
             logger.warning("resync failed at table %s", self.code, exc_info=True)
         finally:
@@ -397,9 +402,9 @@ class TableConsumer(QuickDispatch, ChatSocket, AsyncWebsocketConsumer):
             return
         self.player, self.viewer_key = account, account.key
         self.screen = render.Screen(self.viewer_key, self.language)
-        snapshot, log, online = await self._snapshot_and_log()
+        snapshot, log, online, told = await self._snapshot_and_log()
         if snapshot is not None:
-            await self.send(self.screen.full(snapshot, log, online) + await self.chat_panel(snapshot))
+            await self.send(self.screen.full(snapshot, log, online, told) + await self.chat_panel(snapshot))
 
     async def _refuse(self, error: ServiceError) -> None:
         """The reason, to this socket only. A redraw only when this screen is behind the table
@@ -410,12 +415,12 @@ class TableConsumer(QuickDispatch, ChatSocket, AsyncWebsocketConsumer):
             and error.version is not None
             and (self.screen.version is None or self.screen.version[1] < error.version)
         ):
-            snapshot, log, online = await self._snapshot_and_log()
+            snapshot, log, online, told = await self._snapshot_and_log()
             if snapshot is not None:
-                html += self.screen.full(snapshot, log, online)
+                html += self.screen.full(snapshot, log, online, told)
         await self.send(html)
 
-    async def _snapshot_and_log(self) -> tuple[dict | None, list[dict], list[int]]:
+    async def _snapshot_and_log(self) -> tuple[dict | None, list[dict], list[int], int]:
         """The table and its log as the database holds them. Sockets of one table that ask at the
         same moment (a crowd arriving, every screen after a restart) share one read."""
         code = self.code
@@ -430,11 +435,17 @@ _reading: dict[str, asyncio.Future] = {}
 
 
 @database_sync_to_async
-def _read_table(code: str) -> tuple[dict | None, list[dict], list[int]]:
+def _read_table(code: str) -> tuple[dict | None, list[dict], list[int], int]:
     """The table, its log and whose sockets are open (so that every new screen, a spectator's
-    without a session too, marks who is here at once)."""
+    without a session too, marks who is here at once), with the count of presence messages the
+    table had when it was read (before who is here: the reading is as new as that message)."""
     table = selectors.table_by_code(code)
     if table is None:
-        return None, [], []
+        return None, [], [], 0
     game = selectors.current_game(table)
-    return selectors.snapshot(table, game=game), selectors.log_events(game), presence.online(table.id)
+    return (
+        selectors.snapshot(table, game=game),
+        selectors.log_events(game),
+        presence.online(table.id),
+        table.presence_told,
+    )

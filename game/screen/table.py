@@ -147,6 +147,10 @@ class Screen:
         self.moved_after: int | None = None
         self.snapshot: dict | None = None  # the last one drawn (shared with every other screen: read only)
         self.online: tuple[int, ...] | None = None  # seats with a socket open, from the last presence change
+        self.online_told: int | None = None  # that change's number (services.common.presence_event)
+        # (game id, version): the log shows every line of this game up to this version (an update
+        # of that version or older that arrives late, after a whole redraw, has its lines there)
+        self.logged: tuple[int, int] | None = None
         self.asked: dict[int, set[int]] = {}  # game id -> seats that asked for a rematch
         self.recent: tuple[dict, ...] = ()  # the shown game's latest events (what was played lately)
         self.recent_game: int | None = None
@@ -195,9 +199,33 @@ class Screen:
         game = snapshot["game"]
         for event in events:
             if event["type"] == "presence":
-                self.online = tuple(event["online"])
+                self._hear_online(event["online"], event.get("told"))
             elif event["type"] == "rematch_asked" and game is not None:
                 self.asked.setdefault(game["id"], set()).add(event["seat"])
+
+    def _hear_online(self, online: list[int], told: int | None, read: bool = False) -> None:
+        """Whose sockets are open, unless this screen heard a later count already: presence
+        messages from several processes may arrive out of order, and a screen that read the
+        table while they were on their way has a newer one than those sent before. (A reading
+        that found the count at n was taken after message n's: it is the newer of the two.)"""
+        if told is not None and self.online_told is not None:
+            if told < self.online_told or (told == self.online_told and not read):
+                return
+        self.online = tuple(online)
+        if told is not None:
+            self.online_told = told
+
+    def _logged_already(self, snapshot: dict, events: list[dict]) -> bool:
+        """Whether this update's lines are in the log already: a screen that joined its table's
+        messages before it read the table hears the updates sent meanwhile after it drew them."""
+        game = snapshot["game"]
+        return (
+            game is not None
+            and self.logged is not None
+            and self.logged[0] == game["id"]
+            and game["version"] <= self.logged[1]
+            and any(event["type"] != "presence" for event in events)
+        )
 
     def _note(self, snapshot: dict, events: list[dict], whole: bool = False) -> None:
         """Keep the game's latest events (`whole`: the log read again, all of them there is)."""
@@ -214,14 +242,18 @@ class Screen:
         game = snapshot["game"]
         return frozenset(self.asked.get(game["id"], ())) if game is not None else frozenset()
 
-    def full(self, snapshot: dict, log_events: list[dict], online: list[int] | None = None) -> str:
+    def full(
+        self, snapshot: dict, log_events: list[dict], online: list[int] | None = None, told: int | None = None
+    ) -> str:
         """The whole table and the whole log (on connect, and after a refused move); `online`:
-        whose sockets are open, as the database says at this moment."""
+        whose sockets are open, as the database says at this moment, `told`: the table's count
+        of presence messages when it was read (this reading is as new as that one or newer)."""
         game = snapshot["game"]
         if online is not None:
-            self.online = tuple(online)
+            self._hear_online(online, told, read=True)
         if game is not None:  # the log is where earlier rematch requests are
             self.asked[game["id"]] = {e["seat"] for e in log_events if e["type"] == "rematch_asked"}
+            self.logged = (game["id"], game["version"])
         self._note(snapshot, log_events, whole=True)
         with speaking(self.language):
             html = self._whole(snapshot, self._view(snapshot, []))
@@ -241,6 +273,8 @@ class Screen:
         order, so the caller draws the whole table and log again from the database."""
         game = snapshot["game"]
         self._heard(snapshot, events)
+        if self._logged_already(snapshot, events):  # nothing in it is new here but who is online
+            events = [event for event in events if event["type"] == "presence"]
         if self._overtaken(snapshot):
             if all(event["type"] == "presence" for event in events):  # it needs no table of its own
                 return self._presence_only()
@@ -256,6 +290,8 @@ class Screen:
                 html = "".join(self._changed(seen.pieces))
             if events and game is not None:
                 html += draw(self._log(snapshot, events, passed))
+                if self.logged is None or self.logged[0] != game["id"] or self.logged[1] == game["version"] - 1:
+                    self.logged = (game["id"], game["version"])  # (after a gap, the lines stay missing)
             return html + self._fair(snapshot)
 
     def _overtaken(self, snapshot: dict) -> bool:

@@ -5,6 +5,8 @@ from __future__ import annotations
 import re
 import unicodedata
 
+from django.db import transaction
+from django.db.models import F
 from django.utils.translation import gettext_lazy as _
 
 from game.core import names
@@ -23,6 +25,18 @@ def table_update(
     """What a change did to a table, as its viewers may see it: the new snapshot and the events
     (game.delivery.broadcast sends it to every screen)."""
     return {"snapshot": selectors.snapshot(table, seats, game, state), "events": events or []}
+
+
+def presence_event(table_id: int) -> dict:
+    """Whose sockets are open, as an event every screen hears (it changes no game), with the
+    table's count of such events. Two sockets opening at once in two processes compute theirs
+    a moment apart and may broadcast them in the other order: a screen keeps the one told later
+    (the higher `told`), not the one that reached it last. The count is taken with the table's
+    row locked, so the later count always goes with the later reading of who is here."""
+    with transaction.atomic():
+        Table.objects.filter(id=table_id).update(presence_told=F("presence_told") + 1)
+        told = Table.objects.filter(id=table_id).values_list("presence_told", flat=True).get()
+        return {"type": "presence", "online": selectors.online(table_id), "told": told}
 
 
 def locked_table(code: str | None = None, *, table_id: int | None = None) -> Table:

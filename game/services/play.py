@@ -22,7 +22,7 @@ from game.core.kind import Kind
 from game.fair import seeds as fair
 from game.models import Event, Game, Presence, Seat, Table
 from game.services import ratings, selectors, store
-from game.services.common import locked_table, require_host, table_update
+from game.services.common import locked_table, presence_event, require_host, table_update
 
 logger = logging.getLogger(__name__)
 
@@ -90,7 +90,7 @@ def game_start(*, code: str, player: Player) -> dict:
     message = _commit(table, seats, game, state, records)
     # Whose sockets are open: every screen is told at the start (a lobby's screens were told
     # nobody's presence, a screen that opened there knew only those who came before it).
-    message["events"].append(selectors.presence_event(table.id))
+    message["events"].append(presence_event(table.id))
     return message
 
 

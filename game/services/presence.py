@@ -18,7 +18,7 @@ from django.utils import timezone
 
 from game import services
 from game.models import Game, Presence, Seat, Table
-from game.services import selectors
+from game.services import common, selectors
 from game.services.common import table_update
 from game.services.play import ABSENT_TURN, GRACE, gone, hurry, unhurry
 from game.services.store import locked_table_and_game
@@ -43,7 +43,7 @@ def online(table_id: int) -> list[int]:
 
 
 def presence_event(table_id: int) -> dict:
-    return selectors.presence_event(table_id)
+    return common.presence_event(table_id)
 
 
 def _presence_message(table: Table) -> dict | None:

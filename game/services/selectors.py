@@ -49,11 +49,6 @@ def online(table_id: int) -> list[int]:
     )
 
 
-def presence_event(table_id: int) -> dict:
-    """Whose sockets are open, as an event every screen hears (it changes no game)."""
-    return {"type": "presence", "online": online(table_id)}
-
-
 def table_dict(table: Table) -> dict:
     return {
         "code": table.code,

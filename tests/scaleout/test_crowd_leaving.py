@@ -44,6 +44,9 @@ def test_a_crowd_dropped_at_once_is_cleared_within_seconds_and_the_ones_who_stay
         running = [asyncio.ensure_future(seat.run(until)) for table in seats for seat in table]
         await until_true(lambda: all(seat.screen.version[1] >= 0 for table in seats for seat in table))
         await until_true(lambda: presence_rows(stack) == 4 * TABLES)
+        # and every screen shows every seat connected: 160 arrivals told out of order, some
+        # while a screen was reading its table (game.live.consumers, game.screen.table)
+        await until_true(lambda: all(seat.screen.online == 4 for table in seats for seat in table), seconds=10)
         dropped = time.monotonic()
         for seat in leaving:  # the network gone under them: no close handshake, as in a blip
             seat.until = 0.0

@@ -44,7 +44,7 @@ def test_the_start_of_a_game_tells_every_screen_who_is_connected_since_the_lobby
         assert presence.arrived(code=table.code, player_key=player.key, channel=f"c{index}") is None  # a lobby
         screens[player] = screen
     started = services.game_start(code=table.code, player=ana)
-    assert started["events"][-1] == {"type": "presence", "online": [0, 1]}
+    assert started["events"][-1] == {"type": "presence", "online": [0, 1], "told": 1}
     for screen in screens.values():
         html = screen.update(started["snapshot"], started["events"])
         assert '<div id="table-presence" hidden data-online="0 1" data-known></div>' in html

@@ -146,11 +146,12 @@ def test_a_lobby_action_is_answered_by_the_socket_alone():
 def test_presence_is_broadcast_when_a_socket_opens_and_when_the_last_one_closes():
     table, (ana, ben) = open_table(deck=["5", "9", "4", "1", "2", "3"])
     arrived = presence.arrived(code=table.code, player_key=ben.key, channel="ben-1")
-    assert arrived["events"] == [{"type": "presence", "online": [1]}]
+    told = arrived["events"][0]["told"]  # numbered: the game's start told who was here first
+    assert arrived["events"] == [{"type": "presence", "online": [1], "told": told}]
     presence.arrived(code=table.code, player_key=ben.key, channel="ben-2")
     assert presence.left(channel="ben-1") is None  # another of Ben's sockets is still open
     gone = presence.left(channel="ben-2")  # the socket broadcasts what this returns
-    assert gone["events"] == [{"type": "presence", "online": []}]
+    assert gone["events"] == [{"type": "presence", "online": [], "told": told + 2}]
     screen = Screen(ana.key, "en")
     screen.full(snapshot_of(table), [])
     html = screen.update(arrived["snapshot"], arrived["events"])
@@ -176,8 +177,8 @@ def test_sockets_closing_together_make_one_presence_message_per_table():
     messages = presence.left_all(channels=["ana", "ben-1", "cy", "di", "nobody"])
     assert sorted(m["snapshot"]["table"]["code"] for m in messages) == sorted([first.code, second.code])
     online = {m["snapshot"]["table"]["code"]: m["events"] for m in messages}
-    assert online[first.code] == [{"type": "presence", "online": [1]}]  # Ben's other socket is open
-    assert online[second.code] == [{"type": "presence", "online": []}]
+    assert [event["online"] for event in online[first.code]] == [[1]]  # Ben's other socket is open
+    assert [event["online"] for event in online[second.code]] == [[]]
     assert list(Presence.objects.values_list("channel", flat=True)) == ["ben-2"]
     seen = dict(Seat.objects.values_list("player_key", "last_seen"))
     assert seen[ana.key] and seen[cy.key] and seen[di.key] and seen[ben.key]

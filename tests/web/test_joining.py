@@ -1,0 +1,111 @@
+"""A screen that opens while its table changes: whatever happens between its reading of the
+table and its joining of the table's messages reaches it, once, and presence messages that
+arrive out of order leave it showing who is here now."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from channels.db import database_sync_to_async
+
+from game import services
+from game.delivery.broadcast import send_async
+from game.live import consumers
+from game.screen import Screen
+from game.services import presence
+
+from .factories import open_table
+from .test_consumers import connect, drain
+
+pytestmark = pytest.mark.django_db(transaction=True)
+ONLINE = re.compile(r'<div id="table-presence" hidden data-online="([\d ]*)"')
+
+
+def online_shown(messages: list[str]) -> str:
+    """Which seats the last of these frames marks connected."""
+    return ONLINE.findall("".join(messages))[-1]
+
+
+@database_sync_to_async
+def started_table():
+    return open_table(deck=["5", "9", "4", "1", "2", "3"])
+
+
+async def test_someone_arriving_while_a_screen_reads_its_table_is_shown_connected(monkeypatch):
+    """Ana's socket opens (elsewhere) while a spectator's screen reads the table, her arrival
+    told to every screen just after that reading: the spectator sees her connected."""
+    table, (ana, _ben) = await started_table()
+    read_table = consumers._read_table
+
+    async def read_as_ana_arrives(code):
+        read = await read_table(code)
+        arrival = await database_sync_to_async(presence.arrived)(code=code, player_key=ana.key, channel="ana-phone")
+        await send_async(code, arrival)
+        return read
+
+    monkeypatch.setattr(consumers, "_read_table", read_as_ana_arrives)
+    socket = await connect(table.code, None)
+    first = await socket.receive_from(timeout=10)
+    assert online_shown([first]) == ""  # nobody was connected when it read the table
+    assert online_shown([first, *await drain(socket)]) == "0"
+    await socket.disconnect()
+
+
+async def test_a_move_made_while_a_screen_reads_its_table_reaches_it_once(monkeypatch):
+    """Ben draws while Ana's screen reads the table: the move is on her screen, its line once
+    in her log, whether it was saved before her reading (its message still on its way) or
+    after it."""
+    read_table, act = consumers._read_table, database_sync_to_async(services.game_act)
+    for before_reading in (True, False):
+        table, (ana, ben) = await started_table()
+
+        async def read_as_ben_draws(code, before_reading=before_reading, ben=ben):
+            if before_reading:
+                move = await act(code=code, player=ben, action={"kind": "draw"}, version=1)
+                read = await read_table(code)
+            else:
+                read = await read_table(code)
+                move = await act(code=code, player=ben, action={"kind": "draw"}, version=1)
+            await send_async(code, move)
+            return read
+
+        monkeypatch.setattr(consumers, "_read_table", read_as_ben_draws)
+        socket = await connect(table.code, ana.key)
+        frames = [await socket.receive_from(timeout=10), *await drain(socket)]
+        seen = "".join(frames)
+        assert seen.count('log__line--drawn">Ben draws 4.</li>') == 1, (before_reading, frames)
+        versions = re.findall(r'id="table-meta"[^>]*data-version="(\d+)"', seen)
+        assert versions[-1] == "2", (before_reading, versions)
+        if before_reading:
+            assert len(frames) == 1, frames  # the late message draws nothing: the table shows it
+        await socket.disconnect()
+
+
+def test_a_presence_message_older_than_what_the_screen_knows_changes_nothing():
+    """Presence messages are numbered by the table as they are made: a screen keeps the latest
+    count, whichever order they arrive in, and a reading of the table that found count n is
+    newer than message n (it was taken after it)."""
+    table, (ana, ben) = open_table(deck=["5", "9", "4", "1", "2", "3"])
+    snapshot = services.selectors.snapshot(table, game=services.selectors.current_game(table))
+    first = presence.arrived(code=table.code, player_key=ana.key, channel="ana")
+    second = presence.arrived(code=table.code, player_key=ben.key, channel="ben")
+    told = [first["events"][-1]["told"], second["events"][-1]["told"]]
+    assert told[1] == told[0] + 1
+
+    screen = Screen(None, "en")  # a spectator's: no seat of its own to mark
+    assert online_shown([screen.full(snapshot, [], [], told=told[0] - 1)]) == ""
+    assert online_shown([screen.update(second["snapshot"], second["events"])]) == "0 1"
+    assert screen.update(first["snapshot"], first["events"]) == ""  # the older one, later: ignored
+    assert screen.update(second["snapshot"], second["events"]) == ""
+
+    again = Screen(None, "en")  # read after the second message was made: keeps its reading
+    assert online_shown([again.full(snapshot, [], [0, 1], told=told[1])]) == "0 1"
+    assert again.update(first["snapshot"], first["events"]) == ""
+    assert again.update(second["snapshot"], second["events"]) == ""
+    gone = presence.left(channel="ana")
+    assert online_shown([again.update(gone["snapshot"], gone["events"])]) == "1"
+
+    stale = Screen(None, "en")  # a reading as old as the first message: the second is newer
+    stale.full(snapshot, [], [0], told=told[0])
+    assert online_shown([stale.update(second["snapshot"], second["events"])]) == "0 1"
