@@ -82,3 +82,16 @@ def pytest_xdist_make_scheduler(config, log):
             return folder or super()._split_scope(nodeid)
 
     return FolderGroups(config, log)
+
+
+@pytest.fixture(autouse=True)
+def _default_language():
+    """Every test starts and ends in the site's default language. A page asked for through the
+    test client leaves its language active on the thread (LocaleMiddleware activates it; nothing
+    resets it), and the next test on that worker read its messages in German or Polish: which
+    test came next depended on how xdist shared them out."""
+    from django.utils import translation
+
+    translation.deactivate()
+    yield
+    translation.deactivate()
