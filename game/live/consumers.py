@@ -343,7 +343,7 @@ class TableConsumer(QuickDispatch, ChatSocket, AsyncWebsocketConsumer):
         try:
             delivered = passed(message)
             update = delivered.body
-            if self.screen.misses_lines_before(update["snapshot"]):
+            if self.screen.misses_lines_before(update["snapshot"], update["events"]):
                 await self.resync()  # a version gap: a lost update's log lines come with the whole log
                 return
             with stages.timed("render"):

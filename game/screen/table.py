@@ -3,6 +3,7 @@ socket, only what changed since it last drew (Screen)."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from contextlib import nullcontext
 
 from django.template.loader import render_to_string
@@ -127,6 +128,11 @@ def render_table(snapshot: dict, viewer_key: str | None, events: list[dict] = ()
 RECENT = 64  # the game's latest events a screen keeps for its marks (a round of turns at 8 seats and more)
 
 
+def _logs(events: Sequence[dict]) -> bool:
+    """Whether an update takes a version of its own (every event but "presence" does: its lines)."""
+    return any(event["type"] != "presence" for event in events)
+
+
 class Screen:
     """What one socket's viewer has on screen, so that an update sends only what changed.
 
@@ -167,14 +173,21 @@ class Screen:
         """Which state of the table this screen shows (compared with the database's by game.live.watch)."""
         return fingerprint(self.snapshot)
 
-    def misses_lines_before(self, snapshot: dict) -> bool:
-        """Whether this update skips versions this screen never saw (their log lines with them)."""
+    def misses_lines_before(self, snapshot: dict, events: Sequence[dict] = ()) -> bool:
+        """Whether this update skips versions this screen never saw (their log lines with them),
+        or, for an update with lines, versions whose lines never came: a presence message drew
+        their table first, and their own update was lost (a process's broadcast during a blip
+        of Redis). The table then matches the database's, and only the log would stay short."""
         game = snapshot["game"]
+        if game is None:
+            return False
+        if self.version is not None and self.version[0] == game["id"] and game["version"] > self.version[1] + 1:
+            return True
         return (
-            game is not None
-            and self.version is not None
-            and self.version[0] == game["id"]
-            and game["version"] > self.version[1] + 1
+            self.logged is not None
+            and self.logged[0] == game["id"]
+            and game["version"] > self.logged[1] + 1
+            and _logs(events)
         )
 
     def moved_since(self, version: int) -> bool:
@@ -224,7 +237,7 @@ class Screen:
             and self.logged is not None
             and self.logged[0] == game["id"]
             and game["version"] <= self.logged[1]
-            and any(event["type"] != "presence" for event in events)
+            and _logs(events)
         )
 
     def _note(self, snapshot: dict, events: list[dict], whole: bool = False) -> None:
@@ -290,8 +303,10 @@ class Screen:
                 html = "".join(self._changed(seen.pieces))
             if events and game is not None:
                 html += draw(self._log(snapshot, events, passed))
-                if self.logged is None or self.logged[0] != game["id"] or self.logged[1] == game["version"] - 1:
-                    self.logged = (game["id"], game["version"])  # (after a gap, the lines stay missing)
+                if _logs(events) and (
+                    self.logged is None or self.logged[0] != game["id"] or self.logged[1] == game["version"] - 1
+                ):
+                    self.logged = (game["id"], game["version"])  # (not after a gap: misses_lines_before)
             return html + self._fair(snapshot)
 
     def _overtaken(self, snapshot: dict) -> bool:

@@ -15,11 +15,19 @@ from game.live import consumers
 from game.screen import Screen
 from game.services import presence
 
-from .factories import open_table
+from .factories import act, game_of, open_table
 from .test_consumers import connect, drain
 
 pytestmark = pytest.mark.django_db(transaction=True)
 ONLINE = re.compile(r'<div id="table-presence" hidden data-online="([\d ]*)"')
+
+
+def snapshot_of(table) -> dict:
+    return services.selectors.snapshot(table, game=game_of(table))
+
+
+def log_events(table) -> list[dict]:
+    return services.selectors.log_events(game_of(table))
 
 
 def online_shown(messages: list[str]) -> str:
@@ -87,7 +95,7 @@ def test_a_presence_message_older_than_what_the_screen_knows_changes_nothing():
     count, whichever order they arrive in, and a reading of the table that found count n is
     newer than message n (it was taken after it)."""
     table, (ana, ben) = open_table(deck=["5", "9", "4", "1", "2", "3"])
-    snapshot = services.selectors.snapshot(table, game=services.selectors.current_game(table))
+    snapshot = snapshot_of(table)
     first = presence.arrived(code=table.code, player_key=ana.key, channel="ana")
     second = presence.arrived(code=table.code, player_key=ben.key, channel="ben")
     told = [first["events"][-1]["told"], second["events"][-1]["told"]]
@@ -109,3 +117,22 @@ def test_a_presence_message_older_than_what_the_screen_knows_changes_nothing():
     stale = Screen(None, "en")  # a reading as old as the first message: the second is newer
     stale.full(snapshot, [], [0], told=told[0])
     assert online_shown([stale.update(second["snapshot"], second["events"])]) == "0 1"
+
+
+def test_an_update_whose_earlier_lines_never_came_asks_for_the_whole_log():
+    """A presence message (sent after Ben's draw) drew the table of that version before the
+    draw's own update, which was then lost: the next move's update finds the log one version
+    short, so the screen reads the table and log again; its table alone would look current."""
+    table, (ana, ben) = open_table(deck=["5", "9", "4", "1", "2", "3"])
+    screen = Screen(ana.key, "en")
+    screen.full(snapshot_of(table), log_events(table), [0, 1], told=0)
+    drawn = act(table, ben, {"kind": "draw"})  # version 2: its update is lost on the way
+    arrived = presence.arrived(code=table.code, player_key=ben.key, channel="ben")
+    assert arrived["snapshot"]["game"]["version"] == 2
+    assert not screen.misses_lines_before(arrived["snapshot"], arrived["events"])
+    assert "Ben draws 4." not in screen.update(arrived["snapshot"], arrived["events"])
+    passed = act(table, ana, {"kind": "draw"})  # version 3
+    assert screen.misses_lines_before(passed["snapshot"], passed["events"])
+    assert not screen.misses_lines_before(drawn["snapshot"], drawn["events"])  # the lost one itself, late
+    assert "Ben draws 4." in screen.update(drawn["snapshot"], drawn["events"])
+    assert not screen.misses_lines_before(passed["snapshot"], passed["events"])
