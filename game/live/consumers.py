@@ -6,7 +6,6 @@ and draws the table for its own viewer. Errors go only to the socket that caused
 
 from __future__ import annotations
 
-import asyncio
 import json
 import logging
 import time
@@ -27,7 +26,7 @@ from game.core import capacity, limits, outage, stages
 from game.core.errors import ENGINE_MESSAGES, ServiceError
 from game.core.identity import known_player, tag
 from game.delivery.broadcast import LOCAL, group_name, passed, relay, send_async, unpack
-from game.live import watch
+from game.live import readings, watch
 from game.live.chat_socket import ChatSocket
 from game.live.leaving import leaving
 from game.services import presence, selectors
@@ -421,17 +420,12 @@ class TableConsumer(QuickDispatch, ChatSocket, AsyncWebsocketConsumer):
         await self.send(html)
 
     async def _snapshot_and_log(self) -> tuple[dict | None, list[dict], list[int], int]:
-        """The table and its log as the database holds them. Sockets of one table that ask at the
-        same moment (a crowd arriving, every screen after a restart) share one read."""
+        """The table and its log as the database holds them, read after this call (a reading
+        already under way may be older than this socket's joining of the table's messages).
+        Sockets of one table that ask at the same moment (a crowd arriving, every screen after
+        a restart) share one read (game.live.readings)."""
         code = self.code
-        reading = _reading.get(code)
-        if reading is None:
-            reading = _reading[code] = asyncio.ensure_future(_read_table(code))
-            reading.add_done_callback(lambda _done: _reading.pop(code, None))
-        return await asyncio.shield(reading)
-
-
-_reading: dict[str, asyncio.Future] = {}
+        return await readings.fresh(code, lambda: _read_table(code))
 
 
 @database_sync_to_async

@@ -4,6 +4,7 @@ arrive out of order leave it showing who is here now."""
 
 from __future__ import annotations
 
+import asyncio
 import re
 
 import pytest
@@ -11,7 +12,7 @@ from channels.db import database_sync_to_async
 
 from game import services
 from game.delivery.broadcast import send_async
-from game.live import consumers
+from game.live import consumers, readings
 from game.screen import Screen
 from game.services import presence
 
@@ -136,3 +137,75 @@ def test_an_update_whose_earlier_lines_never_came_asks_for_the_whole_log():
     assert not screen.misses_lines_before(drawn["snapshot"], drawn["events"])  # the lost one itself, late
     assert "Ben draws 4." in screen.update(drawn["snapshot"], drawn["events"])
     assert not screen.misses_lines_before(passed["snapshot"], passed["events"])
+
+
+async def test_sockets_asking_together_share_a_reading_that_started_after_they_asked():
+    """A reading under way may be older than a socket's joining of its table's messages: one who
+    asks meanwhile waits for the next reading, which starts once that one is done and which all
+    who ask meanwhile share (a crowd arriving costs two readings, not one each)."""
+    database = {"version": 1}
+    gates: list[asyncio.Event] = []
+
+    async def read():
+        seen = database["version"]  # the table as the database holds it when the reading starts
+        gates.append(asyncio.Event())
+        await gates[-1].wait()
+        return seen
+
+    first = asyncio.ensure_future(readings.fresh("T1", read))
+    await asyncio.sleep(0)
+    database["version"] = 2  # a move, broadcast before the next sockets joined
+    crowd = [asyncio.ensure_future(readings.fresh("T1", read)) for _ in range(5)]
+    await asyncio.sleep(0)
+    assert len(gates) == 1  # the next reading waits for the one under way
+    gates[0].set()
+    assert await first == 1
+    while len(gates) < 2:
+        await asyncio.sleep(0)
+    gates[1].set()
+    assert [await reading for reading in crowd] == [2] * 5
+    assert len(gates) == 2
+    assert await readings.fresh("T1", read_now(database)) == 2  # nothing under way: at once
+
+
+def read_now(database):
+    async def read():
+        return database["version"]
+
+    return read
+
+
+async def test_a_socket_that_joins_while_another_s_reading_is_under_way_gets_the_move_made_meanwhile(monkeypatch):
+    """Ana's screen is reading the table (the database thread is slow); Ben draws, his update is
+    broadcast; then a spectator's socket joins and asks: it is shown the draw, which a share of
+    Ana's reading (begun before it) would not hold, and whose broadcast came before it joined."""
+    table, (ana, ben) = await started_table()
+    release, read_table = asyncio.Event(), consumers._read_table
+    slow = {"once": True}
+
+    async def slow_read(code):
+        reading = await read_table(code)
+        if slow["once"]:  # Ana's: it read the table, then waits for its turn back on the loop
+            slow["once"] = False
+            await release.wait()
+        return reading
+
+    monkeypatch.setattr(consumers, "_read_table", slow_read)
+    anas = await connect(table.code, ana.key)
+    while slow["once"]:
+        await asyncio.sleep(0.01)
+    drawn = await database_sync_to_async(services.game_act)(
+        code=table.code, player=ben, action={"kind": "draw"}, version=1
+    )
+    await send_async(table.code, drawn)
+    watching = asyncio.ensure_future(connect(table.code, None))
+    await asyncio.sleep(0.2)
+    release.set()
+    spectator = await watching
+    shown = "".join([await spectator.receive_from(timeout=10), *await drain(spectator)])
+    assert re.findall(r'id="table-meta"[^>]*data-version="(\d+)"', shown)[-1] == "2"
+    assert shown.count('log__line--drawn">Ben draws 4.</li>') == 1
+    seen = "".join([await anas.receive_from(timeout=10), *await drain(anas)])
+    assert seen.count('log__line--drawn">Ben draws 4.</li>') == 1  # Ana's: her reading, then the update
+    for socket in (anas, spectator):
+        await socket.disconnect()
