@@ -34,6 +34,9 @@ class ChatSocket:
         self.chat_frame: tuple | None = None
         self.spectator_chat = True
         self.chat_refusal: dict | None = None  # why this person may not write (services.chat.chat_refusal)
+        # the lines the chat was last drawn whole with: one of them said while this socket was
+        # joining (its message on the way as the chat was read) is not added a second time
+        self.chat_drawn: frozenset[int] = frozenset()
 
     async def chat_follow(self, snapshot: dict) -> None:
         """After a table update: the composer and people list again only if someone sat down,
@@ -87,8 +90,12 @@ class ChatSocket:
         self.chat_refusal = recent["refusal"]
         if self.viewer_key:
             self.chat_token = author_token(self.code, tag(self.viewer_key))
+        self._drew(recent["lines"])
         lists = chat_render.lists(recent["lines"], self.language, self.chat_token, oob=True)
         return "".join(lists.values()) + self._chat_parts(snapshot) + await self._warning_waiting()
+
+    def _drew(self, lines: dict[str, list[dict]]) -> None:
+        self.chat_drawn = frozenset(line["id"] for channel in lines.values() for line in channel)
 
     async def _chat_lists(self) -> str:
         """Both channels' lines drawn again (a renamed person's lines show their new name)."""
@@ -97,6 +104,7 @@ class ChatSocket:
         except Exception:
             logger.warning("reading the chat failed at table %s", self.code, exc_info=True)
             return ""
+        self._drew(recent["lines"])
         return "".join(chat_render.lists(recent["lines"], self.language, self.chat_token, oob=True).values())
 
     async def _warning_waiting(self) -> str:
@@ -125,6 +133,8 @@ class ChatSocket:
 
     async def chat_line(self, message: dict) -> None:
         line = unpack(message)["line"]
+        if line["id"] in self.chat_drawn:
+            return
         await self.send(chat_render.appended(line, self.language, self.chat_token))
 
     async def chat_notice(self, message: dict) -> None:

@@ -209,3 +209,22 @@ async def test_a_socket_that_joins_while_another_s_reading_is_under_way_gets_the
     assert seen.count('log__line--drawn">Ben draws 4.</li>') == 1  # Ana's: her reading, then the update
     for socket in (anas, spectator):
         await socket.disconnect()
+
+
+async def test_a_chat_line_said_while_a_screen_joins_is_shown_once(monkeypatch):
+    """Ben says something while Ana's screen opens: his line is in the chat it reads and its
+    message reaches the socket after: the line shows once."""
+    table, (ana, ben) = await started_table()
+    read_table = consumers._read_table
+
+    async def read_as_ben_speaks(code):
+        read = await read_table(code)
+        said = await database_sync_to_async(services.chat_post)(code=code, player=ben, text="hello there", phrase="")
+        await send_async(code, said)
+        return read
+
+    monkeypatch.setattr(consumers, "_read_table", read_as_ben_speaks)
+    socket = await connect(table.code, ana.key)
+    frames = [await socket.receive_from(timeout=10), *await drain(socket)]
+    assert "".join(frames).count("hello there") == 1, frames
+    await socket.disconnect()
