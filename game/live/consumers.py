@@ -362,9 +362,10 @@ class TableConsumer(QuickDispatch, ChatSocket, AsyncWebsocketConsumer):
     def behind(self, held: object) -> bool:
         """True if the database holds another table than this screen shows and no update has
         reached the screen for RESYNC_AFTER seconds (updates in flight on a busy server are
-        not a loss: a screen that moves on is left to move on)."""
+        not a loss: a screen that moves on is left to move on). A socket still reading its table
+        to draw it first is not behind: it joined the table's messages before that reading."""
         shown = self.screen.fingerprint
-        if held is None or held == shown:
+        if held is None or held == shown or self.screen.snapshot is None:
             self.behind_since = None
             return False
         now = time.monotonic()
