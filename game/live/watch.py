@@ -20,7 +20,7 @@ from collections.abc import Hashable
 from channels.db import database_sync_to_async
 
 from game.core import outage, stages
-from game.delivery.broadcast import relay
+from game.delivery.broadcast import relay, send_async
 from game.services import presence, selectors
 
 logger = logging.getLogger(__name__)
@@ -80,9 +80,9 @@ def _fingerprints(codes: list[str]) -> dict:
         return selectors.fingerprints(codes)
 
 
-def _heartbeat(sockets: dict[str, tuple[str, str]]) -> None:
+def _heartbeat(sockets: dict[str, tuple[str, str]]) -> list[dict]:
     with stages.timed("clocks and presence"):
-        presence.heartbeat(sockets=sockets)
+        return presence.heartbeat(sockets=sockets)
 
 
 async def heartbeat() -> None:
@@ -95,8 +95,15 @@ async def heartbeat() -> None:
         for consumer in sockets_of(code)
         if consumer.present
     }
-    await database_sync_to_async(_heartbeat)(live)
+    told = await database_sync_to_async(_heartbeat)(live)
     relay.renew_soon()
+    for message in told:  # people a sweep took for gone while their sockets lived: here again
+        code = message["snapshot"]["table"]["code"]
+        try:
+            await send_async(code, message)
+        except Exception:
+            logger.warning("broadcast failed for %s; local screens read again", code, exc_info=True)
+            await resync_table(code)
 
 
 def rejoin_when_redis_is_back() -> None:

@@ -128,22 +128,26 @@ def left_all(*, channels: list[str]) -> list[dict]:
     return [message for message in messages if message is not None]
 
 
-def heartbeat(*, sockets: dict[str, tuple[str, str]]) -> None:
+def heartbeat(*, sockets: dict[str, tuple[str, str]]) -> list[dict]:
     """This process's sockets are alive (channel: (table code, player key)), and their seated
     people were seen now: a statement each for all of them. A live socket's row that a sweep took
     for stale (a process too busy to beat in time) is made again: without it the person would
-    count as gone while at their screen, their turn hurried, then played for them."""
-    if sockets:
-        now = timezone.now()
-        if Presence.objects.filter(channel__in=sockets).update(seen=now) < len(sockets):
-            _bring_back(sockets, now)
-        here = Presence.objects.filter(
-            channel__in=sockets, table_id=OuterRef("table_id"), player_key=OuterRef("player_key")
-        )
-        Seat.objects.filter(Exists(here)).update(last_seen=now)
+    count as gone while at their screen, their turn hurried, then played for them. Returns what
+    to tell the screens of the tables where someone was brought back (the sweep told them gone)."""
+    if not sockets:
+        return []
+    now = timezone.now()
+    messages = []
+    if Presence.objects.filter(channel__in=sockets).update(seen=now) < len(sockets):
+        messages = _bring_back(sockets, now)
+    here = Presence.objects.filter(
+        channel__in=sockets, table_id=OuterRef("table_id"), player_key=OuterRef("player_key")
+    )
+    Seat.objects.filter(Exists(here)).update(last_seen=now)
+    return messages
 
 
-def _bring_back(sockets: dict[str, tuple[str, str]], now) -> None:
+def _bring_back(sockets: dict[str, tuple[str, str]], now) -> list[dict]:
     """The rows of live sockets that are missing, made again (a table since deleted has none)."""
     kept = set(Presence.objects.filter(channel__in=sockets).values_list("channel", flat=True))
     missing = {channel: owner for channel, owner in sockets.items() if channel not in kept}
@@ -156,16 +160,36 @@ def _bring_back(sockets: dict[str, tuple[str, str]], now) -> None:
     ]
     # a row made meanwhile is kept; one for a socket that closed meanwhile goes stale (STALE_AFTER)
     Presence.objects.bulk_create(rows, ignore_conflicts=True)
-    if rows:
-        logger.info("brought back %d presence rows a sweep had taken for stale", len(rows))
+    if not rows:
+        return []
+    logger.info("brought back %d presence rows a sweep had taken for stale", len(rows))
+    back = Table.objects.filter(id__in={row.table_id for row in rows}).order_by("id")[:SWEEP_LIMIT]
+    return [message for message in map(_presence_message, back) if message is not None]
+
+
+def _forget_stale(now) -> list[dict]:
+    """The rows of sockets no process has vouched for in STALE_AFTER (a process killed, its
+    machine gone), removed, and the screens of each table where that was someone's last socket
+    told so: nobody else would tell them, and the seat would show connected for good. A few
+    tables a sweep (SWEEP_LIMIT), as the rest of the sweep: a crowd gone at once takes a few."""
+    stale = Presence.objects.filter(seen__lt=now - STALE_AFTER)
+    tables = list(stale.order_by("table_id").values_list("table_id", flat=True).distinct()[:SWEEP_LIMIT])
+    if not tables:
+        return []
+    stale = stale.filter(table_id__in=tables)
+    gone = set(stale.values_list("table_id", "player_key"))
+    stale.delete()
+    still_here = set(Presence.objects.filter(table_id__in=tables).values_list("table_id", "player_key"))
+    told = {table_id for table_id, key in gone if (table_id, key) not in still_here}
+    messages = map(_presence_message, Table.objects.filter(id__in=told).order_by("id"))
+    return [message for message in messages if message is not None]
 
 
 def mark_absent(now=None) -> list[dict]:
     """Seated people in running games with no live socket for GRACE have their pending decision
     due within ABSENT_TURN; with none for AWAY_AFTER they become away."""
     now = now or timezone.now()
-    Presence.objects.filter(seen__lt=now - STALE_AFTER).delete()
-    messages = []
+    messages = _forget_stale(now)
     hurried = Game.objects.filter(table_id=OuterRef("table_id"), over=False, deadline__lte=now + ABSENT_TURN)
     here = Presence.objects.filter(table_id=OuterRef("table_id"), player_key=OuterRef("player_key"))
     absent = (

@@ -11,8 +11,9 @@ import pytest
 from channels.db import database_sync_to_async
 
 from game import services
-from game.live import consumers, watch
+from game.live import consumers, timers, watch
 from game.models import Presence
+from game.services import presence
 
 from ..web.test_consumers import connect, current_state, drain, started_table, version_of
 
@@ -220,6 +221,25 @@ async def test_a_live_sockets_row_a_sweep_took_for_stale_comes_back_at_the_next_
     assert await database_sync_to_async(Presence.objects.count)() == 1
     await ana_socket.disconnect()
     assert await database_sync_to_async(Presence.objects.count)() == 0
+
+
+async def test_screens_see_a_socket_a_sweep_took_for_stale_go_and_come_back():
+    """Ben's row went stale (his process too busy to vouch for it in time, or killed): the sweep
+    removes it and tells Ana's screen he is not connected; his process, alive after all, makes
+    his row again at its next heartbeat and tells her he is."""
+    table, (ana, ben) = await started_table()
+    ana_socket, ben_socket = await connect(table.code, ana.key), await connect(table.code, ben.key)
+    for socket in (ana_socket, ben_socket):
+        await drain(socket)
+    await database_sync_to_async(Presence.objects.filter(player_key=ben.key).update)(seen="2000-01-01T00:00:00Z")
+    await timers.broadcast_all(await database_sync_to_async(presence.mark_absent)())
+    assert 'data-online="0"' in "".join(await drain(ana_socket))
+    await watch.heartbeat()
+    assert 'data-online="0 1"' in "".join(await drain(ana_socket))
+    await watch.heartbeat()  # nothing missing now: nothing told
+    assert await drain(ana_socket) == []
+    for socket in (ana_socket, ben_socket):
+        await socket.disconnect()
 
 
 async def test_the_heartbeat_comes_by_the_clock_however_long_each_screens_check_waits(monkeypatch):

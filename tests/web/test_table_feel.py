@@ -159,6 +159,20 @@ def test_presence_is_broadcast_when_a_socket_opens_and_when_the_last_one_closes(
     assert '<div id="table-presence" hidden data-online="0 1" data-known></div>' == html
 
 
+def test_a_sweep_tells_each_table_where_a_stale_socket_was_someone_s_last():
+    """Rows no process vouched for lately go; a table is told only where that was someone's
+    last socket (Cy has a live one beside his stale one)."""
+    first, (ana, ben) = open_table(deck=["5", "9", "4", "1", "2", "3"])
+    second, (cy, di) = open_table(names=("Cy", "Di"), deck=["5", "9", "4", "1", "2", "3"])
+    for table, player, channel in ((first, ana, "ana"), (first, ben, "ben"), (second, cy, "cy"), (second, cy, "cy-2")):
+        presence.arrived(code=table.code, player_key=player.key, channel=channel)
+    Presence.objects.filter(channel__in=["ben", "cy"]).update(seen=timezone.now() - presence.STALE_AFTER * 2)
+    told = [m for m in presence.mark_absent() if any(e["type"] == "presence" for e in m["events"])]
+    assert [(m["snapshot"]["table"]["code"], m["events"][-1]["online"]) for m in told] == [(first.code, [0])]
+    assert sorted(Presence.objects.values_list("channel", flat=True)) == ["ana", "cy-2"]
+    assert presence.mark_absent() == []  # nothing stale left: nothing told
+
+
 def test_sockets_closing_together_make_one_presence_message_per_table():
     """A crowd closing at once: every row gone, every seat's last visit noted, one message for
     each table where someone's last socket closed (none where another of theirs is open)."""
