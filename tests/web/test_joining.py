@@ -12,7 +12,7 @@ from channels.db import database_sync_to_async
 
 from game import services
 from game.delivery.broadcast import send_async
-from game.live import consumers, readings
+from game.live import consumers, readings, watch
 from game.screen import Screen
 from game.services import presence
 
@@ -227,4 +227,28 @@ async def test_a_chat_line_said_while_a_screen_joins_is_shown_once(monkeypatch):
     socket = await connect(table.code, ana.key)
     frames = [await socket.receive_from(timeout=10), *await drain(socket)]
     assert "".join(frames).count("hello there") == 1, frames
+    await socket.disconnect()
+
+
+async def test_the_screens_check_leaves_a_socket_still_reading_its_table_alone(monkeypatch):
+    """A socket joins its table's messages, then reads the table, slowly on a busy process: the
+    screens' check does not take it for a screen left behind and read the table a second time."""
+    table, (ana, _ben) = await started_table()
+    release, read_table, reads = asyncio.Event(), consumers._read_table, []
+
+    async def slow_read(code):
+        reads.append(code)
+        await release.wait()
+        return await read_table(code)
+
+    monkeypatch.setattr(consumers, "_read_table", slow_read)
+    monkeypatch.setattr(watch, "RESYNC_AFTER", 0.0)
+    socket = await connect(table.code, ana.key)  # the handshake is answered before the reading
+    while not reads:
+        await asyncio.sleep(0.01)
+    for _ in range(3):  # (a check that read it again would wait here for the reading under way)
+        assert await asyncio.wait_for(watch.check_once(), 2) == 0
+    release.set()
+    frames = [await socket.receive_from(timeout=10), *await drain(socket)]
+    assert sum('id="table"' in frame for frame in frames) == 1 and len(reads) == 1
     await socket.disconnect()
