@@ -580,8 +580,16 @@
       more.hidden = !detail;
       note.dataset.state = String(state);
       movesOff(state !== null);
+      if (state === "closed" || state === "gone") chatOff();
       placeNote(true);
     }
+  }
+  // A socket closed for good takes the chat with it: a line typed then would wait in the
+  // extension for a socket that never opens, and be lost after it looked sent.
+  function chatOff() {
+    document.querySelectorAll("form[ws-send] button, form[ws-send] input:not([type=hidden])").forEach(function (control) {
+      control.disabled = true;
+    });
   }
   function movesOff(off) {
     var selector = off ? "#table form[ws-send] button:not([disabled])" : "#table button[data-busy-off]";

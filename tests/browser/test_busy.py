@@ -324,8 +324,8 @@ GONE = {
 
 
 def _closed_for_good(page, lang: str, viewport: dict, text: str, control: str, tries: list) -> None:
-    """The note says `text`, not "Reconnecting…", above the table with the moves off, its one
-    control `control`; a screen reader hears it; and nothing tries to connect again."""
+    """The note says `text`, not "Reconnecting…", above the table with the moves and the chat
+    off, its one control `control`; a screen reader hears it; and nothing tries to connect again."""
     note = page.locator("#connection")
     expect(note).to_be_visible()
     _banner_as_a_player_sees_it(page, lang, viewport, text, "connection connection--closed")
@@ -333,6 +333,8 @@ def _closed_for_good(page, lang: str, viewport: dict, text: str, control: str, t
     shown = note.locator("[data-connection-for]:visible")
     expect(shown).to_have_count(1)
     expect(shown).to_have_text(control)
+    expect(page.locator("#chat-text")).to_be_disabled()  # a line typed now could never be sent
+    expect(page.locator("[data-chat-form] button")).to_be_disabled()
     so_far = len(tries)
     page.wait_for_timeout(2_500)  # a socket the extension reconnects tries again within 1 s
     assert len(tries) == so_far, (lang, tries)
