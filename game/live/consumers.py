@@ -25,7 +25,7 @@ from game import screen as render
 from game.core import capacity, limits, outage, stages
 from game.core.errors import ENGINE_MESSAGES, ServiceError
 from game.core.identity import known_player, tag
-from game.delivery.broadcast import LOCAL, group_name, passed, relay, send_async, unpack
+from game.delivery.broadcast import LOCAL, group_name, passed, relay, unpack
 from game.live import readings, watch
 from game.live.chat_socket import ChatSocket
 from game.live.leaving import leaving
@@ -329,13 +329,7 @@ class TableConsumer(QuickDispatch, ChatSocket, AsyncWebsocketConsumer):
 
     @staticmethod
     async def _broadcast_from(code: str, message: dict) -> None:
-        """Tell every screen; if the layer fails, this process's screens read the table at once
-        and the others find out from their own check (game.live.watch)."""
-        try:
-            await send_async(code, message)
-        except Exception:
-            logger.warning("broadcast failed for %s; local screens read again", code, exc_info=True)
-            await watch.resync_table(code)
+        await watch.tell(code, message)
 
     async def table_update(self, message: dict) -> None:
         """Redraw what changed on this viewer's table, from the broadcast snapshot (no database query)."""

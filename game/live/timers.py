@@ -18,7 +18,6 @@ from django.core.cache import cache
 
 from game import services
 from game.core import capacity, outage, stages
-from game.delivery.broadcast import send_async
 from game.live import watch
 from game.services import presence, selectors
 
@@ -82,12 +81,7 @@ async def broadcast_all(messages: list[dict]) -> None:
     """Each committed change to every screen; one the layer fails to carry reaches this process's
     screens at once and the others' through their own check (game.live.watch)."""
     for message in messages:
-        code = message["snapshot"]["table"]["code"]
-        try:
-            await send_async(code, message)
-        except Exception:
-            logger.warning("broadcast failed for %s; local screens read again", code, exc_info=True)
-            await watch.resync_table(code)
+        await watch.tell(message["snapshot"]["table"]["code"], message)
 
 
 async def run_forever() -> None:

@@ -53,6 +53,16 @@ def count() -> int:
     return sum(len(sockets) for sockets in _sockets.values())
 
 
+async def tell(code: str, message: dict) -> None:
+    """A committed change to every screen of its table. If the layer fails, this process's
+    screens read the table at once and the others find out from their own check."""
+    try:
+        await send_async(code, message)
+    except Exception:
+        logger.warning("broadcast failed for %s; local screens read again", code, exc_info=True)
+        await resync_table(code)
+
+
 async def resync_table(code: str) -> None:
     """Every socket of this process at this table reads it again (a broadcast just failed)."""
     await asyncio.gather(*(consumer.resync() for consumer in sockets_of(code)), return_exceptions=True)
@@ -98,12 +108,7 @@ async def heartbeat() -> None:
     told = await database_sync_to_async(_heartbeat)(live)
     relay.renew_soon()
     for message in told:  # people a sweep took for gone while their sockets lived: here again
-        code = message["snapshot"]["table"]["code"]
-        try:
-            await send_async(code, message)
-        except Exception:
-            logger.warning("broadcast failed for %s; local screens read again", code, exc_info=True)
-            await resync_table(code)
+        await tell(message["snapshot"]["table"]["code"], message)
 
 
 def rejoin_when_redis_is_back() -> None:

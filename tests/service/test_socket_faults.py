@@ -164,7 +164,7 @@ async def test_a_move_whose_broadcast_fails_still_reaches_this_servers_screens(m
     async def layer_down(code, update):
         raise ConnectionError("redis restarting")
 
-    monkeypatch.setattr(consumers, "send_async", layer_down)
+    monkeypatch.setattr(watch, "send_async", layer_down)
     await ben_socket.send_to(text_data=json.dumps({"kind": "draw", "version": 1}))
     for socket in (ana_socket, ben_socket):
         html = "".join(await drain(socket))
