@@ -8,13 +8,18 @@ sockets in a visitor's name. Here the Origin must be the very origin the socket 
 
 from __future__ import annotations
 
-from urllib.parse import urlsplit
+from urllib.parse import parse_qs, urlsplit
 
 from channels.security.websocket import WebsocketDenier
 from django.conf import settings
 from django.http.request import split_domain_port, validate_host
+from django.utils.translation import gettext_lazy as _
 
 from game.core.limits import client_address, penalised
+from game.screen import render_error
+
+CLOSE_FLOODED = 4429  # as the consumer's close for flooding: the page says why and offers Reload
+PENALISED = _("Too many messages from this address: wait half a minute, then reload.")
 
 DEFAULT_PORTS = {"http": 80, "https": 443, "ws": 80, "wss": 443}
 
@@ -52,8 +57,21 @@ class SameOriginValidator:
         headers = dict(scope.get("headers", []))
         origin = headers.get(b"origin", b"").decode("latin1")
         host = headers.get(b"host", b"").decode("latin1")
-        if scope["type"] == "websocket" and (not origin_allowed(origin, host) or penalised(client_address(scope))):
-            # another site's page, or an address that flooded a socket lately: refused before
-            # any session, database or consumer work
-            return await WebsocketDenier()(scope, receive, send)
+        if scope["type"] == "websocket" and not origin_allowed(origin, host):
+            return await WebsocketDenier()(scope, receive, send)  # another site's page
+        if scope["type"] == "websocket" and penalised(client_address(scope)):
+            return await still_penalised(scope, receive, send)
         return await self.application(scope, receive, send)
+
+
+async def still_penalised(scope, receive, send) -> None:
+    """A socket from an address that flooded one lately (PENALTY_SECONDS): opened only to say
+    why, then closed for good, before any session, database or consumer work. Refused at the
+    handshake instead, the page could only say "Reconnecting…", and kept trying."""
+    await receive()  # the handshake
+    language = parse_qs(scope.get("query_string", b"").decode()).get("lang", [""])[0]
+    if language not in {code for code, _name in settings.LANGUAGES}:
+        language = settings.LANGUAGE_CODE
+    await send({"type": "websocket.accept"})
+    await send({"type": "websocket.send", "text": render_error(PENALISED, language, "flooding")})
+    await send({"type": "websocket.close", "code": CLOSE_FLOODED})

@@ -454,7 +454,7 @@ def test_a_table_that_no_longer_exists_says_so_with_the_way_to_the_start_page_in
 
 
 def test_a_socket_closed_for_too_many_messages_says_disconnected_and_reload_brings_it_back(
-    browser, django_db_blocker, settings
+    browser, django_db_blocker, settings, shoot
 ):
     """The transport's 4429 (frames it kept dropping: no toast before it) and the consumer's
     (too many messages: its reason in a toast, then kept under the note) are final: the note
@@ -491,6 +491,16 @@ def test_a_socket_closed_for_too_many_messages_says_disconnected_and_reload_brin
             "This connection sent too many messages and was closed."
         )
         assert page.evaluate("window.closes") == [4429], "the consumer's close"
+
+        # Reloaded within the address's half minute of penalty: the new socket is told why and
+        # closed, not refused at the handshake (the page said "Reconnecting…" and kept trying)
+        page.locator("#connection [data-connection-reload]").click()
+        _closed_for_good(page, "en", LOW_DESKTOP, text, reload, routes)
+        expect(page.locator("#connection [data-connection-detail]")).to_have_text(
+            "Too many messages from this address: wait half a minute, then reload."
+        )
+        assert page.evaluate("window.closes") == [4429], "the penalty's close"
+        shoot(page, "penalised-en-desktop", full_page=False)
         page.context.close()
 
 

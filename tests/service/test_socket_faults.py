@@ -348,7 +348,12 @@ async def test_a_spectator_without_a_session_sees_who_is_here_in_its_first_table
         await socket.disconnect()
 
 
-async def test_an_address_that_flooded_is_refused_new_sockets_before_any_database_work(monkeypatch):
+@pytest.mark.parametrize("lang, said", [("en", "Too many messages from this address"), ("pl", "Za dużo wiadomości")])
+async def test_an_address_that_flooded_is_told_why_and_closed_before_any_database_work(monkeypatch, lang, said):
+    """Its new sockets are opened only to say why, in the page's language, and closed for good
+    (4429: the page says it is disconnected, with the reason and Reload, not "Reconnecting…");
+    no session, user or table is looked up for them."""
+    import channels.auth
     from channels.testing import WebsocketCommunicator
 
     from game.core import limits
@@ -357,7 +362,14 @@ async def test_an_address_that_flooded_is_refused_new_sockets_before_any_databas
     from ..web.test_consumers import HOST, ORIGIN
 
     table, (ana, _ben) = await started_table()
+    work = []
+    monkeypatch.setattr(channels.auth, "get_user", lambda scope: work.append("session and user"))
+    monkeypatch.setattr(consumers, "_read_table", lambda code: work.append("table"))
     limits.penalise(limits.client_address({}))  # the test communicator's scope names no client
-    socket = WebsocketCommunicator(application, f"/ws/t/{table.code}/", headers=[ORIGIN, HOST])
+    socket = WebsocketCommunicator(application, f"/ws/t/{table.code}/?lang={lang}", headers=[ORIGIN, HOST])
     connected, _ = await socket.connect()
-    assert not connected
+    assert connected
+    toast = await socket.receive_from()
+    assert 'data-reason="flooding"' in toast and said in toast
+    assert await socket.receive_output() == {"type": "websocket.close", "code": 4429}
+    assert work == []
