@@ -85,7 +85,10 @@ def _serving(django_db_blocker):
         yield f"http://127.0.0.1:{process.port.value}"
     finally:
         process.terminate()
-        process.join()
+        process.join(timeout=20)  # Daphne's own stop gives each open socket 10 s to close
+        if process.is_alive():  # a stop that hung (seen once, after a SIGTERM it took no note of)
+            process.kill()
+            process.join()
 
 
 @pytest.fixture(scope="session")
