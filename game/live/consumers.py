@@ -253,7 +253,7 @@ class TableConsumer(QuickDispatch, ChatSocket, AsyncWebsocketConsumer):
         except Exception:  # Redis away: the membership expires on its own
             logger.warning("group_discard failed for %s", code, exc_info=True)
         if present:  # with the other sockets closing meanwhile (game.live.leaving)
-            await leaving.left(self.channel_name, self._broadcast_from, CLEANUP_SECONDS)
+            await leaving.left(self.channel_name, watch.tell, CLEANUP_SECONDS)
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
         if self.code is None:
@@ -325,11 +325,7 @@ class TableConsumer(QuickDispatch, ChatSocket, AsyncWebsocketConsumer):
         await self._cleanup()
 
     async def _broadcast(self, message: dict) -> None:
-        await self._broadcast_from(self.code, message)
-
-    @staticmethod
-    async def _broadcast_from(code: str, message: dict) -> None:
-        await watch.tell(code, message)
+        await watch.tell(self.code, message)
 
     async def table_update(self, message: dict) -> None:
         """Redraw what changed on this viewer's table, from the broadcast snapshot (no database query)."""

@@ -289,7 +289,7 @@ class Screen:
         if self._logged_already(snapshot, events):  # nothing in it is new here but who is online
             events = [event for event in events if event["type"] == "presence"]
         if self._overtaken(snapshot):
-            if all(event["type"] == "presence" for event in events):  # it needs no table of its own
+            if not _logs(events):  # it needs no table of its own
                 return self._presence_only()
             return None if events else ""
         self._note(snapshot, events)

@@ -18,8 +18,8 @@ from django.utils import timezone
 
 from game import services
 from game.models import Game, Presence, Seat, Table
-from game.services import common, selectors
-from game.services.common import table_update
+from game.services import selectors
+from game.services.common import presence_event, table_update
 from game.services.play import ABSENT_TURN, GRACE, gone, hurry, unhurry
 from game.services.store import locked_table_and_game
 
@@ -40,10 +40,6 @@ SWEEP_LIMIT = 50
 def online(table_id: int) -> list[int]:
     """The seats of people with a socket open at the table (bots have none)."""
     return selectors.online(table_id)
-
-
-def presence_event(table_id: int) -> dict:
-    return common.presence_event(table_id)
 
 
 def _presence_message(table: Table) -> dict | None:
