@@ -32,10 +32,10 @@ from channels.exceptions import ChannelFull
 from channels.layers import InMemoryChannelLayer
 from channels_redis.core import RedisChannelLayer
 from redis.asyncio import BlockingConnectionPool
+from redis.asyncio.retry import Retry
 from redis.backoff import ExponentialBackoff
 from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import TimeoutError as RedisTimeoutError
-from redis.retry import Retry
 
 from game.core import outage
 
@@ -173,6 +173,12 @@ class ServiceRedisChannelLayer(RedisChannelLayer):
             pipe.zadd(key, {channel: now})
             pipe.expire(key, self.group_expiry)
             await pipe.execute()
+
+    async def ping(self) -> bool:
+        """Every Redis of the layer answers, on the pool its sends use (the health check)."""
+        for index in range(self.ring_size):
+            await self.connection(index).ping()
+        return True
 
     async def _brpop_with_clean(self, index, channel, timeout):
         result = await self.connection(index).bzpopmin(channel, timeout=timeout)

@@ -184,3 +184,22 @@ def test_health_check_reports_database_and_channel_layer(client, monkeypatch):
     monkeypatch.setattr(middleware, "database_ok", lambda: False)
     response = client.get("/healthz")
     assert response.status_code == 503 and json.loads(response.content)["status"] == "unavailable"
+
+
+@pytest.mark.django_db
+def test_health_check_reports_a_redis_layer_that_does_not_answer(client, settings):
+    """The scale-out layer is checked with a command on its own pool (a receive would wait behind
+    the relay's blocking read: game.pages.middleware); a Redis that is not there is a 503."""
+    from deploy.local_stack import free_port
+
+    settings.CHANNEL_LAYERS = {
+        **settings.CHANNEL_LAYERS,
+        "default": {
+            "BACKEND": "game.delivery.channel_layer.ServiceRedisChannelLayer",
+            "CONFIG": {"hosts": [f"redis://127.0.0.1:{free_port()}/0"], "pool_size": 2, "pool_timeout": 1},
+        },
+    }
+    response = client.get("/healthz")
+    body = json.loads(response.content)
+    assert response.status_code == 503 and body["status"] == "unavailable"
+    assert body["database"] is True and body["channel_layer"] is False
