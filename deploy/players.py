@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import asyncio
 import http.client
+import itertools
 import json
 import random
 import re
@@ -188,13 +189,21 @@ class Screen:
         return kinds.get("pass") or self.forms[0]
 
 
+_seats_made = itertools.count()
+
+
 class Seat:
     """A person's table socket: reads, answers its decisions after `think` seconds, reconnects."""
 
-    def __init__(self, browser: Browser, code: str, think: float = 0.0, seed: int = 0, plays: bool = True) -> None:
+    def __init__(
+        self, browser: Browser, code: str, think: float = 0.0, seed: int | None = None, plays: bool = True
+    ) -> None:
         self.browser, self.code, self.think, self.plays = browser, code, think, plays
         self.until = 0.0  # when to stop playing (run() sets it; a bench may move it)
-        self.rng = random.Random(seed)
+        # Each seat its own draws (its moves, its pauses after turn-aways), as each browser has its
+        # own Math.random: seats sharing one seed were turned away together and came back together,
+        # in lock step, however long their pauses grew (400 watchers, 7 turn-aways each, a minute).
+        self.rng = random.Random(seed if seed is not None else f"{browser.address} {code} {next(_seats_made)}")
         self.screen = Screen()
         self.socket = None
         self.reconnects = 0
