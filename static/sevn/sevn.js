@@ -544,7 +544,8 @@
   // from the address, too many tables looked up, too many messages; the transport's 4429 for a
   // socket whose frames it kept dropping), and nothing reconnects it: the note says the page is
   // disconnected ("closed", the reason the toast gave kept under it, as the toast fades) with
-  // Reload; a table that no longer exists (4404) says so ("gone"), with the way to the start page.
+  // Reload; a table that no longer exists (4404) says so ("gone"), with the way to the start page
+  // (the toast that came before the close is taken away: the note says the same).
   // While the socket is lost, turned away or closed, the table's moves are off (the extension
   // would keep a move for a socket that may never open, or send it to one the server is closing,
   // and it would be lost after the bar showed it sent): the table drawn on arrival brings them back.
@@ -659,7 +660,12 @@
     var code = closed ? closed.code : 1006;
     var busy = code === CLOSE_BUSY;
     busyInARow = busy ? busyInARow + 1 : 0;
-    if (code === CLOSE_NO_TABLE) { connectionNote("gone"); return; }
+    if (code === CLOSE_NO_TABLE) {  // the note says it, with the way out: not twice
+      var said = document.querySelector('#toast .toast[data-reason="no_table"]');
+      if (said) said.remove();
+      connectionNote("gone");
+      return;
+    }
     if (!busy && RETRIED.indexOf(code) < 0) { connectionNote("closed", 0, closingReason()); return; }
     if (!busy) { connectionNote("lost"); return; }
     if (!socket || !socket.reconnect) { connectionNote("busy"); return; }
