@@ -136,6 +136,18 @@ def test_crossroads_pick_of_an_action_card_is_queued():
     assert state["pending"] == {"kind": "freeze", "seat": 1, "options": [0, 1]}
 
 
+def test_crossroads_of_two_equal_cards_is_the_same_game_whichever_is_picked():
+    """Why a game's record verifies with either pick there (tests/fair/test_verify.py)."""
+    games = []
+    for pick in (0, 1):
+        state, _ = start(["5", "9", "crossroads", "3", "3", "1"])
+        act(state, "draw")
+        assert state["pending"] == {"kind": "crossroads", "seat": 1, "cards": ["3", "3"]}
+        games.append((act(state, {"kind": "crossroads", "pick": pick}), state))
+    assert games[0] == games[1]
+    assert first(games[0][0], "crossroads_picked") == {"type": "crossroads_picked", "seat": 1, "card": "3", "discarded": "3"}
+
+
 def test_crossroads_with_only_one_card_to_be_had_takes_it_without_a_choice():
     state, _ = start(["5", "9", "crossroads", "3"])
     events = act(state, "draw")

@@ -101,6 +101,17 @@ def with_change(record: dict, path: tuple, reseal: bool) -> dict:
 DESCRIPTIVE = ("name", "level", "started", "finished", "time", "version", "notes", "bot")
 
 
+def same_game(record: dict, path: tuple) -> bool:
+    """A change that records the same game: the pick of a Crossroads that showed two equal cards
+    (either pick takes the same card and discards its twin, so every event and all that follows
+    are the same; nothing can tell the two records apart, and nothing needs to). A random game
+    meets one now and then (this test failed on one, once in many runs)."""
+    if len(path) != 4 or path[0] != "moves" or path[2:] != ("action", "pick"):
+        return False
+    picked = [event for event in record["moves"][path[1]]["events"] if event["type"] == "crossroads_picked"]
+    return bool(picked) and picked[0]["card"] == picked[0]["discarded"]
+
+
 @pytest.mark.parametrize("kind", GAMES)
 def test_changing_any_one_field_of_a_real_record_is_refused(played, kind):
     record = played[kind]
@@ -117,8 +128,12 @@ def test_changing_any_one_field_of_a_real_record_is_refused(played, kind):
         if not verify(with_change(record, path, reseal=True)).ok:
             continue
         passed.append(path)
-    undescribed = [path for path in passed if not any(part in DESCRIPTIVE for part in path if isinstance(part, str))]
-    assert all(any(part in DESCRIPTIVE for part in path if isinstance(part, str)) for path in passed), (
+    undescribed = [
+        path
+        for path in passed
+        if not any(part in DESCRIPTIVE for part in path if isinstance(part, str)) and not same_game(record, path)
+    ]
+    assert undescribed == [], (
         undescribed,  # what was let through (the whole list is cut short in the report)
         record["moves"],
     )
