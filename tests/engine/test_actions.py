@@ -145,7 +145,8 @@ def test_crossroads_of_two_equal_cards_is_the_same_game_whichever_is_picked():
         assert state["pending"] == {"kind": "crossroads", "seat": 1, "cards": ["3", "3"]}
         games.append((act(state, {"kind": "crossroads", "pick": pick}), state))
     assert games[0] == games[1]
-    assert first(games[0][0], "crossroads_picked") == {"type": "crossroads_picked", "seat": 1, "card": "3", "discarded": "3"}
+    picked = {"type": "crossroads_picked", "seat": 1, "card": "3", "discarded": "3"}
+    assert first(games[0][0], "crossroads_picked") == picked
 
 
 def test_crossroads_with_only_one_card_to_be_had_takes_it_without_a_choice():
