@@ -177,7 +177,13 @@ class Relay:
             return
         self.followed[code] += 1
         if self.channel is None:
-            self.channel = await shared.new_channel("tables.")
+            # Named as Channels names every consumer's channel (a signed-in person's page socket,
+            # game.live.people): channels-redis lets one receive of a process wait on Redis at a
+            # time, and that one pops only its own channel's list, until a message comes. On a
+            # list of its own ("tables."), the relay and a page socket each held the other off,
+            # for as long as nothing came for the one waiting: updates from other processes, or
+            # invitations, went unread. On one list, whoever waits hands on what is the other's.
+            self.channel = await shared.new_channel()
         if self.task is None or self.task.done():
             self.task = asyncio.ensure_future(self._relay(shared))
         if self.followed[code] == 1:

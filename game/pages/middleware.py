@@ -38,9 +38,9 @@ async def _layer_answers() -> bool:
     """Redis answers a command on the layer's own pool (ServiceRedisChannelLayer.ping), or a
     message goes round an in-process layer. Not a round trip through Redis: channels-redis lets
     one receive of a process wait on Redis at a time, and once a process follows a table its
-    relay always holds that wait (a blocking pop of up to 5 s on its own channel), so a health
-    check's receive waited behind it and timed out: every process that had ever had a table
-    socket was reported down."""
+    relay (or a signed-in page's socket) always holds that wait, popping its own channel's list
+    until something comes, so a health check's receive on a channel of its own waited behind
+    it and timed out: every process that had ever had a table socket was reported down."""
     layer = get_channel_layer()
     ping = getattr(layer, "ping", None)
     if ping is not None:

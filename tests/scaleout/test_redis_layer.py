@@ -199,3 +199,46 @@ def test_after_an_outage_a_renewal_waits_for_the_answers_to_its_hellos(monkeypat
     assert not relay.stale and relay.others_follow("ABC")
     monkeypatch.setattr(broadcast, "ANSWERS_WITHIN", 0)
     assert not relay.others_follow("ABC")  # and once they could have come, only what was heard counts
+
+
+def test_the_relay_and_a_page_socket_of_one_process_do_not_wait_behind_each_other(processes):
+    """Every receiver a process has on the layer (its relay of tables; the socket of each page a
+    signed-in person has open, game.live.people) reads one Redis list. channels-redis lets one
+    receive of a process wait on Redis at a time, and that one pops its own channel's list only:
+    on lists of their own, a table's update from another process waited behind a page socket's
+    5-second wait, and an invitation behind the relay's (seen as a health check timing out)."""
+    from channels.layers import get_channel_layer
+
+    from game.delivery import broadcast
+
+    here, there = processes
+
+    async def delivered(send, receive) -> float:
+        started = time.monotonic()
+        await send()
+        await asyncio.wait_for(receive(), 10)
+        return time.monotonic() - started
+
+    async def scenario():
+        relay = broadcast.Relay(here)
+        page = await here.new_channel()  # named as Channels names every consumer's channel
+        local = get_channel_layer(broadcast.LOCAL)
+        screen = await local.new_channel()
+        await local.group_add(broadcast.group_name("ABC"), screen)
+        waiting = asyncio.ensure_future(here.receive(page))  # a page's socket, waiting on Redis
+        await asyncio.sleep(0.3)
+        await relay.follow("ABC")  # the relay's receive, waiting behind it
+        await asyncio.sleep(0.3)
+        update = {**broadcast.pack("ABC", {"snapshot": {"table": {}}, "events": []}), "sender": "elsewhere"}
+        to_the_relay = await delivered(
+            lambda: there.group_send(broadcast.group_name("ABC"), update), lambda: local.receive(screen)
+        )
+        await asyncio.sleep(0.3)  # now the relay's receive may be the one waiting on Redis
+        to_the_page = await delivered(lambda: there.send(page, {"type": "invitation"}), lambda: waiting)
+        relay.task.cancel()
+        for layer in processes:
+            await layer.close_pools()
+        return to_the_relay, to_the_page
+
+    to_the_relay, to_the_page = asyncio.run(scenario())
+    assert to_the_relay < 1.0 and to_the_page < 1.0, (to_the_relay, to_the_page)
