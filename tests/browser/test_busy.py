@@ -347,7 +347,7 @@ def _closed_for_good(page, lang: str, viewport: dict, text: str, control: str, t
     page.wait_for_timeout(2_500)  # a socket the extension reconnects tries again within 1 s
     assert len(tries) == so_far, (lang, tries)
     expect(note.locator("[data-connection-text]")).to_have_text(text)
-    expect(page.locator('#controls [data-action="draw"]')).to_be_disabled()
+    expect(page.locator("#controls form[ws-send] button:enabled")).to_have_count(0)  # (see above)
 
 
 def _docked_when_scrolled(page, lang: str) -> None:
