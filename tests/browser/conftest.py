@@ -66,7 +66,9 @@ def _daphne_child_setup():
 
 @contextmanager
 def _serving(django_db_blocker):
-    """Daphne in a forked process serving the ASGI app on the (file-based) test database."""
+    """Daphne in a forked process serving the ASGI app on the (file-based) test database. Its
+    clocks and absence sweep act on every table there, as do those of any other server started
+    in the session (live_url's): patching the sweep before forking this one does not stop them."""
     from channels.testing.live import make_application
     from daphne.testing import DaphneProcess
     from django.contrib.staticfiles.handlers import ASGIStaticFilesHandler
