@@ -45,10 +45,12 @@ CSRF_INPUT = re.compile(r'name="csrfmiddlewaretoken" value="([^"]+)"')
 TOAST = re.compile(r'<p class="toast[^"]*"(?: data-reason="([^"]*)")?>(.*?)</p>', re.S)
 
 CLOSE_BUSY = 4503  # game.live.admission.CLOSE_BUSY: "busy, try again later"
+ARRIVING = "arriving"  # game.live.admission.ARRIVING: the close's reason when a crowd is let in
 # Refusals whose toast comes right before the server closes the socket: counted with the close.
 CLOSING_REASONS = frozenset({"flooding", "too_many_sockets", "lookups", "no_table"})
 NOT_ERRORS = frozenset({"busy_shed"})  # counted by kind, but overload shedding is not a failure
 BUSY_PAUSE_MAX = 64.0  # seconds: the longest pause before trying again after turn-aways in a row (sevn.js)
+ARRIVING_PAUSE_MAX = 4.0  # seconds: the same when the server said only a crowd is being let in
 
 
 def errors_of(kinds: dict[str, int]) -> int:
@@ -211,6 +213,7 @@ class Seat:
         self.errors: Counter[str] = Counter()  # by kind (the module's docstring)
         self.closing: str | None = None  # the reason the server gave for the close that follows
         self.busy_in_a_row = 0  # turn-aways since a table last arrived
+        self.busy_reasons: list[str] = []  # the reason of every turn-away (admission.BUSY, ARRIVING)
         self.drain = 0.0  # seconds to go on reading, without moving, once the time is up
         self.sent: dict[tuple[int, int], float] = {}  # version answered -> when
         self.answered: dict[tuple[int, int], float] = {}  # every version answered -> last sent (kept)
@@ -260,7 +263,9 @@ class Seat:
                 if code == CLOSE_BUSY:
                     self.errors["busy_shed"] += 1
                     self.busy_in_a_row += 1
-                    pause = self.rng.uniform(0, min(BUSY_PAUSE_MAX, 2.0 ** (self.busy_in_a_row - 1)))
+                    self.busy_reasons.append(closed.rcvd.reason)
+                    longest = ARRIVING_PAUSE_MAX if closed.rcvd.reason == ARRIVING else BUSY_PAUSE_MAX
+                    pause = self.rng.uniform(0, min(longest, 2.0 ** (self.busy_in_a_row - 1)))
                     await asyncio.sleep(max(0.0, min(pause, self.until + self.drain - time.monotonic())))
                 else:
                     self.errors[f"closed_{code}" + (f"_{self.closing}" if self.closing else "")] += 1

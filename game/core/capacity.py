@@ -10,10 +10,6 @@ script, deploy/players.py) and get in once there is room.
 A process is full on any of three signals (each off at 0):
 
 - sockets: this process has SEVN_MAX_SOCKETS table sockets open;
-- connecting: SEVN_MAX_CONNECTING new sockets are being let in at once (each a table read and
-  drawn whole, its arrival noted): a crowd arriving together (every browser after a restart, a
-  load test's warm-up) would otherwise all be let in within the same moment, before any delay
-  shows, and each would wait behind all the others;
 - delay: the work of its tables waits. Every database call of a process runs on one thread
   (asgiref's thread for thread-sensitive calls, which channels' database_sync_to_async uses):
   a move, a table read for a new screen, the heartbeat. Every PROBE_SECONDS a probe hands that
@@ -22,6 +18,13 @@ A process is full on any of three signals (each off at 0):
   process is full. (Not the event loop's lag: turning a crowd away costs the loop too, and a
   process that counted that would stay full for as long as people kept knocking, with a few
   sockets open and nobody let in.)
+- connecting: SEVN_MAX_CONNECTING new sockets are being let in at once (each a table read and
+  drawn whole, its arrival noted): a crowd arriving together (every browser after a restart, a
+  load test's warm-up) would otherwise all be let in within the same moment, before any delay
+  shows, and each would wait behind all the others. Unlike the other two, this passes within
+  moments (the few let in have their tables): the turned-away are told so (ARRIVING, the close's
+  reason) and come back within a few seconds, not after the doubling pauses of a full process
+  that may stay full for minutes (sevn.js, deploy/players.py).
 """
 
 from __future__ import annotations
@@ -94,37 +97,38 @@ def record_delay(seconds: float) -> None:
 
 
 def reason_full() -> str | None:
-    """Why this process takes no new table socket now ("sockets", "connecting", "delay"), or None
-    if it has room."""
+    """Why this process takes no new table socket now ("sockets", "delay", "connecting"), or None
+    if it has room. A lasting reason is named before the passing one (connecting): the turned-away
+    are told which, and wait for it accordingly."""
     limit = settings.SEVN_MAX_SOCKETS
     if limit and _open >= limit:
         return "sockets"
-    limit = settings.SEVN_MAX_CONNECTING
-    if limit and _connecting >= limit:
-        return "connecting"
     threshold = settings.SEVN_BUSY_DELAY_MS
     if threshold and _delay * 1000 >= threshold:
         return "delay"
+    limit = settings.SEVN_MAX_CONNECTING
+    if limit and _connecting >= limit:
+        return "connecting"
     return None
 
 
-def admit() -> bool:
-    """True if a new table socket may come in; False (counted, and said once in the log while it
-    lasts) if this process is full."""
+def refusal() -> str | None:
+    """Why a new table socket is turned away now (reason_full's word; counted, and said once in
+    the log while it lasts), or None if it may come in."""
     global _turned_away, _full_said
     reason = reason_full()
     if reason is None:
         if _full_said:
             _full_said = False
             logger.warning("room again for new table sockets (%d open, delay %.0f ms)", _open, _delay * 1000)
-        return True
+        return None
     _turned_away += 1
     if not _full_said:
         _full_said = True
         logger.warning(
             "full (%s): new table sockets are turned away (%d open, delay %.0f ms)", reason, _open, _delay * 1000
         )
-    return False
+    return reason
 
 
 async def probe_forever(clock=time.monotonic) -> None:

@@ -5,7 +5,9 @@ looked up (Channels' auth middleware, on the database thread), the table read an
 the arrival noted. A full process (game.core.capacity) answers a new table socket at once
 instead, before the origin check, the session or the database: the handshake, then a close
 with CLOSE_BUSY. The page says "busy" and tries again after a growing pause (sevn.js), as the
-load client does (deploy/players.py). Sockets already open are not touched.
+load client does (deploy/players.py); the close's reason says whether the process is full (BUSY:
+the pauses double, up to a minute) or only a crowd is being let in (ARRIVING: a few seconds at
+most). Sockets already open are not touched.
 
 A socket let in counts as being let in (capacity.connecting) until the consumer first sends or
 closes: its table is drawn and on its way, or it was refused.
@@ -18,6 +20,8 @@ from game.core import capacity
 # RFC 6455's own "try again later" (1013) is not a code Daphne's WebSocket library lets a
 # server send: 4503, in the application's range, after HTTP's 503 Service Unavailable.
 CLOSE_BUSY = 4503
+BUSY = "busy"  # full: open sockets, or work waiting (capacity.reason_full)
+ARRIVING = "arriving"  # room, but a crowd is being let in a few at a time: back in moments
 TABLE_SOCKETS = "/ws/t/"
 
 
@@ -28,10 +32,12 @@ class TurnAwayWhenFull:
     async def __call__(self, scope, receive, send):
         if scope["type"] != "websocket" or not scope["path"].startswith(TABLE_SOCKETS):
             return await self.application(scope, receive, send)
-        if not capacity.admit():
+        refused = capacity.refusal()
+        if refused is not None:
             await receive()  # websocket.connect
             await send({"type": "websocket.accept"})
-            await send({"type": "websocket.close", "code": CLOSE_BUSY, "reason": "busy"})
+            reason = ARRIVING if refused == "connecting" else BUSY
+            await send({"type": "websocket.close", "code": CLOSE_BUSY, "reason": reason})
             return None
         letting_in = capacity.LettingIn()
 

@@ -537,7 +537,9 @@
   // extension would take as final: the note says busy until a table arrives, and the socket
   // tries again after a pause drawn at random below a longest that doubles with each turn-away
   // in a row (1 s, 2 s, … 64 s), so that the turned-away do not all come back at once: on a
-  // full server every try is a handshake it must answer, and many people wait at once. A pause
+  // full server every try is a handshake it must answer, and many people wait at once. A server
+  // with room that only lets a crowd in a few at a time says so (the close's reason, "arriving"):
+  // that passes in moments, so the pause stops growing at ARRIVING_PAUSE_MAX_MS. A pause
   // of COUNTDOWN_FROM_MS or more is shown as what it is, the seconds left (on screen, each
   // second; a screen reader hears the state once), with "Try now" to try at once.
   // The server closes a socket for good with a reason (game.live.consumers: too many sockets
@@ -557,6 +559,8 @@
   // the toasts game.live.consumers sends just before a final close (their data-reason)
   var CLOSING_REASONS = ["too_many_sockets", "lookups", "flooding"];
   var COUNTDOWN_FROM_MS = 5000;
+  var ARRIVING = "arriving";  // game.live.admission.ARRIVING
+  var ARRIVING_PAUSE_MAX_MS = 4000;
   var busyInARow = 0;
   var nextTry = null;  // the turned-away socket's next try: {socket, at, timer, ticker}
   htmx.config.wsReconnectDelay = function (retryCount) {
@@ -669,7 +673,9 @@
     if (!busy && RETRIED.indexOf(code) < 0) { connectionNote("closed", 0, closingReason()); return; }
     if (!busy) { connectionNote("lost"); return; }
     if (!socket || !socket.reconnect) { connectionNote("busy"); return; }
-    var pause = 1000 * Math.pow(2, Math.min(busyInARow - 1, 6)) * Math.random();
+    var longest = 1000 * Math.pow(2, Math.min(busyInARow - 1, 6));
+    if (closed && closed.reason === ARRIVING) longest = Math.min(longest, ARRIVING_PAUSE_MAX_MS);
+    var pause = longest * Math.random();
     nextTry = { socket: socket, at: Date.now() + pause, timer: setTimeout(tryNow, pause), ticker: null };
     if (pause < COUNTDOWN_FROM_MS) { connectionNote("busy"); return; }
     countDown();

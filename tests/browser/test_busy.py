@@ -74,6 +74,47 @@ def test_a_page_turned_away_says_busy_retries_and_gets_its_table_once_there_is_r
         waiting.context.close()
 
 
+def test_a_page_turned_away_while_a_crowd_is_let_in_comes_back_within_seconds(browser, django_db_blocker):
+    """A server with room that lets a crowd in a few at a time says so when it turns a page away
+    (4503, "arriving"): the page's pauses stop growing at 4 s (a full server's go on to a minute,
+    counted down), so eight turn-aways in a row never make it wait longer, and the table comes."""
+    table, (_ana, ben) = scenes.two_players()
+    with _serving(django_db_blocker) as url:
+        context = browser.new_context(viewport=DESKTOP)
+        scenes.seat_as(context, url, ben)
+        page = context.new_page()
+        page.add_init_script(LONGEST_PAUSES)  # each pause at its longest: 0.99 s, 1.98 s, then 3.96 s
+        page.clock.install()
+        turned: list = []
+
+        def route(socket):
+            if len(turned) < 8:
+                turned.append(socket)
+                socket.close(code=4503, reason="arriving")
+                return
+            socket.connect_to_server()
+
+        page.route_web_socket(re.compile(r"/ws/t/"), route)
+        page.goto(f"{url}/en/t/{table.code}/")
+        note = page.locator("#connection")
+        while len(turned) < 8:
+            so_far = len(turned)
+            expect(note).to_have_class("connection connection--busy")
+            expect(note.locator("[data-connection-text]")).to_have_text(BUSY["en"][0])  # no countdown
+            expect(note.locator("[data-connection-retry]")).to_be_hidden()
+            page.clock.fast_forward(4_000)  # longer than any pause it may take now
+            for _ in range(50):
+                if len(turned) > so_far:
+                    break
+                page.wait_for_timeout(100)
+            assert len(turned) > so_far, (so_far, note.inner_text())  # it tried again within the 4 s
+        page.clock.fast_forward(4_000)
+        expect(page.locator('body[data-socket="live"]')).to_have_count(1)
+        expect(note).to_be_hidden()
+        expect(page.locator('#controls [data-action="draw"]')).to_be_enabled()
+        context.close()
+
+
 TALL_PHONE = {"width": 390, "height": 844}
 LOW_DESKTOP = {"width": 1280, "height": 800}
 SIZES = (("phone", TALL_PHONE, True), ("desktop", LOW_DESKTOP, False))

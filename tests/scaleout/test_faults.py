@@ -220,11 +220,15 @@ def test_four_hundred_sockets_connecting_at_once_all_get_the_table(stack):
     code, browsers = started_table(stack.nginx.port, 2, n=60)
     watchers = [Seat(Browser(stack.nginx.port, address_of(9000 + i)), code, plays=False) for i in range(400)]
     held = database_version(stack, code)
-    # A crowd of 400 is let in 50 at a time (SEVN_MAX_CONNECTING); the rest are turned away and
-    # come back after growing random pauses, as pages do, up to BUSY_PAUSE_MAX: a socket turned
-    # away seven times in the first seconds may wait a minute more, with room for it all along.
+    # A crowd of 400 is let in 50 at a time (SEVN_MAX_CONNECTING); the rest are turned away as
+    # "arriving" and come back within seconds (ARRIVING_PAUSE_MAX), as pages do. A process whose
+    # work waits meanwhile (a slow machine) says "busy" instead, and those pauses grow up to
+    # BUSY_PAUSE_MAX: the test waits for the longest.
     asyncio.run(watch_until_all_show(watchers, held, at_most=60 + BUSY_PAUSE_MAX))
-    behind = [(i, seat.screen.version, dict(seat.errors), seat.closed_codes) for i, seat in enumerate(watchers)]
+    behind = [
+        (i, seat.screen.version, dict(seat.errors), seat.closed_codes, seat.busy_reasons)
+        for i, seat in enumerate(watchers)
+    ]
     assert [entry for entry in behind if entry[1] != held] == []
     assert sum(seat.reconnects for seat in watchers) == 0
 

@@ -21,10 +21,11 @@ from ..web.test_consumers import connect, drain, started_table
 pytestmark = pytest.mark.django_db(transaction=True)
 
 
-async def turned_away(socket) -> bool:
-    """The socket was closed as busy, with nothing sent before the close."""
+async def turned_away(socket, reason: str = admission.BUSY) -> bool:
+    """The socket was closed as busy (full, or a crowd being let in: `reason`), with nothing sent
+    before the close."""
     output = await socket.receive_output(timeout=2)
-    return output == {"type": "websocket.close", "code": admission.CLOSE_BUSY, "reason": "busy"}
+    return output == {"type": "websocket.close", "code": admission.CLOSE_BUSY, "reason": reason}
 
 
 async def test_a_full_process_turns_new_sockets_away_before_any_work_and_serves_the_open_ones(settings, monkeypatch):
@@ -55,7 +56,8 @@ async def test_a_full_process_turns_new_sockets_away_before_any_work_and_serves_
 
 async def test_a_crowd_arriving_at_once_is_let_in_a_few_at_a_time(settings, monkeypatch):
     """SEVN_MAX_CONNECTING new sockets being let in at once (their tables not yet sent): the
-    next newcomer is turned away until one of them has its table."""
+    next newcomer is turned away until one of them has its table, told that only a crowd is
+    being let in (it comes back within seconds, not after a full process's long pauses)."""
     settings.SEVN_MAX_CONNECTING = 1
     table, (ana, ben) = await started_table()
     release, real = asyncio.Event(), consumers._read_table
@@ -67,7 +69,7 @@ async def test_a_crowd_arriving_at_once_is_let_in_a_few_at_a_time(settings, monk
     monkeypatch.setattr(consumers, "_read_table", slow_read)
     first = await connect(table.code, ana.key)
     await until(lambda: capacity.connecting_now() == 1)
-    assert await turned_away(await connect(table.code, ben.key))
+    assert await turned_away(await connect(table.code, ben.key), admission.ARRIVING)
     release.set()
     assert 'id="table"' in await first.receive_from()
     assert capacity.connecting_now() == 0
@@ -75,6 +77,19 @@ async def test_a_crowd_arriving_at_once_is_let_in_a_few_at_a_time(settings, monk
     assert 'id="table"' in await second.receive_from()
     for socket in (first, second):
         await socket.disconnect()
+
+
+def test_a_process_late_and_letting_a_crowd_in_says_it_is_full_not_arriving(settings):
+    """Turned away while a crowd is let in AND work waits: the lasting reason is the one said
+    (the page's long pauses), not the passing one."""
+    settings.SEVN_MAX_CONNECTING, settings.SEVN_BUSY_DELAY_MS = 1, 500
+    letting_in = capacity.LettingIn()
+    assert capacity.refusal() == "connecting"
+    for _ in range(3):
+        capacity.record_delay(2.0)
+    assert capacity.refusal() == "delay"
+    letting_in.done()
+    assert capacity.refusal() == "delay" and capacity.turned_away() == 3
 
 
 async def until(check) -> None:
