@@ -19,7 +19,8 @@ Whatever a person meets that is not the game going on is counted by kind (`Seat.
   from nginx's limit on new sockets, 403 when Daphne gave up waiting for the consumer to accept,
   502/504 from nginx with no process answering), `handshake_timeout` (no answer within
   `open_timeout`), `handshake_invalid`, `connect_failed` (no TCP connection);
-- `busy_shed`: a full server turned a new socket away (4503, game.core.capacity). That is how
+- `busy_shed`: a full server turned a new socket away (4503, or 4504 while it lets a crowd in:
+  game.core.capacity). That is how
   overload is meant to look, not a failure: the seat tries again after a growing random pause,
   as the page does, and it is not counted in `errors_of`.
 """
@@ -45,12 +46,12 @@ CSRF_INPUT = re.compile(r'name="csrfmiddlewaretoken" value="([^"]+)"')
 TOAST = re.compile(r'<p class="toast[^"]*"(?: data-reason="([^"]*)")?>(.*?)</p>', re.S)
 
 CLOSE_BUSY = 4503  # game.live.admission.CLOSE_BUSY: "busy, try again later"
-ARRIVING = "arriving"  # game.live.admission.ARRIVING: the close's reason when a crowd is let in
+CLOSE_ARRIVING = 4504  # game.live.admission.CLOSE_ARRIVING: "busy for moments: a crowd is let in"
 # Refusals whose toast comes right before the server closes the socket: counted with the close.
 CLOSING_REASONS = frozenset({"flooding", "too_many_sockets", "lookups", "no_table"})
 NOT_ERRORS = frozenset({"busy_shed"})  # counted by kind, but overload shedding is not a failure
 BUSY_PAUSE_MAX = 64.0  # seconds: the longest pause before trying again after turn-aways in a row (sevn.js)
-ARRIVING_PAUSE_MAX = 4.0  # seconds: the same when the server said only a crowd is being let in
+ARRIVING_PAUSE_MAX = 4.0  # seconds: the same when the server said only a crowd is being let in (4504)
 
 
 def errors_of(kinds: dict[str, int]) -> int:
@@ -213,7 +214,6 @@ class Seat:
         self.errors: Counter[str] = Counter()  # by kind (the module's docstring)
         self.closing: str | None = None  # the reason the server gave for the close that follows
         self.busy_in_a_row = 0  # turn-aways since a table last arrived
-        self.busy_reasons: list[str] = []  # the reason of every turn-away (admission.BUSY, ARRIVING)
         self.drain = 0.0  # seconds to go on reading, without moving, once the time is up
         self.sent: dict[tuple[int, int], float] = {}  # version answered -> when
         self.answered: dict[tuple[int, int], float] = {}  # every version answered -> last sent (kept)
@@ -260,11 +260,10 @@ class Seat:
                 code = closed.rcvd.code if closed.rcvd else 1006
                 self.closed_codes.append(code)
                 self.socket = None
-                if code == CLOSE_BUSY:
+                if code in (CLOSE_BUSY, CLOSE_ARRIVING):
                     self.errors["busy_shed"] += 1
                     self.busy_in_a_row += 1
-                    self.busy_reasons.append(closed.rcvd.reason)
-                    longest = ARRIVING_PAUSE_MAX if closed.rcvd.reason == ARRIVING else BUSY_PAUSE_MAX
+                    longest = ARRIVING_PAUSE_MAX if code == CLOSE_ARRIVING else BUSY_PAUSE_MAX
                     pause = self.rng.uniform(0, min(longest, 2.0 ** (self.busy_in_a_row - 1)))
                     await asyncio.sleep(max(0.0, min(pause, self.until + self.drain - time.monotonic())))
                 else:

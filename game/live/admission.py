@@ -5,9 +5,9 @@ looked up (Channels' auth middleware, on the database thread), the table read an
 the arrival noted. A full process (game.core.capacity) answers a new table socket at once
 instead, before the origin check, the session or the database: the handshake, then a close
 with CLOSE_BUSY. The page says "busy" and tries again after a growing pause (sevn.js), as the
-load client does (deploy/players.py); the close's reason says whether the process is full (BUSY:
-the pauses double, up to a minute) or only a crowd is being let in (ARRIVING: a few seconds at
-most). Sockets already open are not touched.
+load client does (deploy/players.py); the close's code says whether the process is full
+(CLOSE_BUSY: the pauses double, up to a minute) or only a crowd is being let in (CLOSE_ARRIVING:
+a few seconds at most). Sockets already open are not touched.
 
 A socket let in counts as being let in (capacity.connecting) until the consumer first sends or
 closes: its table is drawn and on its way, or it was refused.
@@ -19,9 +19,9 @@ from game.core import capacity
 
 # RFC 6455's own "try again later" (1013) is not a code Daphne's WebSocket library lets a
 # server send: 4503, in the application's range, after HTTP's 503 Service Unavailable.
-CLOSE_BUSY = 4503
-BUSY = "busy"  # full: open sockets, or work waiting (capacity.reason_full)
-ARRIVING = "arriving"  # room, but a crowd is being let in a few at a time: back in moments
+# A code of its own, not a reason: Daphne sends a close's code only (the reason is dropped).
+CLOSE_BUSY = 4503  # full: its sockets, or work waiting (capacity.reason_full)
+CLOSE_ARRIVING = 4504  # busy for moments only: a crowd is being let in a few at a time
 TABLE_SOCKETS = "/ws/t/"
 
 
@@ -36,8 +36,8 @@ class TurnAwayWhenFull:
         if refused is not None:
             await receive()  # websocket.connect
             await send({"type": "websocket.accept"})
-            reason = ARRIVING if refused == "connecting" else BUSY
-            await send({"type": "websocket.close", "code": CLOSE_BUSY, "reason": reason})
+            code = CLOSE_ARRIVING if refused == "connecting" else CLOSE_BUSY
+            await send({"type": "websocket.close", "code": code})
             return None
         letting_in = capacity.LettingIn()
 

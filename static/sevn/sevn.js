@@ -538,8 +538,8 @@
   // tries again after a pause drawn at random below a longest that doubles with each turn-away
   // in a row (1 s, 2 s, … 64 s), so that the turned-away do not all come back at once: on a
   // full server every try is a handshake it must answer, and many people wait at once. A server
-  // with room that only lets a crowd in a few at a time says so (the close's reason, "arriving"):
-  // that passes in moments, so the pause stops growing at ARRIVING_PAUSE_MAX_MS. A pause
+  // with room that only lets a crowd in a few at a time says so (4504, CLOSE_ARRIVING): that
+  // passes in moments, so the pause stops growing at ARRIVING_PAUSE_MAX_MS. A pause
   // of COUNTDOWN_FROM_MS or more is shown as what it is, the seconds left (on screen, each
   // second; a screen reader hears the state once), with "Try now" to try at once.
   // The server closes a socket for good with a reason (game.live.consumers: too many sockets
@@ -559,7 +559,7 @@
   // the toasts game.live.consumers sends just before a final close (their data-reason)
   var CLOSING_REASONS = ["too_many_sockets", "lookups", "flooding"];
   var COUNTDOWN_FROM_MS = 5000;
-  var ARRIVING = "arriving";  // game.live.admission.ARRIVING
+  var CLOSE_ARRIVING = 4504;  // busy for moments only (game.live.admission)
   var ARRIVING_PAUSE_MAX_MS = 4000;
   var busyInARow = 0;
   var nextTry = null;  // the turned-away socket's next try: {socket, at, timer, ticker}
@@ -662,7 +662,7 @@
     var closed = event.detail && event.detail.event;
     var socket = event.detail && event.detail.socketWrapper;
     var code = closed ? closed.code : 1006;
-    var busy = code === CLOSE_BUSY;
+    var busy = code === CLOSE_BUSY || code === CLOSE_ARRIVING;
     busyInARow = busy ? busyInARow + 1 : 0;
     if (code === CLOSE_NO_TABLE) {  // the note says it, with the way out: not twice
       var said = document.querySelector('#toast .toast[data-reason="no_table"]');
@@ -674,7 +674,7 @@
     if (!busy) { connectionNote("lost"); return; }
     if (!socket || !socket.reconnect) { connectionNote("busy"); return; }
     var longest = 1000 * Math.pow(2, Math.min(busyInARow - 1, 6));
-    if (closed && closed.reason === ARRIVING) longest = Math.min(longest, ARRIVING_PAUSE_MAX_MS);
+    if (code === CLOSE_ARRIVING) longest = Math.min(longest, ARRIVING_PAUSE_MAX_MS);
     var pause = longest * Math.random();
     nextTry = { socket: socket, at: Date.now() + pause, timer: setTimeout(tryNow, pause), ticker: null };
     if (pause < COUNTDOWN_FROM_MS) { connectionNote("busy"); return; }

@@ -21,11 +21,11 @@ from ..web.test_consumers import connect, drain, started_table
 pytestmark = pytest.mark.django_db(transaction=True)
 
 
-async def turned_away(socket, reason: str = admission.BUSY) -> bool:
-    """The socket was closed as busy (full, or a crowd being let in: `reason`), with nothing sent
+async def turned_away(socket, code: int = admission.CLOSE_BUSY) -> bool:
+    """The socket was closed as busy (full, or a crowd being let in: `code`), with nothing sent
     before the close."""
     output = await socket.receive_output(timeout=2)
-    return output == {"type": "websocket.close", "code": admission.CLOSE_BUSY, "reason": reason}
+    return output == {"type": "websocket.close", "code": code}
 
 
 async def test_a_full_process_turns_new_sockets_away_before_any_work_and_serves_the_open_ones(settings, monkeypatch):
@@ -69,7 +69,7 @@ async def test_a_crowd_arriving_at_once_is_let_in_a_few_at_a_time(settings, monk
     monkeypatch.setattr(consumers, "_read_table", slow_read)
     first = await connect(table.code, ana.key)
     await until(lambda: capacity.connecting_now() == 1)
-    assert await turned_away(await connect(table.code, ben.key), admission.ARRIVING)
+    assert await turned_away(await connect(table.code, ben.key), admission.CLOSE_ARRIVING)
     release.set()
     assert 'id="table"' in await first.receive_from()
     assert capacity.connecting_now() == 0
