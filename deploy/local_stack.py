@@ -14,6 +14,7 @@ deploy/nginx/sevn.conf with one upstream line per process.
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import shutil
@@ -24,6 +25,8 @@ import sys
 import tempfile
 import threading
 import time
+import urllib.error
+import urllib.request
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -383,6 +386,15 @@ class Daphne:
             except subprocess.TimeoutExpired:
                 self.kill()
             self.process = None
+
+    def health(self) -> tuple[int, dict]:
+        """This process's own answer to /healthz (game.pages.middleware), asked of it directly,
+        not through the proxy: 200 or 503, and its figures (the body says which part failed)."""
+        try:
+            with urllib.request.urlopen(f"http://127.0.0.1:{self.port}/healthz", timeout=10) as response:
+                return response.status, json.loads(response.read())
+        except urllib.error.HTTPError as error:
+            return error.code, json.loads(error.read())
 
     def cpu_seconds(self) -> float:
         """User + system CPU time this process has used."""

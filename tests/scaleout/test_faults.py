@@ -11,8 +11,6 @@ import json
 import re
 import threading
 import time
-import urllib.error
-import urllib.request
 
 import pytest
 
@@ -86,16 +84,7 @@ def test_the_proxy_serves_pages_static_files_and_health(stack):
     status, _headers, body = browser.request("GET", "/healthz")
     assert status == 200 and json.loads(body)["database"] and json.loads(body)["channel_layer"]
     for server in stack.servers:  # each process answers for itself
-        with urllib.request.urlopen(f"http://127.0.0.1:{server.port}/healthz", timeout=5) as response:
-            assert json.loads(response.read())["status"] == "ok"
-
-
-def health_of(server) -> tuple[int, dict]:
-    try:
-        with urllib.request.urlopen(f"http://127.0.0.1:{server.port}/healthz", timeout=10) as response:
-            return response.status, json.loads(response.read())
-    except urllib.error.HTTPError as error:
-        return error.code, json.loads(error.read())
+        assert server.health()[1]["status"] == "ok"
 
 
 def test_idle_sockets_stay_open_on_redis_for_a_minute(stack):
@@ -106,7 +95,7 @@ def test_idle_sockets_stay_open_on_redis_for_a_minute(stack):
     async def idle_and_asked():
         idle = asyncio.ensure_future(settle(tables, seconds=62))  # nobody sends anything for a minute
         await asyncio.sleep(10)
-        answers = [await asyncio.to_thread(health_of, server) for _ in range(3) for server in stack.servers]
+        answers = [await asyncio.to_thread(server.health) for _ in range(3) for server in stack.servers]
         await idle
         return answers
 

@@ -8,13 +8,10 @@ from __future__ import annotations
 
 import asyncio
 import base64
-import json
 import os
 import socket
 import struct
 import time
-import urllib.error
-import urllib.request
 
 import pytest
 
@@ -29,15 +26,6 @@ ROOM = 2  # table sockets the process takes
 def stack():
     with Stack(servers=1, env={"SEVN_MAX_SOCKETS": str(ROOM), "SEVN_BOT_DELAY_MS": "0"}) as running:
         yield running
-
-
-def health(stack) -> dict:
-    """The process's own figures (game.pages.middleware): 200 or 503, the body says which part."""
-    try:
-        with urllib.request.urlopen(f"http://127.0.0.1:{stack.servers[0].port}/healthz", timeout=10) as response:
-            return json.loads(response.read())
-    except urllib.error.HTTPError as error:
-        return json.loads(error.read())
 
 
 async def until_true(check, seconds: float = 60) -> None:
@@ -68,15 +56,15 @@ def test_a_new_socket_waits_as_busy_while_the_server_is_full_and_gets_in_once_th
         await asyncio.gather(playing[0], waiting)
 
     asyncio.run(scene())
-    figures = health(stack)
+    figures = stack.servers[0].health()[1]
     assert newcomer.errors["busy_shed"] >= 1 and figures["turned_away"] >= newcomer.errors["busy_shed"]
     assert errors_of(newcomer.errors) == 0 and newcomer.screen.version[0] >= 1
     assert all(errors_of(seat.errors) == 0 for seat in people), [dict(seat.errors) for seat in people]
     for _ in range(100):  # every socket counted out again, once the server has seen them close
-        if health(stack)["table_sockets"] == 0:
+        if stack.servers[0].health()[1]["table_sockets"] == 0:
             break
         time.sleep(0.1)
-    assert health(stack)["table_sockets"] == 0
+    assert stack.servers[0].health()[1]["table_sockets"] == 0
 
 
 def turned_away_and_dropped(port: int, code: str) -> tuple[bytes, float]:
