@@ -34,7 +34,15 @@ sys.path.insert(0, str(ROOT))
 from bench import exactly_once  # noqa: E402
 from bench.shared_parts import SharedParts  # noqa: E402
 from deploy.local_stack import Stack  # noqa: E402
-from deploy.players import Browser, Seat, address_of, errors_of, kinds_of  # noqa: E402
+from deploy.players import (  # noqa: E402
+    CLOSE_ARRIVING,
+    CLOSE_BUSY,
+    Browser,
+    Seat,
+    address_of,
+    errors_of,
+    kinds_of,
+)
 
 PEOPLE = 4
 FLOOD_RATE = 1000  # messages a second from the flooding socket
@@ -84,6 +92,10 @@ def prepare(stack: Stack, tables: int, first: int = 0) -> list[tuple[str, list[s
     return made
 
 
+# a normal close and a busy server's turn-aways (counted by kind, as busy_shed): not errors seen
+NOT_ERROR_CLOSES = frozenset({1000, CLOSE_BUSY, CLOSE_ARRIVING})
+
+
 class Table:
     """Four people at one table, and the moves measured at it."""
 
@@ -108,7 +120,7 @@ class Table:
     @property
     def error_texts(self) -> list[str]:
         return [toast for seat in self.seats for toast in seat.screen.toasts] + [
-            f"closed {code}" for seat in self.seats for code in seat.closed_codes if code != 1000
+            f"closed {code}" for seat in self.seats for code in seat.closed_codes if code not in NOT_ERROR_CLOSES
         ]
 
     @property
