@@ -3,7 +3,7 @@
 A process that takes every socket offered serves every table worse with each one it takes: a
 new socket costs a database read and a whole table drawn, and the moves of the tables already
 seated wait behind that work. So a full process turns NEW table sockets away, cheaply (no
-database, no drawing: game.live.consumers closes them with CLOSE_BUSY), and the sockets it
+database, no drawing: game.live.admission closes them as busy), and the sockets it
 already has keep being served. The turned-away come back after a growing pause (the page's
 script, deploy/players.py) and get in once there is room.
 
