@@ -90,7 +90,10 @@ def test_a_refusal_arriving_after_the_socket_redrew_its_form_still_shows(browser
     held = []
     ana.route("**/start/", lambda route: held.append(route))
     ana.click("text=Start the game")
-    ana.wait_for_timeout(100)
+    for _ in range(100):  # the request reaches the route within moments (longer on a busy machine)
+        if held:
+            break
+        ana.wait_for_timeout(100)
     assert len(held) == 1
     ben.click(".lobby__actions button")  # Leave seat
     expect(ana.locator(".lobby-seat", has_text="Ben")).to_have_count(0)
