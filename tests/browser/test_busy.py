@@ -76,8 +76,9 @@ def test_a_page_turned_away_says_busy_retries_and_gets_its_table_once_there_is_r
 
 def test_a_page_turned_away_while_a_crowd_is_let_in_comes_back_within_seconds(browser, django_db_blocker):
     """A server with room that lets a crowd in a few at a time says so when it turns a page away
-    (4504, not a full server's 4503): the page's pauses stop growing at 4 s (a full server's go on to a minute,
-    counted down), so eight turn-aways in a row never make it wait longer, and the table comes."""
+    (4504, not a full server's 4503): the page's pauses stop growing at 4 s (a full server's go
+    on to a minute, counted down), so eight turn-aways in a row never make it wait longer, and
+    the table comes."""
     table, (_ana, ben) = scenes.two_players()
     with _serving(django_db_blocker) as url:
         context = browser.new_context(viewport=DESKTOP)
