@@ -73,5 +73,7 @@ def two_players(browser, live_url: str, viewport: dict) -> tuple:
     invite = create_table(ana, live_url, "Ana", seats=2)
     join(ben, invite, "Ben")
     ana.click("text=Start the game")
-    expect(ben.locator("#table")).to_have_attribute("data-status", "playing")
+    for page in (ana, ben):  # both screens show the game (Ana's redraw may come after Ben's)
+        expect(page.locator("#table")).to_have_attribute("data-status", "playing")
+        expect(page.locator("#table-meta")).to_have_count(1)
     return contexts, ana, ben
