@@ -24,8 +24,6 @@ def test_the_latency_bench_plays_every_table_and_prints_its_figures_last():
     assert run.returncode == 0, run.stderr[-3000:]
     figures = json.loads(run.stdout.strip().splitlines()[-1])
     for scenario in ("tables_1", "tables_50"):
-        # its errors are a figure, not what this checks: on a machine loaded beside it, three
-        # seconds of play counted 2 (stale moves are tests/service/test_stale_moves.py's)
-        assert isinstance(figures[scenario]["errors"], int), figures
+        assert figures[scenario]["errors"] == 0, figures  # no move refused, none unanswered
         assert figures[scenario]["actions_per_s"] > 0, figures
     assert figures["echo_p50_ms"] > 0 and figures["echo_cpu_ms_per_message"] > 0, figures
