@@ -12,6 +12,12 @@ from game.sevens.engine import DECK, from_json, new_game, to_json
 
 from ..web.factories import people
 
+# A three-seat, one-round game whose deal makes a pass certain: whatever the seats choose, someone
+# has nothing that fits within the first three decisions after the 7♦ (tests/sevens/
+# test_certain_deals.py searches every line of play). A random deal can run a whole round with
+# no pass at all, so a test that expects "passes: nothing fits" deals this one.
+PASS_CERTAIN_SEED = 39
+
 
 def sevens_table(
     names=("Ana", "Ben", "Cleo"),
