@@ -80,18 +80,14 @@ def hidden_seats_of(games: list[Game], viewer_id: int | None) -> dict[int, set[i
     }
 
 
-def table_hidden(
-    game: Game, seats: dict[int, int], hidden_seats: set[int], viewer_id: int | None, viewer_key: str | None
-) -> bool:
+def table_hidden(game: Game, seats: dict[int, int], viewer_id: int | None, viewer_key: str | None) -> bool:
     """Whether a finished game's record (which names its table: the deal's proof needs the
-    code) must not be given to this viewer yet: the table is still open and someone of the game
-    still sits there who hides where they play, or whom the viewer may not see, and the viewer
-    does not sit there themselves."""
+    code) must not be given to this viewer: its table is still open and someone of the game
+    who hides where they play still sits there (seats stay after a game: the next one may be
+    played there any time), and the viewer does not sit there themselves."""
     if game.table.status == game.table.Status.CLOSED:
         return False
-    if viewer_key and Seat.objects.filter(table_id=game.table_id, player_key=viewer_key).exists():
+    hiding = Profile.objects.filter(user_id__in=set(seats.values()) - {viewer_id}, hide_online=True)
+    if not Seat.objects.filter(table_id=game.table_id, user_id__in=hiding.values("user_id")).exists():
         return False
-    users = set(seats.values()) - {viewer_id}
-    hiding = set(Profile.objects.filter(user_id__in=users, hide_online=True).values_list("user_id", flat=True))
-    hiding |= {seats[seat] for seat in hidden_seats}
-    return bool(hiding) and Seat.objects.filter(table_id=game.table_id, user_id__in=hiding).exists()
+    return not (viewer_key and Seat.objects.filter(table_id=game.table_id, player_key=viewer_key).exists())

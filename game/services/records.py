@@ -33,7 +33,7 @@ def game_id_of(public_id: str) -> int | None:
 def game_record(game_id: int, viewer: Player | None = None) -> dict | None:
     """The record of a finished game as this viewer may have it, or None (unknown, running, no
     record: see recordable; or its table, still open, would lead the viewer to someone who
-    hides from them: services.privacy.table_hidden). The server seed is in it: only a game
+    hides where they play: services.privacy.table_hidden). The server seed is in it: only a game
     that is over has one. A private person the viewer may not see is "a private player" in
     it (names are no part of the deal's proof, so it still verifies)."""
     game = Game.objects.select_related("table").filter(id=game_id).first()
@@ -42,7 +42,7 @@ def game_record(game_id: int, viewer: Player | None = None) -> dict | None:
     viewer_id = viewer.user_id if viewer is not None else None
     seated = privacy.seated_users([game])[game.id]
     hidden = {seat for seat, user_id in seated.items() if user_id in privacy.hidden_from(viewer_id, seated.values())}
-    if privacy.table_hidden(game, seated, hidden, viewer_id, viewer.key if viewer is not None else None):
+    if privacy.table_hidden(game, seated, viewer_id, viewer.key if viewer is not None else None):
         return None
     names = privacy.shown_names(list(game.players), hidden)
     kind = registry.of(game.table)

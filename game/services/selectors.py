@@ -307,7 +307,8 @@ def friends_of(user_id: int) -> list[dict]:
 
 
 def friend_requests(user_id: int) -> dict:
-    """Requests made to a person and by them, and whom they blocked: {"incoming", "outgoing", "blocked"}."""
+    """Requests made to a person and by them, and whom they blocked: {"incoming", "outgoing",
+    "blocked"}. A request from someone they blocked is not theirs to see (services.friends)."""
     rows = (
         Friendship.objects.filter(Q(to_user_id=user_id, status=Friendship.Status.REQUESTED) | Q(from_user_id=user_id))
         .exclude(status=Friendship.Status.FRIENDS)
@@ -321,19 +322,25 @@ def friend_requests(user_id: int) -> dict:
             found["outgoing"].append(row.to_user)
         else:
             found["blocked"].append(row.to_user)
+    blocked = {person.pk for person in found["blocked"]}
+    found["incoming"] = [person for person in found["incoming"] if person.pk not in blocked]
     return found
 
 
 def relation(user_id: int, other_id: int) -> str | None:
     """How a person stands to another: "friends", "requested" (asked by them), "asked_you",
-    "blocked" (by them), or None."""
-    for row in Friendship.objects.filter(
-        Q(from_user_id=user_id, to_user_id=other_id) | Q(from_user_id=other_id, to_user_id=user_id)
-    ):
-        if row.from_user_id == user_id:
-            return row.status
-        if row.status == Friendship.Status.REQUESTED:
-            return "asked_you"
+    "blocked" (by them), or None. Their own side first: a person they blocked has not "asked
+    them"; a person who blocked them is whatever their own side says (a block is never shown)."""
+    rows = {
+        row.from_user_id: row.status
+        for row in Friendship.objects.filter(
+            Q(from_user_id=user_id, to_user_id=other_id) | Q(from_user_id=other_id, to_user_id=user_id)
+        )
+    }
+    if user_id in rows:
+        return rows[user_id]
+    if rows.get(other_id) == Friendship.Status.REQUESTED:
+        return "asked_you"
     return None
 
 
