@@ -3,8 +3,6 @@ live on the socket nor when the chat is drawn again; everyone else still reads t
 
 from __future__ import annotations
 
-import json
-
 import pytest
 from channels.db import database_sync_to_async
 from channels.testing import WebsocketCommunicator
