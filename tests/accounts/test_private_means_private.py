@@ -218,3 +218,11 @@ def test_a_look_alike_username_is_refused_at_a_rename_in_admin(client, django_us
     assert response.status_code == 302 and bob.username == "B\u03bfbby"
     anna.refresh_from_db()
     assert anna.username == "Anna"
+
+
+def test_two_private_players_keep_names_of_their_own_so_the_record_still_verifies(client):
+    _table, game, (ola_user, _ola), _mia = finished_game(mia_private=True)
+    Profile.objects.filter(user=ola_user).update(private=True)
+    record = json.loads(client.get(f"/en/g/{game.public_id}/record.json").content)
+    assert [seat["name"] for seat in record["seats"]] == ["a private player", "a private player (2)", "Bot Ada"]
+    assert verify(record).ok
