@@ -41,10 +41,10 @@ def game_record(game_id: int, viewer: Player | None = None) -> dict | None:
         return None
     viewer_id = viewer.user_id if viewer is not None else None
     seated = privacy.seated_users([game])[game.id]
-    hidden = {seat for seat, user_id in seated.items() if user_id in privacy.hidden_from(viewer_id, seated.values())}
     if privacy.table_hidden(game, seated, viewer_id, viewer.key if viewer is not None else None):
         return None
-    names = privacy.shown_names(list(game.players), hidden)
+    hidden = privacy.hidden_from(viewer_id, seated.values())
+    names = privacy.shown_names(list(game.players), {seat for seat, user_id in seated.items() if user_id in hidden})
     kind = registry.of(game.table)
     replay = kind.replay
     state = kind.from_json(game.state)
