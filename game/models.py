@@ -3,13 +3,23 @@ version number, and the append-only event log of every game."""
 
 from __future__ import annotations
 
+import secrets
+
 from django.conf import settings
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
 from game.fair.seeds import new_server_seed
 
+PUBLIC_ID_BYTES = 16  # a game's public id: 16 random bytes, 22 URL-safe characters
+
 DEFAULT_TARGET = 250  # SEVN's target score (game.sevn.engine.cards.TARGET; a test checks they agree)
+
+
+def new_public_id() -> str:
+    """A game's id in links (/g/<id>/, its record): random, so that nobody can walk through
+    every game by counting (the database's own id is sequential and stays inside)."""
+    return secrets.token_urlsafe(PUBLIC_ID_BYTES)
 
 
 def default_bot_delay_ms() -> int:
@@ -116,6 +126,7 @@ class Game(models.Model):
 
     table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="games", verbose_name=_("table"))
     number = models.PositiveIntegerField(_("game number"), default=1)
+    public_id = models.CharField(_("public id"), max_length=32, unique=True, default=new_public_id, editable=False)
     state = models.TextField(_("engine state"))
     version = models.PositiveIntegerField(_("version"), default=0)
     seed = models.BigIntegerField(_("seed"))  # the engine's, derived by game.fair.seeds

@@ -8,6 +8,7 @@ from django.utils.translation import gettext_lazy as _
 
 from game.core.errors import ServiceError
 from game.core.proxy import client_address
+from game.services.accounts import refuse_lookalike_username
 from game.services.common import clean_nickname
 
 
@@ -20,11 +21,17 @@ class AccountAdapter(DefaultAccountAdapter):
 
     def clean_username(self, username, shallow=False):
         """A username follows the rules of a nickname (1 to 20 visible characters, not posing as
-        a computer player or staff), then allauth's own."""
+        a computer player or staff), then allauth's own, and looks like nobody else's."""
         try:
             name = clean_nickname(username)
         except ServiceError as error:
             raise forms.ValidationError(error.message) from error
         if name != username:
             raise forms.ValidationError(_("Write the username as people will read it, without extra spaces."))
-        return super().clean_username(username, shallow=shallow)
+        username = super().clean_username(username, shallow=shallow)
+        if not shallow:
+            try:
+                refuse_lookalike_username(username)
+            except ServiceError as error:
+                raise forms.ValidationError(error.message) from error
+        return username

@@ -42,8 +42,8 @@ def profile(request: HttpRequest, name: str) -> HttpResponse:
             "own": own,
             "relation": relation,
             "hidden": hidden,
-            "stats": None if hidden else selectors.profile_stats(found.user_id),
-            "recent_games": [] if hidden else selectors.recent_games(found.user_id),
+            "stats": None if hidden else selectors.profile_stats(found.user_id, viewer_id=request.user.pk),
+            "recent_games": [] if hidden else selectors.recent_games(found.user_id, viewer_id=request.user.pk),
             "game_stats": [] if hidden else _game_stats(found.user_id),
         },
     )

@@ -17,6 +17,7 @@ from game.core.identity import NICKNAME_KEY, tag
 from game.delivery.broadcast import unpack
 from game.screen import chat as chat_render
 from game.services.chat import author_token
+from game.services.friends import blocks
 from game.services.moderation import pending_warning_key
 
 logger = logging.getLogger(__name__)
@@ -100,12 +101,20 @@ class ChatSocket:
     async def _chat_lists(self) -> str:
         """Both channels' lines drawn again (a renamed person's lines show their new name)."""
         try:
-            recent = await database_sync_to_async(services.chat_recent)(self.code)
+            recent = await database_sync_to_async(services.chat_recent)(self.code, self.player)
         except Exception:
             logger.warning("reading the chat failed at table %s", self.code, exc_info=True)
             return ""
         self._drew(recent["lines"])
         return "".join(chat_render.lists(recent["lines"], self.language, self.chat_token, oob=True).values())
+
+    async def _blocked_author(self, line: dict) -> bool:
+        """Whether this viewer blocked the line's author (asked as each line comes: a block made
+        on another page holds at once)."""
+        author, player = line.get("user"), self.player
+        if not author or player is None or player.user_id is None or author == player.user_id:
+            return False
+        return await database_sync_to_async(blocks)(player.user_id, author)
 
     async def _warning_waiting(self) -> str:
         """A moderator's warning given while this person had no table open: shown now, once."""
@@ -133,7 +142,7 @@ class ChatSocket:
 
     async def chat_line(self, message: dict) -> None:
         line = unpack(message)["line"]
-        if line["id"] in self.chat_drawn:
+        if line["id"] in self.chat_drawn or await self._blocked_author(line):
             return
         await self.send(chat_render.appended(line, self.language, self.chat_token))
 

@@ -6,9 +6,12 @@ from __future__ import annotations
 from django.contrib import admin, messages
 from django.contrib.auth import get_user_model
 from django.contrib.auth.admin import UserAdmin
+from django.contrib.auth.forms import UserChangeForm, UserCreationForm
+from django.core.exceptions import ValidationError
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 
+from game.core.errors import ServiceError
 from game.models import Report, Sanction
 from game.services import accounts
 
@@ -44,11 +47,36 @@ class SanctionsOf(_History):
     verbose_name_plural = _("mutes and bans of this account")
 
 
+class _NoLookalike:
+    """A username given in admin (a new account, or a rename) looks like nobody else's, as at
+    sign-up (services.accounts.refuse_lookalike_username)."""
+
+    def clean_username(self):
+        own = getattr(super(), "clean_username", None)  # the creation form's: no other letter case
+        name = own() if own is not None else self.cleaned_data.get("username")  # type: ignore[attr-defined]
+        if name:
+            try:
+                accounts.refuse_lookalike_username(name, self.instance.pk)  # type: ignore[attr-defined]
+            except ServiceError as error:
+                raise ValidationError(error.message) from error
+        return name
+
+
+class AccountChangeForm(_NoLookalike, UserChangeForm):
+    pass
+
+
+class AccountCreationForm(_NoLookalike, UserCreationForm):
+    pass
+
+
 admin.site.unregister(User)
 
 
 @admin.register(User)
 class AccountAdmin(UserAdmin):
+    form = AccountChangeForm
+    add_form = AccountCreationForm
     inlines = [SanctionsOf, ReportsAbout]
     list_display = ("username", "email", "is_active", "is_staff", "date_joined", "last_login")
     actions = ["suspend", "reinstate"]

@@ -28,7 +28,7 @@ def _home(request: HttpRequest, player, form: CreateTableForm, status: int = 200
         {
             "form": form,
             "tables": selectors.your_tables(player.key) if player else [],
-            "recent_games": selectors.recent_games(player.user_id) if is_user else [],
+            "recent_games": selectors.recent_games(player.user_id, viewer_id=player.user_id) if is_user else [],
             "friends_online": [f for f in selectors.friends_of(player.user_id) if f["online"]] if is_user else [],
             "is_user": is_user,
             "hero_cards": [registry.KINDS["sevn"].face(code) for code in HERO_CARDS],

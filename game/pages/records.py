@@ -12,12 +12,13 @@ from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_http_methods
 
 from game import registry
+from game.core.identity import known_player
 from game.fair import record as records
 from game.fair.verify import Verdict, loads, verify
-from game.services.records import game_record
+from game.services.records import game_id_of, game_record
 
 RECORD_MAX_BYTES = 4 * 1024 * 1024  # a long game of eight is well under 1 MB
-RECORD_LINK = re.compile(r"/g/(\d{1,12})/record\.json")
+RECORD_LINK = re.compile(r"/g/([A-Za-z0-9_-]{1,32})/record\.json")
 
 # Each check of game.fair.verify in the viewer's language: (when it holds, when it fails).
 CHECK_SENTENCES = {
@@ -55,8 +56,14 @@ CHECK_SENTENCES = {
 }
 
 
-def record_response(game_id: int) -> HttpResponse:
-    record = game_record(game_id)
+def _record_for(request: HttpRequest, public_id: str) -> dict | None:
+    """The record of the game with this public id, as the asking person may have it."""
+    game_id = game_id_of(public_id)
+    return None if game_id is None else game_record(game_id, known_player(request.session, request.user))
+
+
+def record_response(request: HttpRequest, public_id: str) -> HttpResponse:
+    record = _record_for(request, public_id)
     if record is None:
         raise Http404(gettext("This game has no record: it is still being played, or it was never dealt fairly."))
     response = HttpResponse(records.dumps(record), content_type=f"{records.MEDIA_TYPE}; charset=utf-8")
@@ -65,9 +72,9 @@ def record_response(game_id: int) -> HttpResponse:
     return response
 
 
-def game_record_download(request: HttpRequest, game_id: int) -> HttpResponse:
+def game_record_download(request: HttpRequest, public_id: str) -> HttpResponse:
     """A finished game's record (JSON, docs/fair-deal.md), from the game-over screen and its replay."""
-    return record_response(game_id)
+    return record_response(request, public_id)
 
 
 def _verdict_context(verdict: Verdict) -> dict:
@@ -96,7 +103,7 @@ def verify_page(request: HttpRequest) -> HttpResponse:
             text = upload.read(RECORD_MAX_BYTES + 1)
     if text is None and link:
         found = RECORD_LINK.search(link)
-        record = game_record(int(found.group(1))) if found else None
+        record = _record_for(request, found.group(1)) if found else None
         if record is None:
             context["problem"] = _("That link is not the record of a finished game on this site.")
         else:

@@ -12,7 +12,7 @@ from game.ui.pieces import Piece
 
 class Fair(NamedTuple):
     code: str
-    game_id: int | None
+    game_id: str | None  # the dealt game's public id (its record's and replay's links)
     commitment: str  # the dealt game's ("" before the first deal)
     client_seeds: tuple[tuple[str, str], ...]  # (name, seed) per contributing seat, in seat order
     server_seed: str | None  # once the game is over
@@ -30,7 +30,7 @@ def fair_data(snapshot: dict, viewer_key: str | None) -> Fair:
     mine = viewer_seat(snapshot, viewer_key)
     return Fair(
         table["code"],
-        game["id"] if dealt else None,
+        game["public_id"] if dealt else None,
         fair["commitment"],
         seeds,
         fair["server_seed"],

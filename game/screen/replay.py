@@ -8,6 +8,7 @@ from django.template.loader import render_to_string
 from django.utils.safestring import mark_safe
 
 from game import registry
+from game.core.identity import Player
 from game.screen.log import log_entries, log_lines
 from game.screen.table import table_context, table_view
 from game.services.records import game_record, recorded_game
@@ -50,6 +51,7 @@ def _snapshot(record: dict, game, kind, state: dict, version: int) -> dict:
         ],
         "game": {
             "id": game.id,
+            "public_id": game.public_id,
             "number": record["number"],
             "version": version,
             **kind.views(state),
@@ -66,10 +68,11 @@ def _snapshot(record: dict, game, kind, state: dict, version: int) -> dict:
     }
 
 
-def replay_step(game_id: int, step: object) -> dict | None:
+def replay_step(game_id: int, step: object, viewer: Player | None = None) -> dict | None:
     """What the replay shows at this step (0: the deal, n: after the n-th move), or None for a game
-    without a replay (unknown, still running, or without a record)."""
-    record = game_record(game_id)
+    without a replay (unknown, still running, or without a record for this viewer: its names
+    and whether they may have it are the record's, services.records.game_record)."""
+    record = game_record(game_id, viewer)
     if record is None:
         return None
     game = recorded_game(game_id)
@@ -96,7 +99,7 @@ def replay_step(game_id: int, step: object) -> dict | None:
     return {
         "record": record,
         "label": kind.label,
-        "game_id": game_id,
+        "game_id": game.public_id,
         "step": step,
         "steps": steps,
         "previous": max(step - 1, 0),

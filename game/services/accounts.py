@@ -12,9 +12,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from django.contrib.auth import get_user_model
 from django.db import IntegrityError, transaction
+from django.utils.translation import gettext_lazy as _
 
-from game.core import staff_words
+from game.core import names, staff_words
+from game.core.errors import ServiceError
 from game.core.identity import tag
 from game.models import ChatMessage, GuestKey, ModAction, Presence, Profile, Report, Sanction, Seat, Table
 from game.services import selectors
@@ -30,6 +33,20 @@ class SignedIn:
 
     key: str
     sent: list[tuple[str, dict]]
+
+
+def refuse_lookalike_username(name: str, user_id: int | None = None) -> None:
+    """Refuse a username that looks like another account's (the same letters, or look-alikes
+    of them from other scripts: a Cyrillic "а" or a Greek "ο" beside Latin ones), folded as
+    nicknames are (game.core.names.skeleton). `user_id`: the account being renamed (its own
+    name is no rival). Every username is read: a look-alike differs in the very letters an
+    index would look up by, and sign-ups and renames are rare."""
+    folded = names.skeleton(name)
+    others = get_user_model().objects.exclude(pk=user_id).values_list("username", flat=True)
+    if any(names.skeleton(other) == folded for other in others.iterator()):
+        raise ServiceError(
+            "name_lookalike", _("That username looks like someone else's: choose one that cannot be mistaken for it.")
+        )
 
 
 def _profile(user, guest_key: str | None) -> Profile:

@@ -20,7 +20,7 @@ from django.utils.translation import gettext_lazy as _
 from game.core import limits, names, phrases
 from game.core.errors import ServiceError, later
 from game.core.identity import Player, tag
-from game.models import ChatMessage, Sanction, Seat, Table
+from game.models import ChatMessage, Friendship, Sanction, Seat, Table
 from game.services.common import _visible, clean_nickname, locked_table, name_taken, require_host
 
 CHAT_MAX = 200
@@ -120,6 +120,7 @@ def line_dict(code: str, message: ChatMessage) -> dict:
         "text": message.text,
         "phrase": message.phrase,
         "author": author_token(code, tag(message.author_key)),
+        "user": message.author_user_id,  # never drawn: a screen leaves out a person its viewer blocked
     }
 
 
@@ -198,15 +199,32 @@ def _prune(table: Table) -> None:
         ChatMessage.objects.filter(table=table, id__lt=oldest_kept).delete()
 
 
+def blocked_by(player: Player | None) -> set[int]:
+    """The accounts this person blocked: their chat lines never reach them."""
+    if player is None or player.user_id is None:
+        return set()
+    return set(
+        Friendship.objects.filter(from_user_id=player.user_id, status=Friendship.Status.BLOCKED).values_list(
+            "to_user_id", flat=True
+        )
+    )
+
+
 def chat_recent(code: str, player: Player | None = None) -> dict:
-    """The last lines of each channel, oldest first, as screens draw them, whether spectators
-    may chat, and why this person may not write (chat_refusal)."""
+    """The last lines of each channel, oldest first, as screens draw them (but the lines of
+    someone this person blocked), whether spectators may chat, and why this person may not
+    write (chat_refusal)."""
     table = Table.objects.filter(code=str(code).upper()).only("id", "code", "status", "spectator_chat").first()
     lines: dict[str, list[dict]] = {channel: [] for channel in ChatMessage.Channel.values}
     if table is None:
         return {"lines": lines, "spectator_chat": False, "refusal": None}
+    blocked = blocked_by(player)
     for channel in lines:
-        rows = ChatMessage.objects.filter(table=table, channel=channel).order_by("-id")[:HISTORY]
+        rows = (
+            ChatMessage.objects.filter(table=table, channel=channel)
+            .exclude(author_user_id__in=blocked)
+            .order_by("-id")[:HISTORY]
+        )
         lines[channel] = [line_dict(table.code, row) for row in reversed(list(rows))]
     return {"lines": lines, "spectator_chat": table.spectator_chat, "refusal": chat_refusal(table, player)}
 

@@ -3,7 +3,9 @@ a friendship removed; a person blocked. A friendship is two rows (one each way, 
 list is one query); a request and a block are one row from the person who made it.
 
 A block holds one way: the blocked person can no longer ask, invite or see the other online
-(and any request or friendship between them ends).
+(and any friendship between them ends). It is never shown to them: a request they sent, or
+send later, stays theirs to see as unanswered, exactly like any request nobody answered, and
+the person who blocked them never sees it (until they unblock).
 """
 
 from __future__ import annotations
@@ -39,8 +41,8 @@ def _between(a: int, b: int):
 @transaction.atomic
 def friend_request(*, user, name: str) -> str:
     """Ask someone to be friends (or accept at once if they asked first). Returns "sent" or
-    "friends". Refused: oneself, a stranger's name, a person who blocked you (said as if sent:
-    a block is never revealed), past the hourly allowance."""
+    "friends". Refused: oneself, a stranger's name, past the hourly allowance. To a person who
+    blocked you it is sent as any request is, and stays unanswered: they never see it."""
     other = _person(name)
     if other.pk == user.pk:
         raise ServiceError("self", _("You cannot be your own friend."))
@@ -48,8 +50,6 @@ def friend_request(*, user, name: str) -> str:
         raise ServiceError("too_many", _("Too many friend requests: try again later."))
     if blocks(user.pk, other.pk):
         raise ServiceError("you_block", _("You blocked this person: unblock them first."))
-    if blocks(other.pk, user.pk):
-        return "sent"  # nothing is stored, and nothing tells them
     mine = Friendship.objects.filter(from_user=user, to_user=other).first()
     if mine is not None and mine.status == Status.FRIENDS:
         return "friends"
@@ -73,7 +73,8 @@ def _make_friends(a: int, b: int) -> None:
 
 @transaction.atomic
 def friend_accept(*, user, from_id: int) -> None:
-    if not Friendship.objects.filter(from_user_id=from_id, to_user=user, status=Status.REQUESTED).exists():
+    asked = Friendship.objects.filter(from_user_id=from_id, to_user=user, status=Status.REQUESTED).exists()
+    if not asked or blocks(user.pk, from_id):  # a blocked person's request is not shown to accept
         raise ServiceError("no_request", _("That request is no longer there."))
     _make_friends(user.pk, from_id)
 
@@ -93,10 +94,13 @@ def friend_remove(*, user, other_id: int) -> None:
 
 @transaction.atomic
 def friend_block(*, user, other_id: int) -> None:
-    """Block someone: whatever was between you ends, and they can neither ask, invite nor see you."""
+    """Block someone: a friendship and your request to them end, and they can neither ask,
+    invite nor see you. Their own request to you stays, unanswered, as they see it (a block is
+    never shown to them), and out of your sight."""
     if other_id == user.pk:
         raise ServiceError("self", _("You cannot block yourself."))
-    _between(user.pk, other_id).exclude(from_user_id=other_id, status=Status.BLOCKED).delete()
+    theirs = (Status.BLOCKED, Status.REQUESTED)
+    _between(user.pk, other_id).exclude(from_user_id=other_id, status__in=theirs).delete()
     Friendship.objects.create(from_user=user, to_user_id=other_id, status=Status.BLOCKED)
 
 

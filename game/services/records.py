@@ -5,8 +5,10 @@ from __future__ import annotations
 from datetime import UTC, datetime
 
 from game import registry
+from game.core.identity import Player
 from game.fair import record as records
 from game.models import Game
+from game.services import privacy
 
 
 def _when(moment: datetime) -> str:
@@ -23,12 +25,26 @@ def recorded_game(game_id: int) -> Game:
     return Game.objects.select_related("table").get(id=game_id)
 
 
-def game_record(game_id: int) -> dict | None:
-    """The record of a finished game, or None (unknown, running, or no record: see recordable).
-    The server seed is in it: only a game that is over has one."""
+def game_id_of(public_id: str) -> int | None:
+    """A game's own id from the random one its links carry (None for no such game)."""
+    return Game.objects.filter(public_id=str(public_id)).values_list("id", flat=True).first()
+
+
+def game_record(game_id: int, viewer: Player | None = None) -> dict | None:
+    """The record of a finished game as this viewer may have it, or None (unknown, running, no
+    record: see recordable; or its table, still open, would lead the viewer to someone who
+    hides where they play: services.privacy.table_hidden). The server seed is in it: only a game
+    that is over has one. A private person the viewer may not see is "a private player" in
+    it (names are no part of the deal's proof, so it still verifies)."""
     game = Game.objects.select_related("table").filter(id=game_id).first()
     if game is None or not recordable(game):
         return None
+    viewer_id = viewer.user_id if viewer is not None else None
+    seated = privacy.seated_users([game])[game.id]
+    if privacy.table_hidden(game, seated, viewer_id, viewer.key if viewer is not None else None):
+        return None
+    hidden = privacy.hidden_from(viewer_id, seated.values())
+    names = privacy.shown_names(list(game.players), {seat for seat, user_id in seated.items() if user_id in hidden})
     kind = registry.of(game.table)
     replay = kind.replay
     state = kind.from_json(game.state)
@@ -41,7 +57,7 @@ def game_record(game_id: int) -> dict | None:
         {"seat": index, "name": name, "player": "bot", "level": bots[index]}
         if bots[index]
         else {"seat": index, "name": name, "player": "person"}
-        for index, name in enumerate(game.players)
+        for index, name in enumerate(names)
     ]
     return records.build(
         game=kind.name,

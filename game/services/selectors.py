@@ -27,6 +27,7 @@ from game.models import (
     Seat,
     Table,
 )
+from game.services import privacy
 
 LOG_LINES = 80
 
@@ -85,6 +86,7 @@ def game_dict(game: Game, kind: Kind, state: dict | None = None) -> dict:
     state = kind.from_json(game.state) if state is None else state
     return {
         "id": game.id,
+        "public_id": game.public_id,  # what links to its replay and record carry (game.pages.replay)
         "number": game.number,
         "version": game.version,
         **kind.views(state),
@@ -210,21 +212,24 @@ def your_tables(player_key: str, limit: int = 20) -> list[dict]:
     return rows
 
 
-def recent_games(user_id: int, limit: int = 10) -> list[dict]:
-    """A person's finished games, newest first: when, which game, who played, who won, and
-    whether they did ({"game", "kind", "players", "winner", "won"})."""
+def recent_games(user_id: int, limit: int = 10, viewer_id: int | None = None) -> list[dict]:
+    """A person's finished games, newest first, as `viewer_id` may see them: when, which game,
+    who played, who won, and whether they did ({"game", "kind", "players", "winner", "won"});
+    a private person the viewer may not see is "a private player" (services.privacy)."""
     seats = dict(Seat.objects.filter(user_id=user_id).values_list("table_id", "index"))
-    games = (
+    games = list(
         Game.objects.filter(over=True, table_id__in=seats).select_related("table").order_by("-finished", "-id")[:limit]
     )
+    hidden = privacy.hidden_seats_of(games, viewer_id)
     rows = []
     for game in games:
-        winner = game.players[game.winner] if game.winner is not None and game.winner < len(game.players) else None
+        names = privacy.shown_names(list(game.players), hidden[game.id])
+        winner = names[game.winner] if game.winner is not None and game.winner < len(names) else None
         rows.append(
             {
                 "game": game,
                 "kind": registry.of(game.table).label,
-                "players": game.players,
+                "players": names,
                 "winner": winner,
                 "won": game.winner is not None and game.winner == seats.get(game.table_id),
             }
@@ -237,27 +242,36 @@ def profile_of(name: str) -> Profile | None:
     return Profile.objects.select_related("user").filter(user__username__iexact=name).first()
 
 
-def profile_stats(user_id: int, opponents: int = 5) -> dict:
+def profile_stats(user_id: int, opponents: int = 5, viewer_id: int | None = None) -> dict:
     """A person's finished games: played and won per game, and whom they played most often
-    ({"per_kind": [{"kind", "played", "won"}], "opponents": [(name, games)]})."""
+    ({"per_kind": [{"kind", "played", "won"}], "opponents": [(name, games)]}), each opponent
+    as `viewer_id` may see them: a private person is "a private player" (services.privacy)."""
     seats = dict(Seat.objects.filter(user_id=user_id).values_list("table_id", "index"))
     counts: dict[str, list[int]] = {}
-    met: dict[str, int] = {}
-    rows = Game.objects.filter(over=True, table_id__in=seats).values_list(
-        "table_id", "table__kind", "winner", "players"
-    )
-    for table_id, kind, winner, players in rows:
-        tally = counts.setdefault(kind, [0, 0])
+    met: dict[tuple, int] = {}
+    games = list(Game.objects.filter(over=True, table_id__in=seats).only("id", "table_id", "winner", "players"))
+    kinds = dict(Table.objects.filter(id__in=seats).values_list("id", "kind"))
+    seated = privacy.seated_users(games)
+    hidden = privacy.hidden_from(viewer_id, {user for found in seated.values() for user in found.values()})
+    for game in games:
+        tally = counts.setdefault(kinds[game.table_id], [0, 0])
         tally[0] += 1
-        tally[1] += winner is not None and winner == seats[table_id]
-        for index, name in enumerate(players):
-            if index != seats[table_id]:
-                met[name] = met.get(name, 0) + 1
+        tally[1] += game.winner is not None and game.winner == seats[game.table_id]
+        for index, name in enumerate(game.players):
+            if index != seats[game.table_id]:
+                user = seated[game.id].get(index)
+                who = ("hidden", user) if user in hidden else ("name", name)  # one private person, one line
+                met[who] = met.get(who, 0) + 1
     per_kind = [
         {"kind": registry.KINDS[kind].label if kind in registry.KINDS else kind, "played": p, "won": w}
         for kind, (p, w) in sorted(counts.items())
     ]
-    return {"per_kind": per_kind, "opponents": sorted(met.items(), key=lambda item: (-item[1], item[0]))[:opponents]}
+    named = [
+        (privacy.private_player() if who[0] == "hidden" else who[1], games, who[0] == "hidden")
+        for who, games in met.items()
+    ]
+    named.sort(key=lambda item: (-item[1], item[2], item[0]))
+    return {"per_kind": per_kind, "opponents": [(name, games) for name, games, _hidden in named[:opponents]]}
 
 
 def friends_of(user_id: int) -> list[dict]:
@@ -293,7 +307,8 @@ def friends_of(user_id: int) -> list[dict]:
 
 
 def friend_requests(user_id: int) -> dict:
-    """Requests made to a person and by them, and whom they blocked: {"incoming", "outgoing", "blocked"}."""
+    """Requests made to a person and by them, and whom they blocked: {"incoming", "outgoing",
+    "blocked"}. A request from someone they blocked is not theirs to see (services.friends)."""
     rows = (
         Friendship.objects.filter(Q(to_user_id=user_id, status=Friendship.Status.REQUESTED) | Q(from_user_id=user_id))
         .exclude(status=Friendship.Status.FRIENDS)
@@ -307,19 +322,25 @@ def friend_requests(user_id: int) -> dict:
             found["outgoing"].append(row.to_user)
         else:
             found["blocked"].append(row.to_user)
+    blocked = {person.pk for person in found["blocked"]}
+    found["incoming"] = [person for person in found["incoming"] if person.pk not in blocked]
     return found
 
 
 def relation(user_id: int, other_id: int) -> str | None:
     """How a person stands to another: "friends", "requested" (asked by them), "asked_you",
-    "blocked" (by them), or None."""
-    for row in Friendship.objects.filter(
-        Q(from_user_id=user_id, to_user_id=other_id) | Q(from_user_id=other_id, to_user_id=user_id)
-    ):
-        if row.from_user_id == user_id:
-            return row.status
-        if row.status == Friendship.Status.REQUESTED:
-            return "asked_you"
+    "blocked" (by them), or None. Their own side first: a person they blocked has not "asked
+    them"; a person who blocked them is whatever their own side says (a block is never shown)."""
+    rows = {
+        row.from_user_id: row.status
+        for row in Friendship.objects.filter(
+            Q(from_user_id=user_id, to_user_id=other_id) | Q(from_user_id=other_id, to_user_id=user_id)
+        )
+    }
+    if user_id in rows:
+        return rows[user_id]
+    if rows.get(other_id) == Friendship.Status.REQUESTED:
+        return "asked_you"
     return None
 
 
@@ -369,9 +390,10 @@ def invitations_of(user_id: int) -> list[dict]:
 
 
 def leaderboard(kind: str, viewer_id: int | None = None, *, friends: bool = False, limit: int = 100) -> list[dict]:
-    """The best ratings in one game ({"rank", "name", "value", "games", "you"}): everyone's (but
-    private profiles, which only their friends and themselves see), or the viewer's and their
-    friends' only."""
+    """The best ratings in one game ({"rank", "name", "value", "games", "you", "hidden"}):
+    everyone's, a private person as "a private player" to those who may not see them
+    (services.privacy; `hidden`: no link to their profile), or the viewer's and their friends'
+    only."""
     rows = Rating.objects.filter(kind=kind, games__gt=0).select_related("user")
     if friends:
         ids = set(
@@ -380,17 +402,18 @@ def leaderboard(kind: str, viewer_id: int | None = None, *, friends: bool = Fals
             )
         )
         rows = rows.filter(user_id__in=ids | {viewer_id})
-    else:
-        rows = rows.filter(Q(user__sevn_profile__private=False) | Q(user_id=viewer_id))
+    best = list(rows.order_by("-value", "user__username")[:limit])
+    hidden = privacy.hidden_from(viewer_id, {row.user_id for row in best})
     return [
         {
             "rank": rank,
-            "name": row.user.get_username(),
+            "name": privacy.private_player() if row.user_id in hidden else row.user.get_username(),
             "value": row.value,
             "games": row.games,
             "you": row.user_id == viewer_id,
+            "hidden": row.user_id in hidden,
         }
-        for rank, row in enumerate(rows.order_by("-value", "user__username")[:limit], start=1)
+        for rank, row in enumerate(best, start=1)
     ]
 
 

@@ -43,6 +43,7 @@ GAME_FIELDS = (
     "id",
     "table_id",
     "number",
+    "public_id",  # every snapshot links the finished game by it (its record, its replay)
     "state",
     "version",
     "seed",

@@ -83,7 +83,7 @@ class Rematch(NamedTuple):
     is_host: bool
     asked_names: tuple[str, ...]  # for the host: who asked (never the host)
     you_asked: bool
-    game_id: int | None = None  # the finished game, whose record and replay are linked (game.fair)
+    game_id: str | None = None  # the finished game's public id: its record and replay are linked (game.fair)
 
 
 def rematch(snapshot: dict, names: tuple[str, ...], me: int | None, is_host: bool, asked: frozenset) -> Rematch:
@@ -98,7 +98,7 @@ def rematch(snapshot: dict, names: tuple[str, ...], me: int | None, is_host: boo
         is_host,
         asked_names if is_host else (),
         me in asked,
-        snapshot["game"]["id"] if snapshot["game"].get("fair", {}).get("server_seed") else None,
+        snapshot["game"]["public_id"] if snapshot["game"].get("fair", {}).get("server_seed") else None,
     )
 
 

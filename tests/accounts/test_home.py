@@ -52,7 +52,7 @@ def test_recent_games_say_who_won_in_the_viewer_s_language(client):
     html = client.get("/de/").content.decode()
     assert "Deine letzten Spiele" in html and "Du hast gewonnen" in html and "Ana, Ola" in html
     game = Game.objects.get(table=table)  # the history leads to the game's replay and its record
-    assert f'href="/de/g/{game.id}/"' in html and f'href="/de/g/{game.id}/record.json" download' in html
+    assert f'href="/de/g/{game.public_id}/"' in html and f'href="/de/g/{game.public_id}/record.json" download' in html
     Game.objects.filter(table=table).update(winner=0)
     assert "Ana hat gewonnen" in client.get("/de/").content.decode()
     assert Profile.objects.get(user=ola).player_key == me.key

@@ -137,7 +137,7 @@ def test_a_sevens_game_is_rated_with_the_fewest_penalty_points_first():
     assert Rating.objects.filter(kind="sevens").count() == 3
 
 
-def test_leaderboards_everyone_but_private_profiles_and_among_friends(client):
+def test_leaderboards_everyone_a_private_player_unnamed_and_among_friends(client):
     mia_user, mia = account("Mia")
     noa_user, noa = account("Noa")
     _oli_user, oli = account("Oli")
@@ -153,12 +153,16 @@ def test_leaderboards_everyone_but_private_profiles_and_among_friends(client):
     assert selectors.leaderboard("sevens") == []
     noa_user.sevn_profile.private = True
     noa_user.sevn_profile.save()
-    assert [row["name"] for row in selectors.leaderboard("sevn")] == ["Mia", "Oli"]
     assert [row["name"] for row in selectors.leaderboard("sevn", mia_user.pk, friends=True)] == ["Mia", "Noa"]
-    # the page
+    # the page: to a stranger Noa is a private player, in her place, with no link to her profile
     html = client.get("/en/ratings/sevn/").content.decode()
-    assert html.index("Mia") < html.index("Oli") and "Noa" not in html.split("<tbody>")[1]
+    board = html.split("<tbody>")[1]
+    assert board.index("Mia") < board.index("Oli") < board.index("a private player")
+    assert "Noa" not in board and "/u/Noa/" not in board
+    assert "ein privater Spieler" in client.get("/de/ratings/sevn/").content.decode().split("<tbody>")[1]
     signed_in(client, mia_user)
+    board = client.get("/en/ratings/sevn/").content.decode().split("<tbody>")[1]  # her friend's name, for her
+    assert 'href="/en/u/Noa/"' in board and "a private player" not in board
     html = client.get("/de/ratings/sevn/?among=friends").content.decode()
     assert "Unter deinen Freunden" in html and "Noa" in html and "Oli" not in html.split("<tbody>")[1]
     assert client.get("/en/ratings/nope/").status_code == 404

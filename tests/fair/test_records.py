@@ -75,15 +75,15 @@ def test_the_record_is_downloaded_from_the_game_over_screen_and_never_while_the_
 
     services.game_start(code=table.code, player=players[0])
     running = game_of(table)
-    assert Client().get(f"/en/g/{running.id}/record.json").status_code == 404
+    assert Client().get(f"/en/g/{running.public_id}/record.json").status_code == 404
     assert game_record(running.id) is None
-    assert f"/g/{running.id}/record.json" not in page(table, players[0].key)
+    assert f"/g/{running.public_id}/record.json" not in page(table, players[0].key)
     table.games.all().delete()
     table.status = "lobby"
     table.save()
     game = play_out(table, players, watch)
     html = page(table, players[1].key)
-    link = f"/en/g/{game.id}/record.json"
+    link = f"/en/g/{game.public_id}/record.json"
     assert f'class="controls__record"><a href="{link}" download' in html  # on the game-over screen
     response = Client().get(link)
     assert response.status_code == 200 and response["Content-Type"].startswith("application/json")

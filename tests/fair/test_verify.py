@@ -219,8 +219,8 @@ def test_the_verify_page_explains_the_verdict_in_the_viewer_s_language(played):
 
 
 def test_the_verify_page_takes_a_link_to_a_record_of_this_site(played):
-    game_id = next(int(part) for part in _linked(played["sevn"]))
-    html = Client().get(f"/nl/verify/?record=/nl/g/{game_id}/record.json").content.decode()
+    public_id = next(_linked(played["sevn"]))
+    html = Client().get(f"/nl/verify/?record=/nl/g/{public_id}/record.json").content.decode()
     assert 'data-verdict="verified"' in html and "Gecontroleerd" in html
     html = Client().get("/en/verify/?record=https://example.com/x.json").content.decode()
     assert "That link is not the record of a finished game on this site." in html
@@ -229,7 +229,7 @@ def test_the_verify_page_takes_a_link_to_a_record_of_this_site(played):
 def _linked(record: dict):
     from game.models import Game
 
-    yield Game.objects.get(table__code=record["table"], number=record["number"]).id
+    yield Game.objects.get(table__code=record["table"], number=record["number"]).public_id
 
 
 def test_the_verify_page_refuses_what_is_not_a_record_without_failing():

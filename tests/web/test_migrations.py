@@ -24,3 +24,21 @@ def test_the_rename_to_tables_can_be_undone_and_done_again():
     assert "view_room" in game and "view_room" in moderators and "close_table" in game  # Report's own
     call_command("migrate", "game", verbosity=0)
     assert held() == before
+
+
+@pytest.mark.django_db(transaction=True)
+def test_games_made_before_public_ids_each_get_their_own():
+    from django.db import connection
+    from django.db.migrations.executor import MigrationExecutor
+
+    call_command("migrate", "game", "0013_presence_told", verbosity=0)
+    old = MigrationExecutor(connection).loader.project_state(("game", "0013_presence_told")).apps
+    table = old.get_model("game", "Table").objects.create(code="OLD234", host_key="k", host_name="Ana", seat_count=2)
+    Game = old.get_model("game", "Game")
+    for number in (1, 2, 3):
+        Game.objects.create(table=table, number=number, state="{}", seed=number)
+    call_command("migrate", "game", verbosity=0)
+    from game.models import Game as Now
+
+    ids = list(Now.objects.filter(table__code="OLD234").values_list("public_id", flat=True))
+    assert len(ids) == 3 and len(set(ids)) == 3 and all(len(public_id) >= 16 for public_id in ids)
