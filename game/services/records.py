@@ -1,12 +1,28 @@
-"""Reads a finished game's record (game.fair.record): its seats, its fair-deal proof and its log."""
+"""Reads a finished game's record (game.fair.record): its seats, its fair-deal proof and its log,
+signed with the site's key; and compares a record given to /verify/ with what the site stored."""
 
 from __future__ import annotations
 
+import json
 from datetime import UTC, datetime
+from functools import cache
+
+from django.conf import settings
 
 from game import registry
 from game.fair import record as records
+from game.fair import signature
 from game.models import Game
+
+# What a record's game is compared on with the one the site stored at its table and number: what
+# decides the deal and what came of it (docs/fair-deal.md). Each a path into the record.
+STORED_FIELDS = (
+    ("fair", "commitment"),
+    ("fair", "server_seed"),
+    ("fair", "client_seeds"),
+    ("fair", "engine_seed"),
+    ("result",),
+)
 
 
 def _when(moment: datetime) -> str:
@@ -18,17 +34,59 @@ def recordable(game: Game) -> bool:
     return game.over and bool(game.server_seed) and registry.of(game.table).replay is not None
 
 
+def _game(**lookup: object) -> Game | None:
+    """The one place a game is found for its record, with its table (by id, or by table code and
+    number): a game's address in links may change, this is where to follow it."""
+    return Game.objects.select_related("table").filter(**lookup).first()
+
+
 def recorded_game(game_id: int) -> Game:
     """A game with its table (one that game_record gave a record of)."""
-    return Game.objects.select_related("table").get(id=game_id)
+    game = _game(id=game_id)
+    if game is None:
+        raise Game.DoesNotExist(game_id)
+    return game
+
+
+@cache
+def site_public_key() -> str:
+    """The public key that checks this site's signatures (the half of SEVN_SIGNING_KEY anyone may
+    know), as /record-key.txt publishes it."""
+    return signature.public_key(settings.SEVN_SIGNING_KEY)
 
 
 def game_record(game_id: int) -> dict | None:
     """The record of a finished game, or None (unknown, running, or no record: see recordable).
     The server seed is in it: only a game that is over has one."""
-    game = Game.objects.select_related("table").filter(id=game_id).first()
+    if not 0 < game_id < 2**63:  # no such row (and more than the database's integers hold)
+        return None
+    game = _game(id=game_id)
     if game is None or not recordable(game):
         return None
+    return _record_of(game)
+
+
+def stored_difference(record: dict) -> tuple[str, ...] | None:
+    """How a self-consistent record differs from the finished game this site stored at its table
+    and number: the fields that differ (STORED_FIELDS, joined by "."; empty: none), or None when
+    the site holds no finished game there to compare with."""
+    game = _game(table__code=record["table"], number=record["number"])
+    if game is None or not recordable(game):
+        return None
+    stored = json.loads(json.dumps(_record_of(game)))  # as a record read back from its file
+    if stored["game"] != record["game"]:
+        return ("game",)
+    return tuple(".".join(path) for path in STORED_FIELDS if _at(stored, path) != _at(record, path))
+
+
+def _at(record: dict, path: tuple[str, ...]) -> object:
+    value: object = record
+    for key in path:
+        value = value[key] if isinstance(value, dict) else None
+    return value
+
+
+def _record_of(game: Game) -> dict:
     kind = registry.of(game.table)
     replay = kind.replay
     state = kind.from_json(game.state)
@@ -58,4 +116,5 @@ def game_record(game_id: int) -> dict | None:
         engine_seed=game.seed,
         rows=rows,
         result=replay.result(state),
+        signing_key=settings.SEVN_SIGNING_KEY,
     )
