@@ -142,7 +142,7 @@ def _check_format(record: dict, state: dict) -> None:
     if not isinstance(record, dict) or record.get("format") != records.FORMAT:
         raise Refused("not a SEVN record")
     version = record.get("format_version")
-    if isinstance(version, bool) or version not in records.READABLE_VERSIONS:
+    if type(version) is not int or version not in records.READABLE_VERSIONS:  # not True, not 2.0
         raise Refused("unknown format version")
     if set(record) != RECORD_KEYS[version]:
         raise Refused("the record's fields are not the format's")
