@@ -61,6 +61,7 @@ class Daphne:
                     return
             except OSError:
                 time.sleep(0.2)
+        self.stop()  # not left running when it never answered
         raise RuntimeError("daphne did not start: " + (tmp / "daphne.log").read_text()[-2000:])
 
     def request(self, method: str, path: str, body=None, headers: dict | None = None) -> tuple[int, str, dict]:
@@ -85,7 +86,11 @@ class Daphne:
 
     def stop(self) -> None:
         self.process.terminate()
-        self.process.wait(timeout=20)
+        try:
+            self.process.wait(timeout=20)
+        except subprocess.TimeoutExpired:  # a stop it took no note of
+            self.process.kill()
+            self.process.wait()
 
 
 @pytest.fixture(scope="module")
