@@ -1,31 +1,86 @@
-"""`python -m game.verify record.json`: check a game record (docs/fair-deal.md) with the standard
-library and the game's engine alone (no Django, no database, no network).
+"""`python -m game.verify record.json --key KEY`: check a game record (docs/fair-deal.md) with the
+standard library, the game's engine and, for the site's signature, the `cryptography` package (no
+Django, no database, no network). KEY is the site's public key (64 hex digits, as the site shows
+it at /record-key.txt), or a file holding it.
 
-Prints each check and a verdict; exits 0 when the record is verified, 1 when it is not, 2 when
-the file cannot be read.
+Prints each check and a verdict; exits 0 when the record is the site's game (every check holds
+and it is signed with KEY), 3 when it is self-consistent but not signed with KEY (unsigned, signed
+by another key, or no KEY given), 1 when it is refused, 2 when the file or key cannot be read.
 """
 
 from __future__ import annotations
 
 import sys
+from pathlib import Path
 
-from game.fair.verify import CHECKS, loads, verify
+from game.fair.signature import clean_key
+from game.fair.verify import CHECKS, CONSISTENT, SITE, Verdict, loads, verify
+
+USAGE = "usage: python -m game.verify record.json [--key KEY]  (KEY: the site's public key, or a file holding it)"
+EXIT = {SITE: 0, CONSISTENT: 3}
+
+
+def _key(text: str) -> str | None:
+    """The key given: itself, or the first line of the file it names."""
+    key = clean_key(text)
+    if key is None and Path(text).is_file():
+        lines = Path(text).read_text(errors="replace").splitlines()
+        key = clean_key(lines[0] if lines else "")
+    return key
+
+
+def _arguments(argv: list[str]) -> tuple[str, str | None] | None:
+    if len(argv) == 1:
+        return argv[0], None
+    if len(argv) == 3 and "--key" in argv[:2]:
+        at = argv.index("--key")
+        rest = argv[:at] + argv[at + 2 :]
+        return rest[0], argv[at + 1]
+    return None
+
+
+def _standing(verdict: Verdict) -> str:
+    summary = verdict.summary
+    what = f"{summary['game']} game {summary['number']} at table {summary['table']}, {summary['moves']} moves"
+    if verdict.standing == SITE:
+        return (
+            f"VERIFIED, THIS SITE'S GAME: {what}; signed with the site's key, so every field is as the site "
+            f"recorded it, and the deal came from the committed seed and every move, event and score is as recorded."
+        )
+    if verdict.unchecked:
+        why = "its signature could not be checked here: install the cryptography package"
+    elif verdict.signed_by is None:
+        why = "it is not signed (a record of format version 1)"
+    elif verdict.site_key is None:
+        why = f"it is signed with key {verdict.signed_by}: give the site's key with --key to check it is the site's"
+    else:
+        why = f"it is signed with key {verdict.signed_by}, not with the site's key {verdict.site_key}"
+    return (
+        f"SELF-CONSISTENT, NOT SIGNED BY THIS SITE: {what}; the deal follows from its seeds and every move "
+        f"replays, but {why}. Anyone can make such a record: it does not prove the site dealt this game."
+    )
 
 
 def main(argv: list[str]) -> int:
-    if len(argv) != 1:
-        print("usage: python -m game.verify record.json", file=sys.stderr)
+    arguments = _arguments(argv)
+    if arguments is None:
+        print(USAGE, file=sys.stderr)
+        return 2
+    path, key_text = arguments
+    site_key = _key(key_text) if key_text is not None else None
+    if key_text is not None and site_key is None:
+        print(f"{key_text} is not a public key (64 hex digits) nor a file holding one", file=sys.stderr)
         return 2
     try:
-        with open(argv[0], "rb") as file:
+        with open(path, "rb") as file:
             record = loads(file.read())
     except OSError as error:
-        print(f"cannot read {argv[0]}: {error.strerror}", file=sys.stderr)
+        print(f"cannot read {path}: {error.strerror}", file=sys.stderr)
         return 2
     if record is None:
-        print(f"{argv[0]} is not JSON", file=sys.stderr)
+        print(f"{path} is not JSON", file=sys.stderr)
         return 2
-    verdict = verify(record)
+    verdict = verify(record, site_key)
     for check in verdict.checks:
         good, bad = CHECKS[check.code]
         line = f"  ok    {good}" if check.ok else f"  FAIL  {bad}"
@@ -35,13 +90,8 @@ def main(argv: list[str]) -> int:
         if check.detail and not check.ok:
             print(f"        {check.detail}")
     if verdict.ok:
-        summary = verdict.summary
-        print(
-            f"VERIFIED: {summary['game']} game {summary['number']} at table {summary['table']}, "
-            f"{summary['moves']} moves; the deal came from the committed seed and every move, event "
-            f"and score is as recorded."
-        )
-        return 0
+        print(_standing(verdict))
+        return EXIT[verdict.standing]
     print("NOT VERIFIED: this record does not prove a fair game (see the failed check above).")
     return 1
 

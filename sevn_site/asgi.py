@@ -18,6 +18,7 @@ from game.live import timers, transport  # noqa: E402
 from game.live.admission import TurnAwayWhenFull  # noqa: E402
 from game.live.origins import SameOriginValidator  # noqa: E402
 from game.live.routing import websocket_urlpatterns  # noqa: E402
+from sevn_site import bodies  # noqa: E402
 
 application = ProtocolTypeRouter(
     {
@@ -27,6 +28,7 @@ application = ProtocolTypeRouter(
     }
 )
 
+bodies.install()  # a body over its limit is refused before Daphne reads it into memory
 transport.install()
 stages.install()
 timers.start_with_server(deadlines=os.environ.get("SEVN_TIMERS", "on") != "off")

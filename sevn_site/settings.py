@@ -7,10 +7,14 @@ from __future__ import annotations
 import os
 import secrets
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 import dj_database_url
+from django.core.exceptions import ImproperlyConfigured
 from django.utils.translation import gettext_lazy as _
+
+from game.fair import signature
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
@@ -23,17 +27,18 @@ def _env_int(name: str, default: int) -> int:
     return int(os.environ.get(name, str(default)))
 
 
-def _secret_key() -> str:
-    """SECRET_KEY from the environment, or one made for this installation and kept in a file
-    only the server reads (never a key anybody else knows; all processes of one checkout share it)."""
-    key = os.environ.get("SECRET_KEY", "").strip()
+def _kept_secret(name: str, default_file: str, make: Callable[[], str]) -> str:
+    """A secret from the environment (`name`), or one made for this installation and kept in a
+    file only the server reads (`name`_FILE, by default `default_file` in the checkout): never a
+    key anybody else knows, and all processes of one checkout share it."""
+    key = os.environ.get(name, "").strip()
     if key:
         return key
-    path = Path(os.environ.get("SECRET_KEY_FILE", BASE_DIR / ".secret_key"))
+    path = Path(os.environ.get(f"{name}_FILE", BASE_DIR / default_file))
     try:
         return path.read_text().strip()
     except FileNotFoundError:
-        key = secrets.token_urlsafe(50)
+        key = make()
         try:
             with open(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600), "w") as file:
                 file.write(key)
@@ -42,8 +47,19 @@ def _secret_key() -> str:
         return key
 
 
+def _signing_key() -> str:
+    """The private key game records are signed with (Ed25519, game.fair.signature): its public
+    half is published at /record-key.txt, so it must stay the same for as long as records signed
+    with it should count as this site's (every process the same; back the file up)."""
+    key = signature.clean_key(_kept_secret("SEVN_SIGNING_KEY", ".signing_key", signature.new_private_key))
+    if key is None:
+        raise ImproperlyConfigured("SEVN_SIGNING_KEY (or its file) is not a private key: 64 hex digits")
+    return key
+
+
 DEBUG = _env_bool("DEBUG", False)
-SECRET_KEY = _secret_key()
+SECRET_KEY = _kept_secret("SECRET_KEY", ".secret_key", lambda: secrets.token_urlsafe(50))
+SEVN_SIGNING_KEY = _signing_key()
 ALLOWED_HOSTS = [h.strip() for h in os.environ.get("ALLOWED_HOSTS", "127.0.0.1,localhost").split(",") if h.strip()]
 # The origins pages and sockets may come from. By default each allowed host on the port it is
 # served on (a socket must come from the page's own origin: game.live.origins checks host and port).

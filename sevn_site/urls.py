@@ -4,11 +4,13 @@ from django.conf.urls.i18n import i18n_patterns
 from django.contrib import admin
 from django.urls import include, path
 
-from game.pages import home
+from game.pages import home, records
 
 urlpatterns = [
     path("admin/", admin.site.urls),
     path("t/<str:code>/", home.table_invite, name="table_invite"),
+    # the site's public key for game records' signatures: a stable address, in no language
+    path("record-key.txt", records.record_key, name="record_key"),
 ]
 
 urlpatterns += i18n_patterns(

@@ -5,6 +5,9 @@ Built from what the tables stored (services.records reads it): the game's seats,
 proof, and its log, in which each move is an "action" row (or, when a clock ran out, the
 engine's "timeout" event) followed by the events it caused. The platform's own notes (a game
 started, someone away or back, a rematch asked for) are kept apart from the engine's events.
+
+Version 2 adds the site's signature (game.fair.signature) over everything else: version 1 records,
+unsigned, stay readable (the verifier calls them self-consistent, not the site's).
 """
 
 from __future__ import annotations
@@ -12,10 +15,13 @@ from __future__ import annotations
 import hashlib
 import json
 
+from game.fair import signature
 from game.fair.seeds import SCHEME
 
 FORMAT = "sevn-record"
-FORMAT_VERSION = 1
+FORMAT_VERSION = 2  # 2: signed by the site; 1 (unsigned) is still read
+READABLE_VERSIONS = (1, 2)
+SIGNED_CONTEXT = b"sevn-record-signature/1\n"  # what a signature is over starts with it (never another message)
 # what the platform writes in a game's log besides moves and the engine's events
 PLATFORM_EVENTS = frozenset({"game_started", "away", "back", "removed", "rematch_asked", "presence"})
 MEDIA_TYPE = "application/json"
@@ -27,9 +33,16 @@ def canonical(value: object) -> bytes:
 
 
 def seal(record: dict) -> str:
-    """The SHA-256 of the record without its seal: a copy changed by hand or damaged on the way
-    no longer matches (an integrity check, not a signature: the deal's proof is the commitment)."""
-    return hashlib.sha256(canonical({key: value for key, value in record.items() if key != "seal"})).hexdigest()
+    """The SHA-256 of the record without its seal and signature: a copy changed by hand or damaged
+    on the way no longer matches (an integrity check anyone can redo; the signature says whose)."""
+    unsealed = {key: value for key, value in record.items() if key not in ("seal", "signature")}
+    return hashlib.sha256(canonical(unsealed)).hexdigest()
+
+
+def signed_message(record: dict) -> bytes:
+    """The bytes the site's signature is made over: a fixed prefix, then the record without its
+    signature (seal included) as `canonical` writes it."""
+    return SIGNED_CONTEXT + canonical({key: value for key, value in record.items() if key != "signature"})
 
 
 def moves_of(rows: list[tuple[int, str, dict]]) -> tuple[dict, list[dict]]:
@@ -75,8 +88,9 @@ def build(
     engine_seed: int,
     rows: list[tuple[int, str, dict]],
     result: dict,
+    signing_key: str,
 ) -> dict:
-    """A finished game's record, sealed."""
+    """A finished game's record, sealed and signed with the site's private key."""
     deal, moves = moves_of(rows)
     record = {
         "format": FORMAT,
@@ -101,6 +115,11 @@ def build(
         "result": result,
     }
     record["seal"] = seal(record)
+    record["signature"] = {
+        "scheme": signature.SCHEME,
+        "key": signature.public_key(signing_key),
+        "value": signature.sign(signed_message(record), signing_key),
+    }
     return record
 
 

@@ -2,9 +2,12 @@
 move replayed with the events it caused, and the final scores. Plain Python: the standard
 library and the game's own replay module (game.<name>.replay, found by the record's game name).
 
-`verify(record)` answers a Verdict: each check in order, stopping at the first that fails (the
-later ones build on it). Each check has a code; its English sentence is here (for the command
-line), the pages say it in the viewer's language.
+`verify(record, site_key)` answers a Verdict: each check in order, stopping at the first that
+fails (the later ones build on it), and whose signature the record carries. Its standing is one of
+three: the site's game (every check holds and the record is signed with `site_key`), self-consistent
+(every check holds, but it is unsigned, as version 1 records are, or signed by another key), or
+refused. Each check has a code; its English sentence is here (for the command line), the pages say
+it in the viewer's language.
 """
 
 from __future__ import annotations
@@ -18,10 +21,10 @@ from types import ModuleType
 from typing import Any, NamedTuple
 
 from game.fair import record as records
-from game.fair import seeds
+from game.fair import seeds, signature
 
 GAME_NAME = re.compile(r"[a-z][a-z0-9_]{0,15}")
-RECORD_KEYS = {
+RECORD_KEYS_V1 = {
     "format",
     "format_version",
     "game",
@@ -38,6 +41,8 @@ RECORD_KEYS = {
     "result",
     "seal",
 }
+RECORD_KEYS = {1: RECORD_KEYS_V1, 2: RECORD_KEYS_V1 | {"signature"}}  # by format version
+SIGNATURE_KEYS = {"scheme", "key", "value"}
 FAIR_KEYS = {"scheme", "commitment", "server_seed", "client_seeds", "engine_seed"}
 SEAT_KEYS = {"seat", "name", "player", "level"}
 MOVE_KEYS = {"seat", "action", "bot", "version", "time", "events", "notes"}
@@ -51,6 +56,10 @@ CHECKS = {
     "seal": (
         "The record is whole: its seal matches.",
         "The record was changed after it was made: its seal does not match.",
+    ),
+    "signature": (
+        "The record is signed, and its signature matches every field.",
+        "The record's signature does not match: it was changed after it was signed.",
     ),
     "game": ("The game and its rules version are known.", "The game or its rules version is unknown."),
     "seats": ("The seats are in order, each a person or a computer player.", "The seats are not valid."),
@@ -80,14 +89,27 @@ class Check(NamedTuple):
     move: int | None = None  # the move it concerns (1 = the first), if any
 
 
+SITE, CONSISTENT, REFUSED = "site", "consistent", "refused"  # a verdict's standing
+
+
 class Verdict(NamedTuple):
-    ok: bool
+    ok: bool  # every check holds: the record is self-consistent
     checks: tuple[Check, ...]
     summary: dict[str, Any]  # what was verified: game, table, number, seats, moves, totals, winners
+    signed_by: str | None = None  # the public key whose valid signature it carries (None: unsigned)
+    site_key: str | None = None  # the site's public key it was checked against (None: none given)
+    unchecked: bool = False  # it is signed, but `cryptography` is missing here to check the signature
 
     @property
     def failed(self) -> Check | None:
         return next((check for check in self.checks if not check.ok), None)
+
+    @property
+    def standing(self) -> str:
+        """SITE (signed by the site's key and self-consistent), CONSISTENT or REFUSED."""
+        if not self.ok:
+            return REFUSED
+        return SITE if self.site_key is not None and self.signed_by == self.site_key else CONSISTENT
 
 
 class Refused(Exception):
@@ -117,15 +139,41 @@ def _int(value: object) -> int:
 
 
 def _check_format(record: dict, state: dict) -> None:
-    if not isinstance(record, dict) or set(record) != RECORD_KEYS:
+    if not isinstance(record, dict) or record.get("format") != records.FORMAT:
+        raise Refused("not a SEVN record")
+    version = record.get("format_version")
+    if type(version) is not int or version not in records.READABLE_VERSIONS:  # not True, not 2.0
+        raise Refused("unknown format version")
+    if set(record) != RECORD_KEYS[version]:
         raise Refused("the record's fields are not the format's")
-    if record["format"] != records.FORMAT or record["format_version"] != records.FORMAT_VERSION:
-        raise Refused("unknown format or version")
 
 
 def _check_seal(record: dict, state: dict) -> None:
     if record["seal"] != records.seal(record):
         raise Refused()
+
+
+def _check_signature(record: dict, state: dict) -> bool:
+    """Whether the signature matches the key it names (not yet whose key that is: Verdict.standing).
+    A version 1 record has none; without `cryptography` it cannot be checked (False: no check)."""
+    if record["format_version"] == 1:
+        return False
+    signed = record["signature"]
+    if not isinstance(signed, dict) or set(signed) != SIGNATURE_KEYS or signed["scheme"] != signature.SCHEME:
+        raise Refused("unknown signature scheme")
+    key, value = signed["key"], signed["value"]
+    if not isinstance(key, str) or not signature.KEY.fullmatch(key):
+        raise Refused("the key is not 32 bytes in hex")
+    if not isinstance(value, str) or not signature.VALUE.fullmatch(value):
+        raise Refused("the signature is not 64 bytes in hex")
+    try:
+        if not signature.valid(records.signed_message(record), key, value):
+            raise Refused(f"not signed by key {key}")
+    except signature.Unavailable:
+        state["unchecked"] = True
+        return False
+    state["signed_by"] = key
+    return True
 
 
 def replay_module(name: object) -> ModuleType:
@@ -292,9 +340,10 @@ def _check_result(record: dict, state: dict) -> None:
     state["result"] = result
 
 
-STEPS = {
+STEPS: dict[str, Any] = {
     "format": _check_format,
     "seal": _check_seal,
+    "signature": _check_signature,
     "game": _check_game,
     "seats": _check_seats,
     "commitment": _check_commitment,
@@ -306,13 +355,15 @@ STEPS = {
 }
 
 
-def verify(record: object) -> Verdict:
-    """Every check in order, up to the first that fails."""
+def verify(record: object, site_key: str | None = None) -> Verdict:
+    """Every check in order, up to the first that fails; `site_key`: the site's public key (hex),
+    which a signed record's key must be for its standing to be the site's."""
     checks: list[Check] = []
     state: dict[str, Any] = {}
     for code in ORDER:
         try:
-            STEPS[code](record, state)  # type: ignore[arg-type]
+            if STEPS[code](record, state) is False:
+                continue  # a check that does not apply (no signature to check)
         except Refused as refused:
             checks.append(Check(code, False, refused.detail, refused.move))
             return Verdict(False, tuple(checks), {})
@@ -330,7 +381,9 @@ def verify(record: object) -> Verdict:
         "totals": state["result"]["totals"],
         "winners": state["result"]["winners"],
     }
-    return Verdict(True, tuple(checks), summary)
+    return Verdict(
+        True, tuple(checks), summary, state.get("signed_by"), signature.clean_key(site_key), "unchecked" in state
+    )
 
 
 def loads(text: str | bytes) -> object:

@@ -1,24 +1,28 @@
-"""Game records: a finished game's record to download (game.fair.record) and the "Verify a game"
-page (game.fair.verify, the verdict in the viewer's language)."""
+"""Game records: a finished game's record to download (game.fair.record), the site's public key
+that checks their signatures, and the "Verify a game" page (game.fair.verify, the verdict in the
+viewer's language: this site's game, unchanged / self-consistent but not signed by this site /
+refused, and why)."""
 
 from __future__ import annotations
 
-import re
+from urllib.parse import urlsplit
 
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
+from django.urls import Resolver404, resolve
+from django.utils import translation
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
-from django.views.decorators.http import require_http_methods
+from django.views.decorators.http import require_GET, require_http_methods
 
 from game import registry
 from game.core.identity import known_player
+from game.core.uploads import RECORD_MAX_BYTES
 from game.fair import record as records
-from game.fair.verify import Verdict, loads, verify
-from game.services.records import game_id_of, game_record
+from game.fair.verify import CONSISTENT, REFUSED, SITE, Verdict, loads, verify
+from game.services.records import game_id_of, game_record, site_public_key, stored_difference
 
-RECORD_MAX_BYTES = 4 * 1024 * 1024  # a long game of eight is well under 1 MB
-RECORD_LINK = re.compile(r"/g/([A-Za-z0-9_-]{1,32})/record\.json")
+GAME_PAGES = ("game_record", "game_replay")  # a link to either names a finished game's record
 
 # Each check of game.fair.verify in the viewer's language: (when it holds, when it fails).
 CHECK_SENTENCES = {
@@ -26,6 +30,10 @@ CHECK_SENTENCES = {
     "seal": (
         _("The record is complete: its seal matches."),
         _("The record was changed after it was made: its seal does not match."),
+    ),
+    "signature": (
+        _("The record is signed, and its signature matches every field."),
+        _("The record's signature does not match: it was changed after it was signed."),
     ),
     "game": (_("The game and its rules version are known."), _("The game or its rules version is unknown.")),
     "seats": (
@@ -77,7 +85,37 @@ def game_record_download(request: HttpRequest, public_id: str) -> HttpResponse:
     return record_response(request, public_id)
 
 
-def _verdict_context(verdict: Verdict) -> dict:
+@require_GET
+def record_key(request: HttpRequest) -> HttpResponse:
+    """The site's public key (64 hex digits, one line) at a stable address outside the languages:
+    what `python -m game.verify record.json --key` takes to tell this site's records from others."""
+    return HttpResponse(site_public_key() + "\n", content_type="text/plain; charset=us-ascii")
+
+
+def _why(verdict: Verdict, record: dict) -> tuple[str, str]:
+    """The verdict's standing (SITE, CONSISTENT or REFUSED), after comparing a self-consistent
+    record with what the site stored at its table and number, and the sentence that says why."""
+    if not verdict.ok:
+        return REFUSED, ""  # the failed check says why
+    differs = stored_difference(record)
+    if differs:
+        return REFUSED, gettext(
+            "This site stored a different game %(number)s at table %(table)s: its %(fields)s differ from this record's."
+        ) % {"number": record["number"], "table": record["table"], "fields": ", ".join(differs)}
+    if verdict.standing == SITE:
+        return SITE, gettext("It is signed with this site's key, so every field, names and times too, is as recorded.")
+    if verdict.signed_by is None:
+        return CONSISTENT, gettext(
+            "It is not signed: its deal follows from its seeds and every move replays, but anyone could write such a "
+            "record. Records this site made before it signed them look like this."
+        )
+    return CONSISTENT, gettext(
+        "It is signed with another key than this site's: its deal follows from its seeds and every move replays, "
+        "but this site did not make it."
+    )
+
+
+def _verdict_context(verdict: Verdict, record: dict) -> dict:
     lines = []
     for check in verdict.checks:
         good, bad = CHECK_SENTENCES[check.code]
@@ -87,14 +125,31 @@ def _verdict_context(verdict: Verdict) -> dict:
         kind = registry.KINDS.get(summary["game"])
         summary["label"] = kind.label if kind is not None else summary["game"]
         summary["winner_names"] = [summary["names"][seat] for seat in summary["winners"]]
-    return {"verdict": verdict, "lines": lines, "summary": summary}
+    standing, why = _why(verdict, record)
+    return {"verdict": verdict, "lines": lines, "summary": summary, "standing": standing, "why": why}
+
+
+def _linked_record(request: HttpRequest, link: str) -> dict | None:
+    """The record of the finished game a link of this site names (its record, or its replay), or
+    None: another site's link, or no such game."""
+    parts = urlsplit(link.strip())
+    if parts.netloc and parts.netloc != request.get_host():
+        return None
+    try:
+        with translation.override(translation.get_language_from_path(parts.path)):  # its language's prefix
+            match = resolve(parts.path)
+    except Resolver404:
+        return None
+    if match.url_name not in GAME_PAGES:
+        return None
+    return _record_for(request, match.kwargs["public_id"])
 
 
 @require_http_methods(["GET", "POST"])
 def verify_page(request: HttpRequest) -> HttpResponse:
     """Verify a game: a record uploaded or linked (a record of this site, by its link),
     checked as `python -m game.verify` does, the verdict explained in the viewer's language."""
-    context: dict = {"max_mb": RECORD_MAX_BYTES // (1024 * 1024)}
+    context: dict = {"max_mb": RECORD_MAX_BYTES // (1024 * 1024), "site_key": site_public_key()}
     text: bytes | str | None = None
     link = request.GET.get("record", "") if request.method == "GET" else request.POST.get("link", "")
     if request.method == "POST":
@@ -102,10 +157,9 @@ def verify_page(request: HttpRequest) -> HttpResponse:
         if upload is not None:
             text = upload.read(RECORD_MAX_BYTES + 1)
     if text is None and link:
-        found = RECORD_LINK.search(link)
-        record = _record_for(request, found.group(1)) if found else None
+        record = _linked_record(request, link)
         if record is None:
-            context["problem"] = _("That link is not the record of a finished game on this site.")
+            context["problem"] = _("That link is not a finished game or its record on this site.")
         else:
             text = records.dumps(record)
         context["link"] = link
@@ -115,7 +169,7 @@ def verify_page(request: HttpRequest) -> HttpResponse:
         elif (record := loads(text)) is None:
             context["problem"] = _("That file is not JSON: a game record is a JSON file.")
         else:
-            context.update(_verdict_context(verify(record)))
+            context.update(_verdict_context(verify(record, site_public_key()), record))
     elif request.method == "POST" and "problem" not in context:
         context["problem"] = _("Choose a record file or give its link.")
     return render(request, "game/verify.html", context, status=200)

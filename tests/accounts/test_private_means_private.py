@@ -98,7 +98,7 @@ def test_a_private_player_is_unnamed_to_strangers_in_records_replays_and_profile
 def test_a_verify_link_gives_the_stranger_s_copy_and_it_verifies():
     _table, game, _ola, _mia = finished_game(mia_private=True)
     html = Client().get(f"/en/verify/?record=/en/g/{game.public_id}/record.json").content.decode()
-    assert 'data-verdict="verified"' in html and "a private player" in html and "Mia" not in html
+    assert 'data-verdict="site"' in html and "a private player" in html and "Mia" not in html
 
 
 def test_a_record_never_leads_anyone_to_the_open_table_where_a_person_who_hides_still_sits(client):
@@ -111,7 +111,7 @@ def test_a_record_never_leads_anyone_to_the_open_table_where_a_person_who_hides_
     assert replay.status_code == 404 and table.code not in replay.content.decode()
     verify_page = client.get(f"/en/verify/?record={link}").content.decode()
     assert (
-        table.code not in verify_page and "That link is not the record of a finished game on this site." in verify_page
+        table.code not in verify_page and "That link is not a finished game or its record on this site." in verify_page
     )
     seated = Client()  # who sits at the table knows it: Ola gets the whole record
     signed_in(seated, ola_user)

@@ -1,5 +1,5 @@
-"""The "Verify a game" page in a browser: a record file uploaded, the verdict shown check by check
-in the page's language."""
+"""The "Verify a game" page in a browser: a record file uploaded, the verdict (this site's game,
+unchanged) shown check by check in the page's language."""
 
 from __future__ import annotations
 
@@ -23,9 +23,9 @@ def test_a_record_uploaded_is_verified_check_by_check(page, live_url, tmp_path):
     page.goto(f"{live_url}/pl/verify/")
     page.set_input_files("#verify-file", str(path))
     page.click("form.panel button")
-    expect(page.locator("[data-verdict]")).to_have_attribute("data-verdict", "verified")
+    expect(page.locator("[data-verdict]")).to_have_attribute("data-verdict", "site")
     expect(page.locator("#verdict-title")).to_have_text(
-        "Sprawdzone: ta gra została uczciwie rozdana i rozegrana tak, jak mówi zapis."
+        "Gra tej strony, niezmieniona: rozdana uczciwie i rozegrana tak, jak mówi zapis."
     )
-    expect(page.locator(".verify__check--ok")).to_have_count(10)
+    expect(page.locator(".verify__check--ok")).to_have_count(11)  # the signature's check too
     page.screenshot(path="/tmp/fair/verify-pl.png", full_page=True)

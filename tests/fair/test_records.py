@@ -13,7 +13,8 @@ import pytest
 from django.test import Client
 
 from game.fair import record as records
-from game.services.records import game_record
+from game.fair import signature
+from game.services.records import game_record, site_public_key
 
 from .play import Watch, game_of, page, play_out, table_of
 
@@ -35,9 +36,9 @@ def test_a_finished_game_s_record_holds_everything_to_check_and_replay_it(kind):
     record = game_record(game.id)
     assert list(record) == [
         "format", "format_version", "game", "rules", "table", "number", "options", "started", "finished",
-        "seats", "fair", "deal", "moves", "result", "seal",
+        "seats", "fair", "deal", "moves", "result", "seal", "signature",
     ]  # fmt: skip
-    assert (record["format"], record["format_version"]) == ("sevn-record", 1)
+    assert (record["format"], record["format_version"]) == ("sevn-record", 2)
     assert (record["game"], record["rules"], record["table"], record["number"]) == (kind, f"{kind}/1", table.code, 1)
     assert record["options"] == ({"target": 120} if kind == "sevn" else {"rounds": 1})
     assert record["seats"] == [
@@ -65,6 +66,11 @@ def test_a_finished_game_s_record_holds_everything_to_check_and_replay_it(kind):
     totals = [seat["total"] for seat in state["seats"]]
     assert record["result"]["totals"] == totals and record["result"]["winners"]
     assert record["seal"] == records.seal(record)
+    # signed with the site's key, over every field (the seal too), the public key named
+    signed = record["signature"]
+    assert signed["scheme"] == "ed25519" and signed["key"] == site_public_key()
+    assert signature.valid(records.signed_message(record), signed["key"], signed["value"])
+    assert game_record(game.id) == record  # the same bytes signed the same way each time
 
 
 @pytest.mark.parametrize("kind", GAMES)

@@ -1,5 +1,6 @@
 """The verifier (game.fair.verify, `python -m game.verify`): a real record of either game is
-verified; a record with any one field changed is refused; the command needs no Django; the
+verified as this site's with its key; a record with any one field changed is refused (unsigned,
+by the replay; signed, by the signature, names and times too); the command needs no Django; the
 "Verify a game" page says the verdict in the viewer's language."""
 
 from __future__ import annotations
@@ -16,10 +17,11 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 from django.test import Client
 
 from game.fair import record as records
-from game.fair.verify import verify
+from game.fair.verify import CONSISTENT, REFUSED, SITE, verify
 from game.models import Table
-from game.services.records import game_record
+from game.services.records import game_record, site_public_key
 
+from .forge import signed_with, unsigned
 from .play import Watch, play_out, table_of
 
 pytestmark = pytest.mark.django_db
@@ -50,12 +52,17 @@ def played(django_db_setup, django_db_blocker):
 
 @pytest.mark.parametrize("kind", GAMES)
 def test_a_real_record_is_verified(played, kind):
-    verdict = verify(played[kind])
+    verdict = verify(played[kind], site_public_key())
     assert verdict.ok, verdict.failed
     assert [check.code for check in verdict.checks] == [
-        "format", "seal", "game", "seats", "commitment", "client_seeds", "seed", "deal", "moves", "result",
+        "format", "seal", "signature", "game", "seats", "commitment", "client_seeds", "seed", "deal", "moves", "result",
     ]  # fmt: skip
     assert verdict.summary["moves"] == len(played[kind]["moves"]) > 5
+    assert verdict.standing == SITE and verdict.signed_by == site_public_key()
+    assert verify(played[kind]).standing == CONSISTENT  # without the site's key, nobody's in particular
+    old = verify(unsigned(played[kind]), site_public_key())  # a version 1 record is still read
+    assert old.ok and old.standing == CONSISTENT and old.signed_by is None
+    assert "signature" not in [check.code for check in old.checks]
 
 
 def leaves(value, path=()):
@@ -114,7 +121,7 @@ def same_game(record: dict, path: tuple) -> bool:
 
 @pytest.mark.parametrize("kind", GAMES)
 def test_changing_any_one_field_of_a_real_record_is_refused(played, kind):
-    record = played[kind]
+    record = unsigned(played[kind])  # what the replay refuses by itself, with no signature to help
     paths = list(leaves(record))  # every field, of every move and every event
     assert len(paths) > 150
     passed = []
@@ -142,8 +149,24 @@ def test_changing_any_one_field_of_a_real_record_is_refused(played, kind):
 
 
 @pytest.mark.parametrize("kind", GAMES)
-def test_moves_taken_away_added_or_swapped_and_keys_removed_are_refused(played, kind):
+def test_the_signature_protects_every_field_names_seats_bot_flags_and_times_too(played, kind):
     record = played[kind]
+    for path in leaves(record):
+        altered = with_change(record, path, reseal=path != ("seal",))
+        verdict = verify(altered, site_public_key())
+        assert verdict.standing == REFUSED, path
+    renamed = copy.deepcopy(record)
+    renamed["seats"][0]["name"] = "Mallory"
+    assert verify(unsigned(renamed), site_public_key()).standing == CONSISTENT  # unsigned: only self-consistent
+    assert verify(with_change(record, ("seats", 0, "name"), reseal=True)).failed.code == "signature"
+    other = signed_with(renamed, "11" * 32)  # signed again, by a key that is not the site's
+    verdict = verify(other, site_public_key())
+    assert verdict.ok and verdict.standing == CONSISTENT and verdict.signed_by != site_public_key()
+
+
+@pytest.mark.parametrize("kind", GAMES)
+def test_moves_taken_away_added_or_swapped_and_keys_removed_are_refused(played, kind):
+    record = unsigned(played[kind])
 
     def resealed(change) -> dict:
         altered = copy.deepcopy(record)
@@ -170,16 +193,18 @@ def test_moves_taken_away_added_or_swapped_and_keys_removed_are_refused(played, 
     assert not verify([]).ok and not verify({}).ok and not verify("record").ok
 
 
-def run_verify(path: Path) -> subprocess.CompletedProcess:
-    """`python -m game.verify` in a fresh interpreter that refuses to import Django at all."""
+def run_verify(path: Path, *key: str, barred: tuple[str, ...] = ()) -> subprocess.CompletedProcess:
+    """`python -m game.verify` in a fresh interpreter that refuses to import Django at all (and
+    the packages `barred`)."""
+    refused = ("django", "channels", "daphne", *barred)
     code = (
         "import sys, runpy\n"
         "class NoDjango:\n"
         "    def find_spec(self, name, path=None, target=None):\n"
-        "        if name.split('.')[0] in ('django', 'channels', 'daphne'):\n"
+        f"        if name.split('.')[0] in {refused!r}:\n"
         "            raise ImportError('the verifier imported ' + name)\n"
         "sys.meta_path.insert(0, NoDjango())\n"
-        f"sys.argv = ['game.verify', {str(path)!r}]\n"
+        f"sys.argv = ['game.verify', {str(path)!r}, *{list(key)!r}]\n"
         "runpy.run_module('game.verify', run_name='__main__', alter_sys=True)\n"
     )
     env = {"PATH": "/usr/bin:/bin", "PYTHONPATH": str(ROOT)}
@@ -190,13 +215,23 @@ def run_verify(path: Path) -> subprocess.CompletedProcess:
 def test_the_command_verifies_with_the_standard_library_and_the_engine_alone(played, kind, tmp_path):
     good = tmp_path / "record.json"
     good.write_text(records.dumps(played[kind]))
-    result = run_verify(good)
+    result = run_verify(good, "--key", site_public_key())
     assert result.returncode == 0, result.stderr
-    assert "VERIFIED" in result.stdout and "NOT VERIFIED" not in result.stdout
-    assert result.stdout.count("  ok    ") == 10
+    assert "VERIFIED, THIS SITE'S GAME" in result.stdout and "NOT VERIFIED" not in result.stdout
+    assert result.stdout.count("  ok    ") == 11
+    key_file = tmp_path / "record-key.txt"
+    key_file.write_text(site_public_key() + "\n")
+    assert run_verify(good, "--key", str(key_file)).returncode == 0
+    result = run_verify(good)  # no key given: whose signature it is cannot be told
+    assert result.returncode == 3 and "SELF-CONSISTENT, NOT SIGNED BY THIS SITE" in result.stdout
+    assert "give the site's key with --key" in result.stdout
+    result = run_verify(good, "--key", site_public_key(), barred=("cryptography",))  # a bare Python
+    assert result.returncode == 3, result.stderr
+    assert "install the cryptography package" in result.stdout and result.stdout.count("  ok    ") == 10
+    assert run_verify(good, "--key", "not-a-key").returncode == 2
     bad = tmp_path / "changed.json"
-    bad.write_text(records.dumps(with_change(played[kind], ("fair", "server_seed"), reseal=True)))
-    result = run_verify(bad)
+    bad.write_text(records.dumps(unsigned(with_change(played[kind], ("fair", "server_seed"), reseal=True))))
+    result = run_verify(bad, "--key", site_public_key())
     assert result.returncode == 1, result.stderr
     assert "FAIL  The revealed server seed does not match the commitment" in result.stdout
     assert "NOT VERIFIED" in result.stdout
@@ -209,21 +244,33 @@ def test_the_verify_page_explains_the_verdict_in_the_viewer_s_language(played):
     record = played["sevens"]
     upload = SimpleUploadedFile("record.json", records.dumps(record).encode(), content_type="application/json")
     html = Client().post("/de/verify/", {"record": upload}).content.decode()
-    assert 'data-verdict="verified"' in html
-    assert "Geprüft: Dieses Spiel wurde fair ausgeteilt und so gespielt, wie es protokolliert ist." in html
+    assert 'data-verdict="site"' in html
+    assert "Ein Spiel dieser Seite, unverändert: fair ausgeteilt und so gespielt, wie es protokolliert ist." in html
     bad = with_change(record, ("moves", 2, "action", "card"), reseal=True)
     upload = SimpleUploadedFile("record.json", json.dumps(bad).encode(), content_type="application/json")
     html = Client().post("/fr/verify/", {"record": upload}).content.decode()
     assert 'data-verdict="refused"' in html
-    assert "Non vérifié" in html and "Un coup ne se rejoue pas comme dans le relevé." in html
+    assert "Refusé" in html and "La signature du relevé ne correspond pas" in html
+    html = Client().post("/fr/verify/", {"record": _upload(unsigned(bad))}).content.decode()
+    assert 'data-verdict="refused"' in html and "Un coup ne se rejoue pas comme dans le relevé." in html
 
 
-def test_the_verify_page_takes_a_link_to_a_record_of_this_site(played):
-    public_id = next(_linked(played["sevn"]))
-    html = Client().get(f"/nl/verify/?record=/nl/g/{public_id}/record.json").content.decode()
-    assert 'data-verdict="verified"' in html and "Gecontroleerd" in html
-    html = Client().get("/en/verify/?record=https://example.com/x.json").content.decode()
-    assert "That link is not the record of a finished game on this site." in html
+def _upload(record: dict) -> SimpleUploadedFile:
+    return SimpleUploadedFile("record.json", records.dumps(record).encode(), content_type="application/json")
+
+
+def test_the_verify_page_takes_a_link_to_a_record_or_a_replay_of_this_site(played):
+    game_id = next(_linked(played["sevn"]))  # the game's public id
+    html = Client().get(f"/nl/verify/?record=/nl/g/{game_id}/record.json").content.decode()
+    assert 'data-verdict="site"' in html and "Een spel van deze site, onveranderd" in html
+    for link in (f"/de/g/{game_id}/", f"http://testserver/pl/g/{game_id}/", f"/en/g/{game_id}/record.json"):
+        html = Client().post("/en/verify/", {"link": link}).content.decode()
+        assert 'data-verdict="site"' in html, link
+        assert "This site's game, unchanged" in html
+    for link in ("https://example.com/x.json", f"https://example.com/en/g/{game_id}/", "/en/verify/", "/en/g/0/"):
+        html = Client().get("/en/verify/", {"record": link}).content.decode()
+        assert "That link is not a finished game or its record on this site." in html, link
+        assert "data-verdict" not in html
 
 
 def _linked(record: dict):
@@ -241,6 +288,6 @@ def test_the_verify_page_refuses_what_is_not_a_record_without_failing():
     html = response.content.decode()
     assert 'data-verdict="refused"' in html and "This file is not a SEVN game record that can be checked." in html
     html = client.get("/en/verify/?record=/g/" + "9" * 5000 + "/record.json").content.decode()
-    assert "That link is not the record of a finished game on this site." in html
+    assert "That link is not a finished game or its record on this site." in html
     html = client.post("/en/verify/", {}).content.decode()
     assert "Choose a record file or give its link." in html

@@ -33,5 +33,6 @@ def test_the_rules_explain_fair_deals_and_the_verify_command(client, rulebook, l
     assert f"<h2>{HEADINGS[language]}</h2>" in section
     assert all(phrase in section for phrase in SCHEME[language]), language
     assert "<code>python -m game.verify record.json</code>" in section
+    assert "--key" in section  # and how to check that the record is the site's (its signature)
     assert f'href="/{language}/verify/"' in section
     assert 'href="#fair-deal"' in html  # in the page's contents
