@@ -32,6 +32,7 @@ class AccountAdapter(DefaultAccountAdapter):
             if error.code == "too_many_login_attempts":
                 raise self.validation_error("password_throttled") from error
             raise
+
     def get_client_ip(self, request):
         """The address allauth's rate limits count by is the one every other limit counts by:
         behind nginx REMOTE_ADDR is the proxy's for everyone, and X-Forwarded-For is believed only

@@ -80,7 +80,9 @@ def test_failed_logins_count_by_the_address_the_proxy_names_and_a_forged_one_cha
 
     def tries(forwarded: str, remote: str = "127.0.0.1") -> list[bool]:
         client = Client(REMOTE_ADDR=remote, HTTP_X_FORWARDED_FOR=forwarded)
-        return ["signing in with a password is paused" in log_in(client, "ana", "wrong").content.decode() for _ in range(3)]
+        return [
+            "signing in with a password is paused" in log_in(client, "ana", "wrong").content.decode() for _ in range(3)
+        ]
 
     assert tries("198.51.100.7") == [False, False, True]
     assert tries("198.51.100.8") == [False, False, True]  # another person behind the same proxy
