@@ -6,6 +6,9 @@ test_limits_everywhere.py.)"""
 
 from __future__ import annotations
 
+import re
+from pathlib import Path
+
 import pytest
 from asgiref.sync import sync_to_async
 from channels.testing import WebsocketCommunicator
@@ -52,3 +55,15 @@ async def test_a_socket_reads_every_forwarded_line_as_a_page_does(settings):
     said = await socket.receive_from()
     assert (await socket.receive_output())["code"] == 4429 and "Too many tables looked up" in said
     await socket.wait()
+
+
+def test_the_shipped_nginx_config_overwrites_the_forwarded_address_in_every_location():
+    """deploy/nginx/sevn.conf, which the scale-out stack runs: every location that proxies sets
+    X-Forwarded-For to the connection's own address, and nothing appends to it."""
+    site = (Path(__file__).resolve().parents[2] / "deploy" / "nginx" / "sevn.conf").read_text()
+    locations = re.findall(r"\n    location [^{]+\{(.*?)\n    \}", site, re.S)
+    proxying = [body for body in locations if "proxy_pass" in body]
+    assert len(proxying) == 3
+    for body in proxying:
+        assert "proxy_set_header X-Forwarded-For $remote_addr;" in body, body
+    assert "$proxy_add_x_forwarded_for" not in re.sub(r"#[^\n]*", "", site)
