@@ -49,3 +49,20 @@ def test_the_pause_is_said_in_each_language(language, said):
         log_in(Client(REMOTE_ADDR=f"198.51.100.{n + 1}"), "Ben", "wrong-password", language=language)
     page = log_in(Client(REMOTE_ADDR="203.0.113.5"), "Ben", PASSWORD, language=language).content.decode()
     assert said in page
+
+
+@pytest.mark.parametrize(
+    ("language", "said", "mixed"),
+    [
+        ("de", ["Du bekommst einen Code per E-Mail", "Anmeldecode senden"], ["Sie erhalten"]),
+        ("nl", ["Je krijgt een code per e-mail", "Andere manieren om in te loggen"], ["aanmeld-opties", "Aanmeld"]),
+        ("pl", ["Poproś o kod", "Wyślij mi kod logowania"], ["Kod żądania"]),
+        ("fr", ["Demander un code", "Envoyez-moi un code de connexion"], ["d&#x27;"]),
+    ],
+)
+def test_the_sign_in_code_page_speaks_the_site_s_words(client, language, said, mixed):
+    html = client.get(f"/{language}/accounts/login/code/").content.decode()
+    for words in said:
+        assert words in html, words
+    for words in mixed:
+        assert words not in html, words
