@@ -273,6 +273,9 @@ ACCOUNT_SIGNUP_FIELDS = ["username*", "email*", "password1*", "password2*"]
 # it), "optional" or "none".
 ACCOUNT_EMAIL_VERIFICATION = os.environ.get("EMAIL_VERIFICATION", "mandatory").strip().lower()
 ACCOUNT_EMAIL_VERIFICATION_BY_CODE_ENABLED = True
+# Sign in by a code sent by e-mail: what the owner of an account still has while wrong passwords
+# from others pause its password (game.accounts.adapter: the page says so), as a passkey is.
+ACCOUNT_LOGIN_BY_CODE_ENABLED = True
 ACCOUNT_LOGIN_ON_EMAIL_CONFIRMATION = True
 ACCOUNT_UNIQUE_EMAIL = True
 ACCOUNT_USERNAME_MIN_LENGTH = 2
@@ -321,6 +324,9 @@ SEVN_SOCKET_CLOSE_AFTER = _env_int("SEVN_SOCKET_CLOSE_AFTER", 200)
 SEVN_FRAME_RATE = float(os.environ.get("SEVN_FRAME_RATE", "50"))
 SEVN_FRAME_BURST = _env_int("SEVN_FRAME_BURST", 100)
 SEVN_MAX_SOCKETS_PER_ADDRESS = _env_int("SEVN_MAX_SOCKETS_PER_ADDRESS", 64)
+# A signed-in person's page sockets (/ws/me/, one per open page) per account, per process; per
+# address they count up to SEVN_MAX_SOCKETS_PER_ADDRESS, apart from table sockets.
+SEVN_MAX_PERSON_SOCKETS = _env_int("SEVN_MAX_PERSON_SOCKETS", 20)
 # When a process is full (game.core.capacity): it turns new table sockets away, "busy, retrying",
 # at this many table sockets open, this many being let in at once, or once work waits this many
 # ms to start (0: no such limit).
@@ -337,6 +343,9 @@ SEVN_TRUSTED_PROXIES = os.environ.get("SEVN_TRUSTED_PROXIES", "127.0.0.1")
 # What one account may send per hour: friend requests, and invitations to tables.
 SEVN_FRIEND_REQUESTS_PER_HOUR = _env_int("SEVN_FRIEND_REQUESTS_PER_HOUR", 30)
 SEVN_INVITATIONS_PER_HOUR = _env_int("SEVN_INVITATIONS_PER_HOUR", 60)
+# New tables per hour (the form, and "Play again"): per person, and per client address (0: no limit).
+SEVN_TABLES_PER_HOUR = _env_int("SEVN_TABLES_PER_HOUR", 30)
+SEVN_TABLES_PER_HOUR_PER_ADDRESS = _env_int("SEVN_TABLES_PER_HOUR_PER_ADDRESS", 120)
 
 LOGGING = {
     "version": 1,

@@ -31,6 +31,7 @@ def _fresh_limits():
 
     limits._penalised_until.clear()
     limits._sockets_by_address.clear()
+    limits._person_sockets.clear()
     capacity._open, capacity._connecting, capacity._delay = 0, 0, 0.0
     capacity._turned_away, capacity._full_said = 0, False
     cache.clear()

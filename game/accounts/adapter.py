@@ -13,6 +13,27 @@ from game.services.common import clean_nickname
 
 
 class AccountAdapter(DefaultAccountAdapter):
+    error_messages = {
+        **DefaultAccountAdapter.error_messages,
+        "password_throttled": _(
+            "Too many wrong passwords lately: signing in with a password is paused for a few "
+            "minutes. You can still sign in now with a code sent to your e-mail, or with a passkey "
+            "(the buttons below)."
+        ),
+    }
+
+    def pre_authenticate(self, request, **credentials):
+        """Wrong passwords from anywhere pause the password for its account (allauth's
+        login_failed limit "per key"): anyone who knows a username could keep its owner out.
+        The e-mailed code and the passkey count apart (allauth's request_login_code limit, and
+        the passkey's own), so the owner still gets in, and the refusal says how."""
+        try:
+            super().pre_authenticate(request, **credentials)
+        except forms.ValidationError as error:
+            if error.code == "too_many_login_attempts":
+                raise self.validation_error("password_throttled") from error
+            raise
+
     def get_client_ip(self, request):
         """The address allauth's rate limits count by is the one every other limit counts by:
         behind nginx REMOTE_ADDR is the proxy's for everyone, and X-Forwarded-For is believed only

@@ -2,9 +2,10 @@
 
 - A socket's messages: a token bucket (a steady rate with a short burst). Messages over it are
   dropped unread, with one "slow down" notice; a socket that keeps flooding is closed.
-- A client's sockets: at most so many at once per address, per process.
-- Lookups and logins over HTTP: a count per address in a window, kept in the shared cache so
-  that every process counts together.
+- A client's sockets: at most so many at once per address, per process; a signed-in page's own
+  socket (/ws/me/) per address and per account too.
+- Lookups, logins and new tables over HTTP: a count per address (and per person) in a window,
+  kept in the shared cache so that every process counts together.
 """
 
 from __future__ import annotations
@@ -69,7 +70,8 @@ def message_budget() -> MessageBudget:
     return MessageBudget(settings.SEVN_SOCKET_RATE, settings.SEVN_SOCKET_BURST, settings.SEVN_SOCKET_CLOSE_AFTER)
 
 
-_sockets_by_address: Counter[str] = Counter()
+_sockets_by_address: Counter[str] = Counter()  # table sockets, by client address
+_person_sockets: Counter[tuple[str, str]] = Counter()  # /ws/me/ sockets, by ("address"|"account", key)
 _penalised_until: dict[str, float] = {}
 PENALTY_SECONDS = 30
 
@@ -89,7 +91,7 @@ def penalised(address: str) -> bool:
 
 
 def socket_opened(address: str) -> bool:
-    """Count a new socket from `address`; False (and not counted) if it has too many already."""
+    """Count a new table socket from `address`; False (and not counted) if it has too many already."""
     if _sockets_by_address[address] >= settings.SEVN_MAX_SOCKETS_PER_ADDRESS:
         return False
     _sockets_by_address[address] += 1
@@ -100,6 +102,29 @@ def socket_closed(address: str) -> None:
     _sockets_by_address[address] -= 1
     if _sockets_by_address[address] <= 0:
         del _sockets_by_address[address]
+
+
+def person_socket_opened(address: str, account: str) -> bool:
+    """Count a signed-in page's own socket (/ws/me/, game.live.people) from `address` for
+    `account`; False (and not counted) if either has too many open already. Each costs its
+    process a consumer and a group membership for as long as it stays open: without a cap one
+    account opened thousands, and one address could as well through many accounts."""
+    by_address, by_account = ("address", address), ("account", account)
+    if (
+        _person_sockets[by_address] >= settings.SEVN_MAX_SOCKETS_PER_ADDRESS
+        or _person_sockets[by_account] >= settings.SEVN_MAX_PERSON_SOCKETS
+    ):
+        return False
+    _person_sockets[by_address] += 1
+    _person_sockets[by_account] += 1
+    return True
+
+
+def person_socket_closed(address: str, account: str) -> None:
+    for key in (("address", address), ("account", account)):
+        _person_sockets[key] -= 1
+        if _person_sockets[key] <= 0:
+            del _person_sockets[key]
 
 
 def client_address(scope_or_meta: dict) -> str:
@@ -169,6 +194,18 @@ def lookups_exhausted(address: str) -> bool:
 def lookup_missed(address: str) -> None:
     """`address` was told that a table code does not exist."""
     over_limit("lookup", address, settings.SEVN_LOOKUPS_PER_MINUTE, 60)
+
+
+def tables_exhausted(person: str, address: str | None) -> bool:
+    """Count one new table for `person` (and the client `address`, when a page asks); True once
+    either opened more than its allowance this hour (SEVN_TABLES_PER_HOUR per person,
+    SEVN_TABLES_PER_HOUR_PER_ADDRESS per address, 0: no limit). Every table is rows, a code
+    taken and a lobby in every list: one client made 200 in 2.5 s."""
+    refused = 0 < settings.SEVN_TABLES_PER_HOUR and over_limit("table", person, settings.SEVN_TABLES_PER_HOUR, 3600)
+    limit = settings.SEVN_TABLES_PER_HOUR_PER_ADDRESS
+    if address and limit > 0 and over_limit("table-address", address, limit, 3600):
+        refused = True
+    return refused
 
 
 CHAT_MESSAGES, CHAT_WINDOW = 5, 10.0  # a person's chat lines in any CHAT_WINDOW seconds, at every table

@@ -2,11 +2,18 @@
 it came from a proxy this site trusts (SEVN_TRUSTED_PROXIES, 127.0.0.1 by default, the nginx of
 deploy/), whose X-Forwarded-For then names the client.
 
-Daphne runs without --proxy-headers: with it, Daphne believes X-Forwarded-For from anyone, so a
-client that reaches a Daphne port directly could name any address it likes (and dodge every
-per-address limit, or get someone else's address shut out). Here the header counts only from a
-trusted proxy, and only its right-most hop that is not a trusted proxy itself (what the last
-trusted proxy saw; anything to its left the client may have written).
+The rule (README, "The forwarded-address rule"):
+- The proxy overwrites X-Forwarded-For with the address its connection came from (nginx:
+  `proxy_set_header X-Forwarded-For $remote_addr`), never appends to what the client sent
+  ($proxy_add_x_forwarded_for): appended, a client on a trusted address (127.0.0.1, the
+  proxy's own machine) could write any address left of its own and be believed.
+- The app takes the right-most address that is not a trusted proxy: what the last trusted proxy
+  saw. Anything to its left the client may have written. If every hop is a trusted proxy, the
+  right-most one (the client is itself on a trusted address), never one further left.
+- Daphne runs without --proxy-headers: with it, Daphne believes X-Forwarded-For from anyone, so a
+  client that reaches a Daphne port directly could name any address it likes (and dodge every
+  per-address limit, or get someone else's address shut out). Here the header counts only from
+  a trusted proxy; a Daphne port must be reachable from no trusted address but the proxy's.
 """
 
 from __future__ import annotations
@@ -48,16 +55,14 @@ def resolve(peer: str, forwarded_for: str | None) -> str:
             return peer
         if not trusted(str(parsed)):
             return str(parsed)
-    return str(_address(hops[0])) if hops else peer
+    return str(_address(hops[-1])) if hops else peer  # all trusted: the nearest, not one the client wrote
 
 
 def scope_header(scope: dict, name: bytes) -> str | None:
-    """A header of an ASGI scope (the last one of that name, as a proxy appends)."""
-    found = None
-    for key, value in scope.get("headers") or ():
-        if key.lower() == name:
-            found = value.decode("latin-1")
-    return found
+    """A header of an ASGI scope, its lines joined with commas in order (as Django joins them in
+    a request's META: a socket and a page from one client resolve alike)."""
+    found = [value.decode("latin-1") for key, value in scope.get("headers") or () if key.lower() == name]
+    return ",".join(found) if found else None
 
 
 def client_address(scope_or_meta: dict) -> str:

@@ -8,13 +8,15 @@ from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils.http import url_has_allowed_host_and_scheme
-from django.utils.translation import gettext
+from django.utils.translation import gettext, ngettext
 from django.views.decorators.http import require_POST
 
 from game import services
+from game.core import limits
 from game.core.errors import ServiceError, choose_int
 from game.core.identity import player_for
 from game.delivery import broadcast
+from game.pages.lookups import count_refusal
 from game.services import friends, invitations, selectors
 
 
@@ -112,6 +114,7 @@ def table_invite(request: HttpRequest, code: str) -> HttpResponse:
             user=request.user, player=player_for(request.session, request.user), code=code, friend_id=_other(request)
         )
     except ServiceError as error:
+        count_refusal(request, error)
         messages.error(request, str(error.message))
     else:
         broadcast.send_to_people(sent)
@@ -122,13 +125,26 @@ def table_invite(request: HttpRequest, code: str) -> HttpResponse:
 @login_required
 @require_POST
 def table_again(request: HttpRequest, code: str) -> HttpResponse:
-    """Play again with the same people: a new table, the others invited to it."""
+    """Play again with the same people: a new table, the others who are friends invited to it."""
     try:
-        table, sent = invitations.table_again(
-            user=request.user, player=player_for(request.session, request.user), code=code
+        table, sent, left_out = invitations.table_again(
+            user=request.user,
+            player=player_for(request.session, request.user),
+            code=code,
+            address=limits.client_address(request.META),
         )
     except ServiceError as error:
         messages.error(request, str(error.message))
         return redirect("table", code=code.upper())
     broadcast.send_to_people(sent)
+    if left_out:
+        messages.info(
+            request,
+            ngettext(
+                "%(count)d person was not invited: only friends get invitations. Send them the table’s link.",
+                "%(count)d people were not invited: only friends get invitations. Send them the table’s link.",
+                left_out,
+            )
+            % {"count": left_out},
+        )
     return redirect("table", code=table.code)

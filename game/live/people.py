@@ -1,6 +1,7 @@
 """The small socket every page of a signed-in person opens (sevn.js): it joins the person's
 group (game.delivery.broadcast.person_group) and shows each invitation that arrives as a toast
-with a Join button, in the page's language."""
+with a Join button, in the page's language. So many may be open at once per address and per
+account (game.core.limits.person_socket_opened)."""
 
 from __future__ import annotations
 
@@ -10,19 +11,43 @@ from django.template.loader import render_to_string
 from django.utils import translation
 
 from game import registry
+from game.core import limits
 from game.delivery.broadcast import person_group
 
 LANGUAGES = {code for code, _name in settings.LANGUAGES}
 
 
+CLOSE_SIGNED_OUT, CLOSE_TOO_MANY_SOCKETS = 4401, 4430  # sevn.js stops at the first, waits longer after the second
+
+
 class PersonConsumer(AsyncWebsocketConsumer):
     group: str | None = None
+    counted: tuple[str, str] | None = None  # (address, account) while this socket counts as open
+
+    async def __call__(self, scope, receive, send) -> None:
+        try:
+            await super().__call__(scope, receive, send)
+        finally:  # however it ended (a crash in connect too), it no longer counts as open
+            self._uncount()
+
+    def _uncount(self) -> None:
+        if self.counted is not None:
+            limits.person_socket_closed(*self.counted)
+            self.counted = None
 
     async def connect(self) -> None:
         user = self.scope.get("user")
         if user is None or not user.is_authenticated:
-            await self.close(code=4401)
+            await self.close(code=CLOSE_SIGNED_OUT)
             return
+        # Capped per address and per account like table sockets (game.core.limits), before it
+        # joins anything: one account had opened 3,000 of them.
+        counted = (limits.client_address(self.scope), str(user.pk))
+        if not limits.person_socket_opened(*counted):
+            await self.accept()
+            await self.close(code=CLOSE_TOO_MANY_SOCKETS)
+            return
+        self.counted = counted
         query = dict(
             part.split("=", 1) for part in self.scope.get("query_string", b"").decode().split("&") if "=" in part
         )
@@ -32,8 +57,10 @@ class PersonConsumer(AsyncWebsocketConsumer):
         await self.accept()
 
     async def disconnect(self, close_code: int) -> None:
+        self._uncount()
         if self.group is not None:
-            await self.channel_layer.group_discard(self.group, self.channel_name)
+            group, self.group = self.group, None
+            await self.channel_layer.group_discard(group, self.channel_name)
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
         """Nothing is asked on this socket: it only listens."""

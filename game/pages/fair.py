@@ -9,6 +9,7 @@ from django.views.decorators.http import require_POST
 from game import services
 from game.core.errors import ServiceError
 from game.core.identity import player_for
+from game.pages.lookups import count_refusal
 from game.screen import render_error
 
 
@@ -21,5 +22,6 @@ def table_seed(request: HttpRequest, code: str) -> HttpResponse:
             code=code, player=player, seed=request.POST.get("seed"), commitment=request.POST.get("commitment")
         )
     except ServiceError as error:
+        count_refusal(request, error)  # an unknown code is a look-up, as on every table route
         return HttpResponse(render_error(error.message, get_language()), status=200 if request.htmx else 400)
     return HttpResponse(status=204)  # the panel says it was sent (sevn.js)

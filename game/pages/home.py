@@ -9,6 +9,7 @@ from django.utils.translation import gettext
 from django.views.decorators.http import require_GET, require_POST
 
 from game import registry, services
+from game.core import limits
 from game.core.errors import ServiceError
 from game.core.identity import NICKNAME_KEY, known_player, player_for
 from game.pages.forms import CreateTableForm
@@ -64,6 +65,7 @@ def table_create(request: HttpRequest) -> HttpResponse:
             rounds=data["rounds"],
             members_only=data["members_only"],
             rated=data["rated"],
+            address=limits.client_address(request.META),
         )
     except ServiceError as error:
         form.add_error(None, error.message)

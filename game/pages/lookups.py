@@ -31,8 +31,12 @@ def count_refusal(request: HttpRequest, error: ServiceError) -> None:
         lookup_missed(request)
 
 
+TABLE_PAGES = ("game.pages.", "game.friends.")  # the modules whose views answer under a table's code
+
+
 class TableLookupMiddleware:
-    """Every page under a table's code (/t/<code>/…: the page, its forms, the invite link) is
+    """Every page under a table's code (/t/<code>/…: the page, its forms, the fair-deal seed,
+    inviting a friend, playing again, the invite link) is
     refused past the look-up limit, before the view can tell whether the table exists."""
 
     def __init__(self, get_response) -> None:
@@ -42,6 +46,6 @@ class TableLookupMiddleware:
         return self.get_response(request)
 
     def process_view(self, request, view_func, view_args, view_kwargs):
-        if "code" not in view_kwargs or not view_func.__module__.startswith("game.pages."):
+        if "code" not in view_kwargs or not view_func.__module__.startswith(TABLE_PAGES):
             return None
         return lookups_exhausted(request)

@@ -87,15 +87,28 @@ def invitation_decline(*, user, invitation_id: int) -> None:
     Invitation.objects.filter(id=invitation_id, to_user=user).update(answered=timezone.now())
 
 
-def table_again(*, user, player: Player, code: str) -> tuple[Table, Sent]:
+def _invitation_allowed(user) -> bool:
+    """Count one invitation against the sender's hourly allowance; False once it is spent."""
+    return not over_limit("invitation", str(user.pk), settings.SEVN_INVITATIONS_PER_HOUR, 3600)
+
+
+def table_again(*, user, player: Player, code: str, address: str | None = None) -> tuple[Table, Sent, int]:
     """Play again with the same people: a new table with the last one's settings, its asker the
-    host, every other person with an account seated at the last one invited."""
+    host. The others with an account seated at the last one are invited as any invitation is:
+    friends only (a block ends a friendship), each counted against the asker's hourly allowance,
+    and the new table against their allowance of tables (game.core.limits). Sitting at a table
+    with someone is no leave to send them toasts: "Play again" sent one person 40 invitations
+    in 3 s from someone who was not their friend. Returns the table, what to send, and how many
+    of the others were not invited (not friends)."""
     old = Table.objects.filter(code=str(code).upper()).first()
     if old is None or not _at_table(old, player):
         raise ServiceError("not_seated", _("Only the people at a table can invite to it."))
     others = list(
         Seat.objects.filter(table=old, user__isnull=False).exclude(user_id=user.pk).values_list("user_id", flat=True)
     )
+    friends = [other for other in others if _friends(user.pk, other)]
+    if not all([_invitation_allowed(user) for _friend in friends]):
+        raise ServiceError("too_many", _("Too many invitations: try again later."))
     with transaction.atomic():
         table = table_create(
             player=player,
@@ -106,6 +119,7 @@ def table_again(*, user, player: Player, code: str) -> tuple[Table, Sent]:
             show_odds=old.show_odds,
             kind=old.kind if old.kind in registry.KINDS else registry.DEFAULT,
             rounds=old.rounds,
+            address=address,
         )
         Table.objects.filter(id=table.id).update(
             bot_delay_ms=old.bot_delay_ms,
@@ -113,10 +127,5 @@ def table_again(*, user, player: Player, code: str) -> tuple[Table, Sent]:
             members_only=old.members_only,
             rated=old.rated,
         )
-        blocked = set(
-            Friendship.objects.filter(
-                from_user_id__in=others, to_user_id=user.pk, status=Friendship.Status.BLOCKED
-            ).values_list("from_user_id", flat=True)
-        )
-        sent = [(other, invitation_dict(_invite(table, user, other))) for other in others if other not in blocked]
-    return table, sent
+        sent = [(friend, invitation_dict(_invite(table, user, friend))) for friend in friends]
+    return table, sent, len(others) - len(friends)

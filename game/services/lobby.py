@@ -11,6 +11,7 @@ from django.utils.translation import gettext_lazy as _
 from game import registry
 from game.core.errors import ServiceError
 from game.core.identity import Player
+from game.core.limits import tables_exhausted
 from game.models import Sanction, Seat, Table
 from game.services.chat import refuse_sanctioned
 from game.services.common import (
@@ -53,9 +54,12 @@ def table_create(
     rounds: object = 3,
     members_only: bool = False,
     rated: bool = False,
+    address: str | None = None,
 ) -> Table:
     """A new table with its creator (the host) in the first seat, for any game (each reads the
-    settings it has: SEVN a target score, Sevens a number of rounds); not for a banned person."""
+    settings it has: SEVN a target score, Sevens a number of rounds); not for a banned person,
+    nor past the hourly allowance of new tables (per person, and per client `address` when a
+    page passes it: game.core.limits.tables_exhausted)."""
     if kind not in registry.KINDS:
         raise ServiceError("bad_game", _("Choose a game from the list."))
     game = registry.KINDS[str(kind)]
@@ -66,6 +70,8 @@ def table_create(
     timer = choose_int(turn_seconds, TIMER_CHOICES, "bad_timer", _("Choose a turn timer from the list."))
     if bot_speed not in BOT_SPEEDS:
         raise ServiceError("bad_speed", _("Choose a bot speed from the list."))
+    if tables_exhausted(player.key, address):
+        raise ServiceError("too_many_tables", _("You opened too many tables lately: try again in a while."))
     table = Table.objects.create(
         code=_new_code(),
         kind=game.name,

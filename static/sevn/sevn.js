@@ -1232,6 +1232,7 @@
     socket.onclose = function (event) {
       region.removeAttribute("data-live");
       if (event.code === 4401) return;  // signed out meanwhile
+      if (event.code === 4430) delay = 30000;  // too many of this person's pages open: their others show the toasts
       setTimeout(connect, delay);
       delay = Math.min(delay * 2, 30000);
     };

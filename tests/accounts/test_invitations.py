@@ -1,7 +1,7 @@
 """Invitations: a friend invited from the table arrives live on every page they have open (the
 person socket) and waits in the inbox; it expires with its table; strangers and people who
 blocked you cannot be invited; "play again with the same people" opens a new table and invites
-the others; invitations are rate limited."""
+the others who are friends; invitations are rate limited."""
 
 from __future__ import annotations
 
@@ -92,6 +92,8 @@ def test_play_again_with_the_same_people_opens_a_table_and_invites_the_others(cl
     old = services.table_create(player=ana_player, nickname="", seat_count=3, turn_seconds=60)
     services.seat_take(code=old.code, player=ben_player, nickname="")
     services.seat_take(code=old.code, player=cy_player, nickname="")
+    befriend(ana, ben)  # only friends are invited, as from the table (tests/service/test_limits_everywhere.py)
+    befriend(cy, ben)
     friends.friend_block(user=cy, other_id=ben.pk)  # Cy blocked Ben: Ben's new table does not invite Cy
     signed_in(client, ben)
     response = client.post(f"/en/t/{old.code}/again/")

@@ -174,6 +174,6 @@ def test_play_again_keeps_the_table_rated():
     noa = account("Noa")[1]
     table = rated_table([mia, noa])
     play_out(table, [mia, noa])
-    again, _sent = invitations.table_again(user=mia_user, player=mia, code=table.code)
+    again, _sent, _left_out = invitations.table_again(user=mia_user, player=mia, code=table.code)
     again.refresh_from_db()
     assert again.rated and again.members_only
