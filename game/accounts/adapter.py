@@ -7,7 +7,9 @@ from django import forms
 from django.utils.translation import gettext_lazy as _
 
 from game.core.errors import ServiceError
+from game.core.identity import ENDED_KEY
 from game.core.proxy import client_address
+from game.services.accounts import suspension_lapsed
 from game.services.common import clean_nickname
 
 
@@ -28,3 +30,14 @@ class AccountAdapter(DefaultAccountAdapter):
         if name != username:
             raise forms.ValidationError(_("Write the username as people will read it, without extra spaces."))
         return super().clean_username(username, shallow=shallow)
+
+    def pre_login(self, request, user, **kwargs):
+        """A suspension whose time is up ends as its person logs in again."""
+        if not user.is_active and suspension_lapsed(user):
+            user.refresh_from_db(fields=["is_active"])
+        return super().pre_login(request, user, **kwargs)
+
+    def respond_user_inactive(self, request, user):
+        """A suspended person is told why, until when and how to appeal (game.accounts.suspended)."""
+        request.session[ENDED_KEY] = user.pk
+        return super().respond_user_inactive(request, user)

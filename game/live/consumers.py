@@ -25,7 +25,7 @@ from game import screen as render
 from game.core import capacity, limits, outage, stages
 from game.core.errors import ENGINE_MESSAGES, ServiceError
 from game.core.identity import known_player, tag
-from game.delivery.broadcast import LOCAL, group_name, passed, relay, unpack
+from game.delivery.broadcast import LOCAL, group_name, out_group, passed, relay, unpack
 from game.live import readings, watch
 from game.live.chat_socket import ChatSocket
 from game.live.leaving import leaving
@@ -37,6 +37,11 @@ MAX_MESSAGE_BYTES = 2048
 LANGUAGES = {code for code, _name in settings.LANGUAGES}
 NOT_UNDERSTOOD = _("That move was not understood.")
 CLOSE_FLOODING, CLOSE_TOO_MANY_SOCKETS, CLOSE_NO_TABLE = 4429, 4430, 4404
+CLOSE_PUT_OUT = 4403  # the person was suspended or banned (game.delivery.broadcast.put_out)
+PUT_OUT = {
+    "suspended": _("Your account was suspended: it can no longer play or chat."),
+    "banned": _("You were banned from tables: this table is closed to you."),
+}
 CLOSE_LOOKUPS = 4429  # too many requests: here, too many unknown table codes from the address
 CLEANUP_SECONDS = 5  # a closing socket's last writes may not hold up a server that is stopping
 
@@ -151,6 +156,7 @@ class TableConsumer(QuickDispatch, ChatSocket, AsyncWebsocketConsumer):
     following = False  # this socket counts in its process's following of the table (broadcast.relay)
     code: str | None = None
     address: str | None = None
+    out_listened: str | None = None  # the local group this socket closes on (its person put out)
 
     async def __call__(self, scope, receive, send) -> None:
         try:
@@ -198,6 +204,7 @@ class TableConsumer(QuickDispatch, ChatSocket, AsyncWebsocketConsumer):
         # them while they answer it (their move would be refused as stale).
         arrival = None
         if self.viewer_key:
+            await self._listen_for_out()
             arrival = await database_sync_to_async(presence.arrived)(
                 code=self.code, player_key=self.viewer_key, channel=self.channel_name
             )
@@ -246,6 +253,9 @@ class TableConsumer(QuickDispatch, ChatSocket, AsyncWebsocketConsumer):
         code, self.code = self.code, None
         watch.remove(code, self)
         try:
+            if self.out_listened is not None:
+                await self.channel_layer.group_discard(self.out_listened, self.channel_name)
+                self.out_listened = None
             await self.channel_layer.group_discard(group_name(code), self.channel_name)
             if self.following:
                 self.following = False
@@ -303,6 +313,27 @@ class TableConsumer(QuickDispatch, ChatSocket, AsyncWebsocketConsumer):
             raise ServiceError("stale", _("The table changed before your move arrived. Here it is again."))
         if version == shown[1] and not self.screen.decides(self.viewer_key):
             raise ServiceError("not_your_turn", ENGINE_MESSAGES["not_your_turn"])
+
+    async def _listen_for_out(self) -> None:
+        """This socket closes when its person is put out (the local layer: nothing leaves the
+        process; other processes' word comes through the relay)."""
+        group = out_group(tag(self.viewer_key))
+        if group == self.out_listened:
+            return
+        if self.out_listened is not None:
+            await self.channel_layer.group_discard(self.out_listened, self.channel_name)
+        await self.channel_layer.group_add(group, self.channel_name)
+        self.out_listened = group
+
+    async def person_out(self, message: dict) -> None:
+        """Its person was suspended or banned: the socket closes with why, at once; the seat is
+        theirs no more than after any other leaving (presence: a bot takes it over as for anyone
+        absent), and whatever this session opens next is not that player (game.core.identity)."""
+        if self.code is None or self.viewer_key is None or message["to"] != tag(self.viewer_key):
+            return
+        why = PUT_OUT.get(message["why"], PUT_OUT["suspended"])
+        self.player, self.viewer_key = None, None  # nothing more is done as them meanwhile
+        await self._close_with(why, CLOSE_PUT_OUT, "put_out")
 
     async def _over_budget(self) -> None:
         if self.budget.flooding:
@@ -391,6 +422,7 @@ class TableConsumer(QuickDispatch, ChatSocket, AsyncWebsocketConsumer):
         if account is None:
             return
         self.player, self.viewer_key = account, account.key
+        await self._listen_for_out()
         self.screen = render.Screen(self.viewer_key, self.language)
         snapshot, log, online, told = await self._snapshot_and_log()
         if snapshot is not None:

@@ -234,7 +234,7 @@ def recent_games(user_id: int, limit: int = 10) -> list[dict]:
 
 def profile_of(name: str) -> Profile | None:
     """A person's profile by their username (exactly as written, or in other letter case)."""
-    return Profile.objects.select_related("user").filter(user__username__iexact=name).first()
+    return Profile.objects.select_related("user").filter(user__username__iexact=name, user__is_active=True).first()
 
 
 def profile_stats(user_id: int, opponents: int = 5) -> dict:
