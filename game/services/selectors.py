@@ -262,9 +262,10 @@ def profile_stats(user_id: int, opponents: int = 5) -> dict:
 
 def friends_of(user_id: int) -> list[dict]:
     """A person's friends, online ones first: {"user", "name", "online", "table"} (the open table
-    where they have a socket, unless they hide where they play)."""
+    where they have a socket, unless they hide where they play). A suspended account is left
+    out, as everywhere (its friendships come back with it)."""
     rows = list(
-        Friendship.objects.filter(from_user_id=user_id, status=Friendship.Status.FRIENDS)
+        Friendship.objects.filter(from_user_id=user_id, status=Friendship.Status.FRIENDS, to_user__is_active=True)
         .select_related("to_user__sevn_profile")
         .order_by("to_user__username")
     )
@@ -302,9 +303,11 @@ def friend_requests(user_id: int) -> dict:
     found: dict[str, list] = {"incoming": [], "outgoing": [], "blocked": []}
     for row in rows:
         if row.to_user_id == user_id:
-            found["incoming"].append(row.from_user)
+            if row.from_user.is_active:  # a suspended account is nobody, here as on its profile
+                found["incoming"].append(row.from_user)
         elif row.status == Friendship.Status.REQUESTED:
-            found["outgoing"].append(row.to_user)
+            if row.to_user.is_active:
+                found["outgoing"].append(row.to_user)
         else:
             found["blocked"].append(row.to_user)
     return found
@@ -372,7 +375,7 @@ def leaderboard(kind: str, viewer_id: int | None = None, *, friends: bool = Fals
     """The best ratings in one game ({"rank", "name", "value", "games", "you"}): everyone's (but
     private profiles, which only their friends and themselves see), or the viewer's and their
     friends' only."""
-    rows = Rating.objects.filter(kind=kind, games__gt=0).select_related("user")
+    rows = Rating.objects.filter(kind=kind, games__gt=0, user__is_active=True).select_related("user")
     if friends:
         ids = set(
             Friendship.objects.filter(from_user_id=viewer_id, status=Friendship.Status.FRIENDS).values_list(

@@ -22,7 +22,7 @@ from django.utils import timezone
 
 from game import services
 from game.core.identity import ACCOUNT_KEY, SESSION_KEY, Player
-from game.models import Profile, Sanction, Seat, Table
+from game.models import Friendship, Profile, Rating, Sanction, Seat, Table
 from sevn_site.asgi import application
 
 from .helpers import PASSWORD, log_in, sign_up
@@ -274,10 +274,17 @@ def test_a_suspended_accounts_profile_answers_as_one_that_does_not_exist_everywh
     sign_up(Client(), "Sam")
     sam = User.objects.get(username="Sam")
     ana, _player = account("Ana")
+    Rating.objects.create(user=sam, kind="sevn", mu=30, sigma=5, value=1650, games=3)
+    Friendship.objects.create(from_user=ana, to_user=sam, status=Friendship.Status.FRIENDS)
+    Friendship.objects.create(from_user=sam, to_user=ana, status=Friendship.Status.FRIENDS)
     friend = Client()
     friend.force_login(ana, backend="django.contrib.auth.backends.ModelBackend")
     assert friend.get("/en/u/Sam/").status_code == 200
+    assert "/u/Sam/" in friend.get("/en/ratings/sevn/").content.decode()
+    assert "Sam" in friend.get("/en/friends/").content.decode()
     suspend(superuser_client(), sam)
+    assert "/u/Sam/" not in friend.get("/en/ratings/sevn/").content.decode()
+    assert "Sam" not in friend.get("/en/friends/").content.decode()
     missing = friend.get("/en/u/Nobody/")
     suspended = friend.get("/en/u/Sam/")
     assert suspended.status_code == missing.status_code == 404
