@@ -329,7 +329,10 @@ class TableConsumer(QuickDispatch, ChatSocket, AsyncWebsocketConsumer):
         """Its person was suspended or banned: the socket closes with why, at once; the seat is
         theirs no more than after any other leaving (presence: a bot takes it over as for anyone
         absent), and whatever this session opens next is not that player (game.core.identity)."""
-        if self.code is None or self.viewer_key is None or message["to"] != tag(self.viewer_key):
+        player = self.player
+        if self.code is None or player is None:
+            return
+        if message["to"] != tag(player.key) and not (message["user_id"] and message["user_id"] == player.user_id):
             return
         why = PUT_OUT.get(message["why"], PUT_OUT["suspended"])
         self.player, self.viewer_key = None, None  # nothing more is done as them meanwhile

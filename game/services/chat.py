@@ -74,11 +74,14 @@ def person_filter(key: str, user_id: int | None) -> Q:
 def _traced(in_force, player: Player) -> Q:
     """Bans of whoever used this browser or this address before (a banned person back as a new
     guest): those of the keys its mark names, and those recorded with its address (while they
-    last: `in_force` holds only those). The address counts for guests only: behind it may be a
-    whole school or a mobile network, and an account that is not banned is someone known."""
+    last: `in_force` holds only those). For guests only: behind a browser or an address may be
+    a family or a whole school, and an account that is not banned is someone known (who can be
+    banned in turn)."""
     found = Q(pk__in=[])
     traces = player.traces
-    if traces.address and not player.is_user:
+    if player.is_user:
+        return found
+    if traces.address:
         found |= Q(address=traces.address)
     if traces.marks:
         keys = {key for key in in_force.values_list("player_key", flat=True).distinct() if tag(key) in traces.marks}
