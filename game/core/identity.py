@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 
 from django.conf import settings
+from django.contrib import auth
 
 SESSION_KEY = "sevn_player"
 NICKNAME_KEY = "sevn_nickname"
@@ -76,6 +77,8 @@ def forget_ended_account(session) -> bool:
     if not kept:
         return False
     del session[ACCOUNT_KEY]
+    for signed_in in (auth.SESSION_KEY, auth.BACKEND_SESSION_KEY, auth.HASH_SESSION_KEY):
+        session.pop(signed_in, None)  # ended for good: a reinstatement does not sign it in again
     if isinstance(kept, list) and len(kept) == 2:
         if session.get(SESSION_KEY) == kept[1]:
             del session[SESSION_KEY]

@@ -287,7 +287,8 @@ class Relay:
                     self._heard(shared, message)
                     continue
                 if message["type"] == OUT:
-                    await local.group_send(out_group(message["to"]), message)
+                    for group in out_groups(message["to"], message["user_id"]):
+                        await local.group_send(group, message)
                     continue
                 await local.group_send(group_name(message["code"]), from_wire(message))
             except Exception:  # one bad message must not stop every table's updates
@@ -313,9 +314,10 @@ def send_to_people(sent: list[tuple[int, dict]]) -> None:
             logger.warning("sending an invitation to %s failed; it waits in the inbox", user_id, exc_info=True)
 
 
-def out_group(player_tag: str) -> str:
-    """This process's table sockets of one person (by the tag of their key), on the local layer."""
-    return f"out.{player_tag}"
+def out_groups(player_tag: str, user_id: int | None = None) -> list[str]:
+    """This process's table sockets of one person on the local layer: by the tag of their key,
+    and a signed-in person's by their account too (whatever key a session knew them by)."""
+    return [f"out.{player_tag}"] + ([f"out.user.{user_id}"] if user_id else [])
 
 
 async def put_out_async(player_tag: str, user_id: int | None, why: str) -> None:
@@ -324,7 +326,9 @@ async def put_out_async(player_tag: str, user_id: int | None, why: str) -> None:
     in the others through their relays (which all listen to OUT_GROUP, whatever tables they
     follow); an account's page sockets (/ws/me/) through its person group."""
     message = {"type": OUT, "to": player_tag, "user_id": user_id, "why": why}
-    await get_channel_layer(LOCAL).group_send(out_group(player_tag), message)
+    local = get_channel_layer(LOCAL)
+    for group in out_groups(player_tag, user_id):
+        await local.group_send(group, message)
     layer = get_channel_layer()
     if user_id is not None:
         await layer.group_send(person_group(user_id), message)

@@ -25,7 +25,7 @@ from game import screen as render
 from game.core import capacity, limits, outage, stages
 from game.core.errors import ENGINE_MESSAGES, ServiceError
 from game.core.identity import known_player, tag
-from game.delivery.broadcast import LOCAL, group_name, out_group, passed, relay, unpack
+from game.delivery.broadcast import LOCAL, group_name, out_groups, passed, relay, unpack
 from game.live import readings, watch
 from game.live.chat_socket import ChatSocket
 from game.live.leaving import leaving
@@ -156,7 +156,7 @@ class TableConsumer(QuickDispatch, ChatSocket, AsyncWebsocketConsumer):
     following = False  # this socket counts in its process's following of the table (broadcast.relay)
     code: str | None = None
     address: str | None = None
-    out_listened: str | None = None  # the local group this socket closes on (its person put out)
+    out_listened: tuple[str, ...] = ()  # the local groups this socket closes on (its person put out)
 
     async def __call__(self, scope, receive, send) -> None:
         try:
@@ -253,9 +253,9 @@ class TableConsumer(QuickDispatch, ChatSocket, AsyncWebsocketConsumer):
         code, self.code = self.code, None
         watch.remove(code, self)
         try:
-            if self.out_listened is not None:
-                await self.channel_layer.group_discard(self.out_listened, self.channel_name)
-                self.out_listened = None
+            listened, self.out_listened = self.out_listened, ()
+            for group in listened:
+                await self.channel_layer.group_discard(group, self.channel_name)
             await self.channel_layer.group_discard(group_name(code), self.channel_name)
             if self.following:
                 self.following = False
@@ -317,13 +317,14 @@ class TableConsumer(QuickDispatch, ChatSocket, AsyncWebsocketConsumer):
     async def _listen_for_out(self) -> None:
         """This socket closes when its person is put out (the local layer: nothing leaves the
         process; other processes' word comes through the relay)."""
-        group = out_group(tag(self.viewer_key))
-        if group == self.out_listened:
+        groups = tuple(out_groups(tag(self.player.key), self.player.user_id)) if self.player else ()
+        if groups == self.out_listened:
             return
-        if self.out_listened is not None:
-            await self.channel_layer.group_discard(self.out_listened, self.channel_name)
-        await self.channel_layer.group_add(group, self.channel_name)
-        self.out_listened = group
+        for group in self.out_listened:
+            await self.channel_layer.group_discard(group, self.channel_name)
+        for group in groups:
+            await self.channel_layer.group_add(group, self.channel_name)
+        self.out_listened = groups
 
     async def person_out(self, message: dict) -> None:
         """Its person was suspended or banned: the socket closes with why, at once; the seat is

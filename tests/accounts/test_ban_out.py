@@ -156,6 +156,11 @@ def test_the_old_session_of_a_suspended_account_acts_as_it_nowhere_and_reads_why
     chat = browser.post(f"/en/t/{public.code}/chat/", {"text": "hello"})
     assert not public.chat.filter(author_key=key).exists(), chat.status_code
 
+    superuser_client_again().post("/admin/auth/user/", {"action": "reinstate", "_selected_action": [sam.pk]})
+    assert "Signed in as" not in browser.get("/en/").content.decode()  # the session ended for good
+    log_in(browser, "Sam")
+    assert "Signed in as" in browser.get("/en/").content.decode()  # the reinstated account logs in
+
 
 def test_a_suspended_person_logging_in_reads_why_until_when_and_how_to_appeal_in_their_language():
     sign_up(Client(), "Sam")
