@@ -21,7 +21,6 @@ def account_suspended(request: HttpRequest) -> HttpResponse:
         request,
         "accounts/suspended.html",
         {"suspension": suspension, "appeal_email": settings.SEVN_APPEAL_EMAIL},
-        status=403 if suspension else 200,
     )
 
 
