@@ -353,7 +353,10 @@ def invitations_of(user_id: int) -> list[dict]:
     """A person's unanswered invitations to tables still open, newest first."""
     rows = (
         Invitation.objects.filter(
-            to_user_id=user_id, answered__isnull=True, table__status__in=(Table.Status.LOBBY, Table.Status.PLAYING)
+            to_user_id=user_id,
+            answered__isnull=True,
+            table__status__in=(Table.Status.LOBBY, Table.Status.PLAYING),
+            from_user__is_active=True,  # a suspended account invites nobody (nor is anybody)
         )
         .select_related("table", "from_user")
         .order_by("-created")[:50]

@@ -22,7 +22,7 @@ from django.utils import timezone
 
 from game import services
 from game.core.identity import ACCOUNT_KEY, SESSION_KEY, Player
-from game.models import Friendship, Profile, Rating, Sanction, Seat, Table
+from game.models import Friendship, Invitation, Profile, Rating, Sanction, Seat, Table
 from sevn_site.asgi import application
 
 from .helpers import PASSWORD, log_in, sign_up
@@ -287,7 +287,15 @@ def test_a_suspended_accounts_profile_answers_as_one_that_does_not_exist_everywh
     assert friend.get("/en/u/Sam/").status_code == 200
     assert "/u/Sam/" in friend.get("/en/ratings/sevn/").content.decode()
     assert "Sam" in friend.get("/en/friends/").content.decode()
+    sams_table = services.table_create(
+        player=Player(key=Profile.objects.get(user=sam).player_key, user_id=sam.pk, username="Sam"),
+        nickname="",
+        seat_count=2,
+    )
+    Invitation.objects.create(table=sams_table, from_user=sam, to_user=ana)
+    assert "Sam" in friend.get("/en/invitations/").content.decode()
     suspend(superuser_client(), sam)
+    assert "Sam" not in friend.get("/en/invitations/").content.decode()
     assert "/u/Sam/" not in friend.get("/en/ratings/sevn/").content.decode()
     assert "Sam" not in friend.get("/en/friends/").content.decode()
     missing = friend.get("/en/u/Nobody/")
