@@ -11,6 +11,7 @@ from functools import lru_cache
 
 from django.conf import settings
 from django.contrib import auth
+from django.core import signing
 
 SESSION_KEY = "sevn_player"
 NICKNAME_KEY = "sevn_nickname"
@@ -30,6 +31,32 @@ class Traces:
 
 
 NO_TRACES = Traces()
+MARK_COOKIE = "sevn_mark"  # the browser's mark: the tags of the keys it played under (game.pages.marks)
+MARK_SALT = "sevn.browser-mark"
+MARK_AGE = 2 * 365 * 24 * 3600  # seconds: as long as a browser keeps it
+
+
+def marks_in(cookie: str | None) -> list[str]:
+    """The tags a browser's mark names, oldest first ([] for none, or for one not signed here:
+    a mark cannot be made to name someone else)."""
+    if not cookie:
+        return []
+    try:
+        value = signing.TimestampSigner(salt=MARK_SALT).unsign(cookie, max_age=MARK_AGE)
+    except signing.BadSignature:
+        return []
+    return [part for part in value.split("-") if part]
+
+
+def mark_cookie(tags: list[str]) -> str:
+    """The browser's mark naming these tags, signed (marks_in reads it)."""
+    return signing.TimestampSigner(salt=MARK_SALT).sign("-".join(tags))  # hex tags: nothing to quote
+
+
+def with_traces(session, traces: Traces) -> None:
+    """What the browser shows of who used it, for every Player made from this session."""
+    if session is not None:
+        setattr(session, TRACES_ATTRIBUTE, traces)
 
 
 @dataclass(frozen=True)

@@ -24,7 +24,7 @@ from game import registry, services
 from game import screen as render
 from game.core import capacity, limits, outage, stages
 from game.core.errors import ENGINE_MESSAGES, ServiceError
-from game.core.identity import known_player, tag
+from game.core.identity import MARK_COOKIE, Traces, known_player, marks_in, tag, with_traces
 from game.delivery.broadcast import LOCAL, group_name, out_groups, passed, relay, unpack
 from game.live import readings, watch
 from game.live.chat_socket import ChatSocket
@@ -170,7 +170,10 @@ class TableConsumer(QuickDispatch, ChatSocket, AsyncWebsocketConsumer):
         )
         self.language = query.get("lang") if query.get("lang") in LANGUAGES else settings.LANGUAGE_CODE
         self.code = self.scope["url_route"]["kwargs"]["code"].upper()
-        self.player = known_player(self.scope.get("session"), self.scope.get("user"))
+        session = self.scope.get("session")
+        marks = marks_in(self.scope.get("cookies", {}).get(MARK_COOKIE))  # a ban holds for the browser
+        with_traces(session, Traces(frozenset(marks), limits.client_address(self.scope)))
+        self.player = known_player(session, self.scope.get("user"))
         self.viewer_key = self.player.key if self.player else None
         self.screen = render.Screen(self.viewer_key, self.language)
         self.budget = limits.message_budget()

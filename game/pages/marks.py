@@ -17,21 +17,17 @@ from __future__ import annotations
 from django.conf import settings
 from django.core.cache import cache
 
-from game.core.identity import SESSION_KEY, TRACES_ATTRIBUTE, Traces, tag
+from game.core.identity import MARK_AGE, MARK_COOKIE, SESSION_KEY, Traces, mark_cookie, marks_in, tag, with_traces
 from game.core.proxy import client_address
 from game.services.moderation import ADDRESS_KEPT, seen_address_key
 
-MARK_COOKIE = "sevn_mark"
-MARK_SALT = "sevn.browser-mark"
-MARK_AGE = 2 * 365 * 24 * 3600  # seconds: as long as a browser keeps it
 MARKS_KEPT = 8  # the most recent keys a browser played under (a family's shared computer)
 SEEN_ADDRESS = "sevn_seen_address"  # in the session: [its key, the address last recorded for it]
 
 
 def read_marks(request) -> list[str]:
     """The tags the browser's mark names, oldest first ([] if it has none, or a forged one)."""
-    value = request.get_signed_cookie(MARK_COOKIE, default="", salt=MARK_SALT, max_age=MARK_AGE)
-    return [part for part in value.split(",") if part][-MARKS_KEPT:]
+    return marks_in(request.COOKIES.get(MARK_COOKIE))[-MARKS_KEPT:]
 
 
 class BrowserMarkMiddleware:
@@ -46,8 +42,7 @@ class BrowserMarkMiddleware:
         marks = read_marks(request)
         address = client_address(request.META)
         session = getattr(request, "session", None)
-        if session is not None:
-            setattr(session, TRACES_ATTRIBUTE, Traces(frozenset(marks), address))
+        with_traces(session, Traces(frozenset(marks), address))
         response = self.get_response(request)
         key = session.get(SESSION_KEY) if session is not None else None
         if not key:
@@ -58,10 +53,9 @@ class BrowserMarkMiddleware:
         mine = tag(key)
         if not marks or marks[-1] != mine:
             marks = [mark for mark in marks if mark != mine][-(MARKS_KEPT - 1) :] + [mine]
-            response.set_signed_cookie(
+            response.set_cookie(
                 MARK_COOKIE,
-                ",".join(marks),
-                salt=MARK_SALT,
+                mark_cookie(marks),
                 max_age=MARK_AGE,
                 httponly=True,
                 samesite="Lax",

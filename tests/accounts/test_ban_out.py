@@ -21,7 +21,7 @@ from django.test import Client
 from django.utils import timezone
 
 from game import services
-from game.core.identity import ACCOUNT_KEY, SESSION_KEY, Player
+from game.core.identity import ACCOUNT_KEY, MARK_COOKIE, NICKNAME_KEY, SESSION_KEY, Player
 from game.models import Friendship, Invitation, Profile, Rating, Sanction, Seat, Table
 from sevn_site.asgi import application
 
@@ -304,3 +304,29 @@ def test_a_suspended_accounts_profile_answers_as_one_that_does_not_exist_everywh
     said_missing = friend.post("/en/friends/add/", {"name": "Nobody"}, follow=True).content.decode()
     said_suspended = friend.post("/en/friends/add/", {"name": "Sam"}, follow=True).content.decode()
     assert "nobody with that name" in said_missing.lower() and "nobody with that name" in said_suspended.lower()
+
+
+@pytest.mark.django_db(transaction=True)
+async def test_a_socket_from_the_browser_of_a_suspended_account_cannot_chat_as_a_new_guest():
+    @database_sync_to_async
+    def setup():
+        browser = Client()
+        sign_up(browser, "Sam")
+        public = services.table_create(player=Player(key="guest:ana"), nickname="Ana", seat_count=3)
+        suspend(superuser_client(), User.objects.get(username="Sam"))
+        assert browser.post("/en/tables/new/", {**TABLE, "nickname": "Sneaky"}).status_code == 400  # a new guest
+        session = browser.session
+        session[NICKNAME_KEY] = "Sneaky"
+        session.save()
+        return public, session.session_key, browser.cookies[MARK_COOKIE].value
+
+    public, session_key, mark = await setup()
+    cookie = (b"cookie", f"sessionid={session_key}; {MARK_COOKIE}={mark}".encode())
+    socket = WebsocketCommunicator(application, f"/ws/t/{public.code}/", headers=[ORIGIN, HOST, cookie])
+    assert (await socket.connect())[0]
+    await drain(socket)
+    await socket.send_to(text_data=json.dumps({"kind": "chat", "text": "I am back"}))
+    refusal = await socket.receive_from(timeout=SOON)
+    assert "The account last used in this browser is suspended" in refusal
+    await socket.disconnect()
+    assert not await database_sync_to_async(lambda: public.chat.exists())()
