@@ -333,6 +333,9 @@ class Sanction(models.Model):
         Table, null=True, blank=True, on_delete=models.CASCADE, related_name="+", verbose_name=_("only at table")
     )
     reason = models.CharField(_("reason"), max_length=200)
+    # A ban's: the address the person last came from, refused tables while the ban lasts
+    # (whoever comes back from it with a new guest key; game.services.chat.active_sanction).
+    address = models.GenericIPAddressField(_("address"), null=True, blank=True, db_index=True)
     created = models.DateTimeField(_("from"), auto_now_add=True)
     expires = models.DateTimeField(_("until"), null=True, blank=True, db_index=True)
     by = models.ForeignKey(
@@ -409,6 +412,10 @@ class Profile(models.Model):
         _("hide where I play"), default=False, help_text=_("Friends do not see you online or at which table.")
     )
     created = models.DateTimeField(_("created"), auto_now_add=True)
+    # While the account is suspended (its user inactive): what its person reads when they try to
+    # come back (game.accounts.suspended), and when it ends (empty: until staff reinstate it).
+    suspension_reason = models.CharField(_("reason for the suspension"), max_length=300, blank=True)
+    suspended_until = models.DateTimeField(_("suspended until"), null=True, blank=True)
 
     class Meta:
         verbose_name = _("profile")

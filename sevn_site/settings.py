@@ -114,6 +114,8 @@ MIDDLEWARE = [
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "game.pages.marks.BrowserMarkMiddleware",
+    "game.accounts.suspended.EndedAccountMiddleware",
     "game.pages.lookups.TableLookupMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
@@ -309,6 +311,8 @@ if EMAIL_HOST:
 else:
     EMAIL_BACKEND = "django.core.mail.backends.console.EmailBackend"
 DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "SEVN <noreply@localhost>")
+# Where a suspended person writes to appeal (their suspension page says it: game.accounts.suspended).
+SEVN_APPEAL_EMAIL = os.environ.get("SEVN_APPEAL_EMAIL", "appeals@localhost").strip()
 
 # How long bots "think" before they move, in ms (a table setting; tests use 0).
 SEVN_BOT_DELAY_MS = int(os.environ.get("SEVN_BOT_DELAY_MS", "900"))

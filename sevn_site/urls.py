@@ -4,6 +4,7 @@ from django.conf.urls.i18n import i18n_patterns
 from django.contrib import admin
 from django.urls import include, path
 
+from game.accounts import suspended
 from game.pages import home, records
 
 urlpatterns = [
@@ -16,6 +17,7 @@ urlpatterns = [
 urlpatterns += i18n_patterns(
     path("", include("game.urls")),
     path("rules/", include("rules.urls")),
+    path("accounts/inactive/", suspended.account_suspended, name="account_suspended"),  # before allauth's
     path("accounts/", include("allauth.urls")),
     prefix_default_language=True,
 )

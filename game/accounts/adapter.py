@@ -7,8 +7,9 @@ from django import forms
 from django.utils.translation import gettext_lazy as _
 
 from game.core.errors import ServiceError
+from game.core.identity import ENDED_KEY
 from game.core.proxy import client_address
-from game.services.accounts import refuse_lookalike_username
+from game.services.accounts import refuse_lookalike_username, suspension_lapsed
 from game.services.common import clean_nickname
 
 
@@ -56,3 +57,14 @@ class AccountAdapter(DefaultAccountAdapter):
             except ServiceError as error:
                 raise forms.ValidationError(error.message) from error
         return username
+
+    def pre_login(self, request, user, **kwargs):
+        """A suspension whose time is up ends as its person logs in again."""
+        if not user.is_active and suspension_lapsed(user):
+            user.refresh_from_db(fields=["is_active"])
+        return super().pre_login(request, user, **kwargs)
+
+    def respond_user_inactive(self, request, user):
+        """A suspended person is told why, until when and how to appeal (game.accounts.suspended)."""
+        request.session[ENDED_KEY] = user.pk
+        return super().respond_user_inactive(request, user)

@@ -130,6 +130,8 @@ def send(code: str, update: dict) -> None:
 
 
 HELLO, HERE, BYE = "relay.hello", "relay.here", "relay.bye"  # between the processes' relays only
+OUT = "person.out"  # a person's sockets to close (put_out)
+OUT_GROUP = "people.out"  # on the shared layer: every process's relay, to hear put_out
 HEARD_FOR = 35.0  # seconds a follower's hello counts (its renewals say it again each heartbeat, 10 s)
 ANSWERS_WITHIN = 2.0  # seconds after its own hello a process sends regardless (the answers on their way)
 
@@ -184,6 +186,7 @@ class Relay:
             # for as long as nothing came for the one waiting: updates from other processes, or
             # invitations, went unread. On one list, whoever waits hands on what is the other's.
             self.channel = await shared.new_channel()
+            await self._call("listening for people put out", shared.group_add, OUT_GROUP, self.channel)
         if self.task is None or self.task.done():
             self.task = asyncio.ensure_future(self._relay(shared))
         if self.followed[code] == 1:
@@ -253,7 +256,10 @@ class Relay:
         was_stale, self.stale = self.stale, False
         codes = list(self.followed)
         try:
-            await asyncio.gather(*(shared.group_add(group_name(code), self.channel) for code in codes))
+            await asyncio.gather(
+                shared.group_add(OUT_GROUP, self.channel),
+                *(shared.group_add(group_name(code), self.channel) for code in codes),
+            )
             hellos = (shared.group_send(group_name(code), self._about(HELLO, code), self.channel) for code in codes)
             await asyncio.gather(*hellos)
         except UNREACHABLE as error:
@@ -280,6 +286,10 @@ class Relay:
                 if message["type"] in (HELLO, HERE, BYE):
                     self._heard(shared, message)
                     continue
+                if message["type"] == OUT:
+                    for group in out_groups(message["to"], message["user_id"]):
+                        await local.group_send(group, message)
+                    continue
                 await local.group_send(group_name(message["code"]), from_wire(message))
             except Exception:  # one bad message must not stop every table's updates
                 logger.exception("relaying an update failed")
@@ -302,3 +312,35 @@ def send_to_people(sent: list[tuple[int, dict]]) -> None:
             async_to_sync(layer.group_send)(person_group(user_id), {"type": "invitation", "invitation": invitation})
         except Exception:
             logger.warning("sending an invitation to %s failed; it waits in the inbox", user_id, exc_info=True)
+
+
+def out_groups(player_tag: str, user_id: int | None = None) -> list[str]:
+    """This process's table sockets of one person on the local layer: by the tag of their key,
+    and a signed-in person's by their account too (whatever key a session knew them by)."""
+    return [f"out.{player_tag}"] + ([f"out.user.{user_id}"] if user_id else [])
+
+
+async def put_out_async(player_tag: str, user_id: int | None, why: str) -> None:
+    """Every socket of a person closed, in every process, at once (a suspension, a ban): their
+    table sockets (with the chat on them) by the tag of their key, in this process directly and
+    in the others through their relays (which all listen to OUT_GROUP, whatever tables they
+    follow); an account's page sockets (/ws/me/) through its person group."""
+    message = {"type": OUT, "to": player_tag, "user_id": user_id, "why": why}
+    local = get_channel_layer(LOCAL)
+    for group in out_groups(player_tag, user_id):
+        await local.group_send(group, message)
+    layer = get_channel_layer()
+    if user_id is not None:
+        await layer.group_send(person_group(user_id), message)
+    shared = _shared_layer()
+    if shared is not None:
+        await shared.group_send(OUT_GROUP, {**message, "sender": relay.channel})
+
+
+def put_out(player_tag: str, user_id: int | None, why: str) -> None:
+    """From admin: a failure is logged, not raised (the person can act as that player nowhere
+    anyway: game.core.identity, and a ban is checked at every seat and chat line)."""
+    try:
+        async_to_sync(put_out_async)(player_tag, user_id, why)
+    except Exception:
+        logger.warning("closing the sockets of a person put out failed", exc_info=True)

@@ -24,8 +24,8 @@ from game import registry, services
 from game import screen as render
 from game.core import capacity, limits, outage, stages
 from game.core.errors import ENGINE_MESSAGES, ServiceError
-from game.core.identity import known_player, tag
-from game.delivery.broadcast import LOCAL, group_name, passed, relay, unpack
+from game.core.identity import MARK_COOKIE, Traces, known_player, marks_in, tag, with_traces
+from game.delivery.broadcast import LOCAL, group_name, out_groups, passed, relay, unpack
 from game.live import readings, watch
 from game.live.chat_socket import ChatSocket
 from game.live.leaving import leaving
@@ -37,6 +37,11 @@ MAX_MESSAGE_BYTES = 2048
 LANGUAGES = {code for code, _name in settings.LANGUAGES}
 NOT_UNDERSTOOD = _("That move was not understood.")
 CLOSE_FLOODING, CLOSE_TOO_MANY_SOCKETS, CLOSE_NO_TABLE = 4429, 4430, 4404
+CLOSE_PUT_OUT = 4403  # the person was suspended or banned (game.delivery.broadcast.put_out)
+PUT_OUT = {
+    "suspended": _("Your account was suspended: it can no longer play or chat."),
+    "banned": _("You were banned from tables: this table is closed to you."),
+}
 CLOSE_LOOKUPS = 4429  # too many requests: here, too many unknown table codes from the address
 CLEANUP_SECONDS = 5  # a closing socket's last writes may not hold up a server that is stopping
 
@@ -151,6 +156,7 @@ class TableConsumer(QuickDispatch, ChatSocket, AsyncWebsocketConsumer):
     following = False  # this socket counts in its process's following of the table (broadcast.relay)
     code: str | None = None
     address: str | None = None
+    out_listened: tuple[str, ...] = ()  # the local groups this socket closes on (its person put out)
 
     async def __call__(self, scope, receive, send) -> None:
         try:
@@ -164,7 +170,10 @@ class TableConsumer(QuickDispatch, ChatSocket, AsyncWebsocketConsumer):
         )
         self.language = query.get("lang") if query.get("lang") in LANGUAGES else settings.LANGUAGE_CODE
         self.code = self.scope["url_route"]["kwargs"]["code"].upper()
-        self.player = known_player(self.scope.get("session"), self.scope.get("user"))
+        session = self.scope.get("session")
+        marks = marks_in(self.scope.get("cookies", {}).get(MARK_COOKIE))  # a ban holds for the browser
+        with_traces(session, Traces(frozenset(marks), limits.client_address(self.scope)))
+        self.player = known_player(session, self.scope.get("user"))
         self.viewer_key = self.player.key if self.player else None
         self.screen = render.Screen(self.viewer_key, self.language)
         self.budget = limits.message_budget()
@@ -198,6 +207,7 @@ class TableConsumer(QuickDispatch, ChatSocket, AsyncWebsocketConsumer):
         # them while they answer it (their move would be refused as stale).
         arrival = None
         if self.viewer_key:
+            await self._listen_for_out()
             arrival = await database_sync_to_async(presence.arrived)(
                 code=self.code, player_key=self.viewer_key, channel=self.channel_name
             )
@@ -246,6 +256,9 @@ class TableConsumer(QuickDispatch, ChatSocket, AsyncWebsocketConsumer):
         code, self.code = self.code, None
         watch.remove(code, self)
         try:
+            listened, self.out_listened = self.out_listened, ()
+            for group in listened:
+                await self.channel_layer.group_discard(group, self.channel_name)
             await self.channel_layer.group_discard(group_name(code), self.channel_name)
             if self.following:
                 self.following = False
@@ -303,6 +316,31 @@ class TableConsumer(QuickDispatch, ChatSocket, AsyncWebsocketConsumer):
             raise ServiceError("stale", _("The table changed before your move arrived. Here it is again."))
         if version == shown[1] and not self.screen.decides(self.viewer_key):
             raise ServiceError("not_your_turn", ENGINE_MESSAGES["not_your_turn"])
+
+    async def _listen_for_out(self) -> None:
+        """This socket closes when its person is put out (the local layer: nothing leaves the
+        process; other processes' word comes through the relay)."""
+        groups = tuple(out_groups(tag(self.player.key), self.player.user_id)) if self.player else ()
+        if groups == self.out_listened:
+            return
+        for group in self.out_listened:
+            await self.channel_layer.group_discard(group, self.channel_name)
+        for group in groups:
+            await self.channel_layer.group_add(group, self.channel_name)
+        self.out_listened = groups
+
+    async def person_out(self, message: dict) -> None:
+        """Its person was suspended or banned: the socket closes with why, at once; the seat is
+        theirs no more than after any other leaving (presence: a bot takes it over as for anyone
+        absent), and whatever this session opens next is not that player (game.core.identity)."""
+        player = self.player
+        if self.code is None or player is None:
+            return
+        if message["to"] != tag(player.key) and not (message["user_id"] and message["user_id"] == player.user_id):
+            return
+        why = PUT_OUT.get(message["why"], PUT_OUT["suspended"])
+        self.player, self.viewer_key = None, None  # nothing more is done as them meanwhile
+        await self._close_with(why, CLOSE_PUT_OUT, "put_out")
 
     async def _over_budget(self) -> None:
         if self.budget.flooding:
@@ -391,6 +429,7 @@ class TableConsumer(QuickDispatch, ChatSocket, AsyncWebsocketConsumer):
         if account is None:
             return
         self.player, self.viewer_key = account, account.key
+        await self._listen_for_out()
         self.screen = render.Screen(self.viewer_key, self.language)
         snapshot, log, online, told = await self._snapshot_and_log()
         if snapshot is not None:

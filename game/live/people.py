@@ -65,6 +65,11 @@ class PersonConsumer(AsyncWebsocketConsumer):
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
         """Nothing is asked on this socket: it only listens."""
 
+    async def person_out(self, message: dict) -> None:
+        """The account was suspended (or banned): no more invitations here. 4401, as for a
+        person signed out: the page does not open the socket again (sevn.js)."""
+        await self.close(code=4401)
+
     async def invitation(self, message: dict) -> None:
         await self.send(toast(message["invitation"], self.language))
 

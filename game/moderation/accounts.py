@@ -1,17 +1,24 @@
 """Accounts in admin: each account's reports and mutes and bans on its page, and suspending an
-account (or reinstating it), logged in the moderators' log."""
+account (for how long and why, which its person reads) or reinstating it, logged in the
+moderators' log. A suspension puts the account out at once: every socket it has open closes
+(game.delivery.broadcast.put_out), and its sessions act as it nowhere (game.core.identity)."""
 
 from __future__ import annotations
 
+from django import forms
 from django.contrib import admin, messages
+from django.contrib.admin import helpers
 from django.contrib.auth import get_user_model
 from django.contrib.auth.admin import UserAdmin
 from django.contrib.auth.forms import UserChangeForm, UserCreationForm
 from django.core.exceptions import ValidationError
+from django.template.response import TemplateResponse
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 
 from game.core.errors import ServiceError
+from game.core.identity import tag
+from game.delivery import broadcast
 from game.models import Report, Sanction
 from game.services import accounts
 
@@ -70,6 +77,19 @@ class AccountCreationForm(_NoLookalike, UserCreationForm):
     pass
 
 
+class SuspendForm(forms.Form):
+    duration = forms.ChoiceField(
+        label=_("for"),
+        choices=[
+            ("24h", _("24 hours")),
+            ("7d", _("7 days")),
+            ("30d", _("30 days")),
+            ("permanent", _("until reinstated")),
+        ],
+    )
+    reason = forms.CharField(label=_("reason (the player reads it)"), max_length=300)
+
+
 admin.site.unregister(User)
 
 
@@ -92,21 +112,41 @@ class AccountAdmin(UserAdmin):
     def has_suspend_permission(self, request) -> bool:
         return request.user.has_perm("game.suspend_account")
 
-    def _set(self, request, queryset, suspend: bool) -> int:
+    def _set(self, request, queryset, suspend: bool, duration: str = "permanent", reason: str = "") -> int:
         done = 0
         for user in queryset.exclude(pk=request.user.pk).filter(is_superuser=False):
-            accounts.account_suspend(by=request.user, user=user, reason="", suspend=suspend)
+            person = accounts.account_suspend(
+                by=request.user, user=user, reason=reason, suspend=suspend, duration=duration
+            )
+            if suspend:
+                broadcast.put_out(tag(person.key), person.user_id, "suspended")
             done += 1
         return done
 
     @admin.action(description=_("Suspend the selected accounts"), permissions=["suspend"])
-    def suspend(self, request, queryset) -> None:
-        done = self._set(request, queryset, True)
+    def suspend(self, request, queryset):
+        """A form first (for how long, and why: the person reads both), then the suspension."""
+        form = SuspendForm(request.POST if "apply" in request.POST else None)
+        if not form.is_valid():
+            return TemplateResponse(
+                request,
+                "admin/game/suspend_accounts.html",
+                {
+                    **self.admin_site.each_context(request),
+                    "title": _("Suspend the selected accounts"),
+                    "form": form,
+                    "accounts": queryset,
+                    "selected": request.POST.getlist(helpers.ACTION_CHECKBOX_NAME),
+                    "opts": self.model._meta,
+                },
+            )
+        done = self._set(request, queryset, True, form.cleaned_data["duration"], form.cleaned_data["reason"])
         self.message_user(
             request,
             ngettext("%(n)d account suspended.", "%(n)d accounts suspended.", done) % {"n": done},
             messages.SUCCESS,
         )
+        return None
 
     @admin.action(description=_("Reinstate the selected accounts"), permissions=["suspend"])
     def reinstate(self, request, queryset) -> None:

@@ -20,7 +20,7 @@ from django.utils.translation import ngettext
 from game import services
 from game.core import phrases, staff_words
 from game.core.errors import ServiceError
-from game.core.identity import staff_tag
+from game.core.identity import staff_tag, tag
 from game.delivery import broadcast
 from game.models import ChatMessage, ModAction, Report, Sanction, Seat
 from game.moderation.people import PeopleByTag, WhoFilter, who_query
@@ -269,6 +269,8 @@ class ReportAdmin(PeopleByTag, ReadOnly):
             return back
         for code, message in sent:
             broadcast.send(code, message)
+        if action == "ban":  # after the notice: the banned person's sockets close, in every process
+            broadcast.put_out(tag(report.reported_key), report.reported_user_id, "banned")
         self.message_user(request, _("Done: %(action)s.") % {"action": label}, messages.SUCCESS)
         return back
 

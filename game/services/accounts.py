@@ -11,9 +11,11 @@ its mutes and bans are the account's from then on.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from datetime import timedelta
 
 from django.contrib.auth import get_user_model
 from django.db import IntegrityError, transaction
+from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from game.core import names, staff_words
@@ -112,18 +114,59 @@ def profile_update(*, user, private: bool, hide_online: bool) -> Profile:
     return profile
 
 
+SUSPENSION_DURATIONS = {
+    "24h": timedelta(hours=24),
+    "7d": timedelta(days=7),
+    "30d": timedelta(days=30),
+    "permanent": None,  # until staff reinstate it
+}
+
+
 @transaction.atomic
-def account_suspend(*, by, user, reason: str, suspend: bool = True) -> None:
-    """Suspend an account (it can no longer log in, and its sessions end at their next request
-    or socket), or reinstate it; one line of the moderators' log either way."""
+def account_suspend(*, by, user, reason: str, suspend: bool = True, duration: str = "permanent") -> Person:
+    """Suspend an account (it can no longer log in, its sessions act as it nowhere: the caller
+    closes its sockets, game.delivery.broadcast.put_out), for a while or until reinstated, or
+    reinstate it; one line of the moderators' log either way. Its person reads why and until
+    when (game.accounts.suspended). Returns whom it was about."""
+    if duration not in SUSPENSION_DURATIONS:
+        raise ServiceError("bad_duration", _("Choose a duration from the list."))
     why = " ".join(str(reason or "").split())[:300]
     user.is_active = not suspend
     user.save(update_fields=["is_active"])
-    profile = Profile.objects.filter(user=user).first()
+    profile = _profile(user, None)
+    length = SUSPENSION_DURATIONS[duration]
+    profile.suspension_reason = why if suspend else ""
+    profile.suspended_until = timezone.now() + length if suspend and length else None
+    profile.save(update_fields=["suspension_reason", "suspended_until"])
+    person = Person(profile.player_key, user.get_username()[:20], user.pk)
     log_action(
         by=by,
         action=ModAction.Action.BAN if suspend else ModAction.Action.LIFT,
-        person=Person(profile.player_key if profile else f"user:{user.pk}", user.get_username()[:20], user.pk),
+        person=person,
         detail=staff_words.store(staff_words.entry("account_suspended" if suspend else "account_reinstated")),
         reason=why,
     )
+    return person
+
+
+def suspension_lapsed(user) -> bool:
+    """A suspension for a while whose time is up ends as its person comes back (log-in): the
+    account is active again, with a line in the moderators' log. False if it still holds."""
+    profile = Profile.objects.filter(user=user).first()
+    if user.is_active or profile is None or profile.suspended_until is None:
+        return False
+    if profile.suspended_until > timezone.now():
+        return False
+    account_suspend(by=None, user=user, reason="", suspend=False)
+    return True
+
+
+def suspension_of(user_id: object) -> dict | None:
+    """What a suspended person reads: why, and until when (None: until staff reinstate it);
+    None if that account is not suspended."""
+    if type(user_id) is not int:
+        return None
+    profile = Profile.objects.select_related("user").filter(user_id=user_id, user__is_active=False).first()
+    if profile is None:
+        return None
+    return {"reason": profile.suspension_reason, "until": profile.suspended_until, "name": profile.user.get_username()}

@@ -20,7 +20,7 @@ from django.utils.translation import gettext_lazy as _
 from game.core import limits, names, phrases
 from game.core.errors import ServiceError, later
 from game.core.identity import Player, tag
-from game.models import ChatMessage, Friendship, Sanction, Seat, Table
+from game.models import ChatMessage, Friendship, Profile, Sanction, Seat, Table
 from game.services.common import _visible, clean_nickname, locked_table, name_taken, require_host
 
 CHAT_MAX = 200
@@ -71,12 +71,36 @@ def person_filter(key: str, user_id: int | None) -> Q:
     return Q(player_key=key) | Q(user_id=user_id) if user_id else Q(player_key=key)
 
 
+def _traced(in_force, player: Player) -> Q:
+    """Bans of whoever used this browser or this address before (a banned person back as a new
+    guest): those of the keys its mark names, and those recorded with its address (while they
+    last: `in_force` holds only those). For guests only: behind a browser or an address may be
+    a family or a whole school, and an account that is not banned is someone known (who can be
+    banned in turn)."""
+    found = Q(pk__in=[])
+    traces = player.traces
+    if player.is_user:
+        return found
+    if traces.address:
+        found |= Q(address=traces.address)
+    if traces.marks:
+        keys = {key for key in in_force.values_list("player_key", flat=True).distinct() if tag(key) in traces.marks}
+        if keys:
+            found |= Q(player_key__in=keys)
+    return found
+
+
 def active_sanction(kind: str, player: Player, table_id: int | None = None, now=None) -> Sanction | None:
-    """The person's mute (everywhere, or at this table) or ban in force now, the longest first."""
+    """The person's mute (everywhere, or at this table) or ban in force now, the longest first.
+    A ban holds for the browsers and, while it lasts, the address it was given from too."""
     now = now or timezone.now()
-    found = Sanction.objects.filter(person_filter(player.key, player.user_id), kind=kind, lifted__isnull=True).filter(
+    in_force = Sanction.objects.filter(kind=kind, lifted__isnull=True).filter(
         Q(expires__isnull=True) | Q(expires__gt=now)
     )
+    who = person_filter(player.key, player.user_id)
+    if kind == Sanction.Kind.BAN:
+        who |= _traced(in_force, player)
+    found = in_force.filter(who)
     if kind == Sanction.Kind.MUTE:
         found = found.filter(Q(table__isnull=True) | Q(table_id=table_id))
     return found.filter(expires__isnull=True).first() or found.order_by("-expires").first()
@@ -86,6 +110,19 @@ def refuse_sanctioned(kind: str, player: Player, table_id: int | None = None) ->
     sanction = active_sanction(kind, player, table_id)
     if sanction is not None:
         raise ServiceError(kind, sanction_message(sanction.kind, sanction.expires, sanction.reason))
+    if kind == Sanction.Kind.BAN and player.traces.marks and not player.is_user:
+        refuse_suspended_browser(player)
+
+
+def refuse_suspended_browser(player: Player) -> None:
+    """A guest in a browser that played under an account now suspended: no tables either (the
+    suspended person logged out, or their session ended, and came back as a guest)."""
+    suspended = Profile.objects.filter(user__is_active=False).values_list("player_key", flat=True)
+    if any(tag(key) in player.traces.marks for key in suspended):
+        raise ServiceError(
+            "suspended",
+            _("The account last used in this browser is suspended: no tables from it until the suspension ends."),
+        )
 
 
 def chat_refusal(table: Table, player: Player | None) -> dict | None:

@@ -78,6 +78,13 @@ def player_warn(
 
 
 WARNING_KEPT = 30 * 24 * 3600  # seconds: a warning waits this long for its person to come back
+ADDRESS_KEPT = 30 * 24 * 3600  # seconds: the address a person last came from is remembered this long
+
+
+def seen_address_key(player_key: str) -> str:
+    """Where the address a player last came from waits for a ban (the shared cache; written by
+    game.pages.marks), by the tag of their key."""
+    return f"sevn:seen:{tag(player_key)}"
 
 
 def pending_warning_key(player_key: str) -> str:
@@ -128,7 +135,10 @@ def player_mute(
 @transaction.atomic
 def player_ban(*, by, person: Person, duration: str, reason: object, report: Report | None = None) -> Sent:
     """No creating or joining tables for a while (or for good): the person leaves every table
-    at once (a bot keeps a seat in a running game) and their screens are told."""
+    at once (a bot keeps a seat in a running game) and their screens are told, then closed
+    (the caller puts them out: game.delivery.broadcast.put_out). The ban holds for the key, the
+    account, the browsers that played under the key (their mark) and, while it lasts, the
+    address the person last came from (services.chat.active_sanction)."""
     if duration not in BAN_DURATIONS:
         raise ServiceError("bad_duration", _("Choose a duration from the list."))
     why = _reason(reason)
@@ -147,6 +157,7 @@ def player_ban(*, by, person: Person, duration: str, reason: object, report: Rep
         reason=why,
         expires=until,
         by=by,
+        address=cache.get(seen_address_key(person.key)),  # refused tables too while the ban lasts
     )
     seats = Seat.objects.filter(player_key=person.key).exclude(table__status=Table.Status.CLOSED)
     removed: Sent = [(code, remove_seat(seat_id)) for seat_id, code in seats.values_list("id", "table__code")]

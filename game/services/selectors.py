@@ -239,7 +239,7 @@ def recent_games(user_id: int, limit: int = 10, viewer_id: int | None = None) ->
 
 def profile_of(name: str) -> Profile | None:
     """A person's profile by their username (exactly as written, or in other letter case)."""
-    return Profile.objects.select_related("user").filter(user__username__iexact=name).first()
+    return Profile.objects.select_related("user").filter(user__username__iexact=name, user__is_active=True).first()
 
 
 def profile_stats(user_id: int, opponents: int = 5, viewer_id: int | None = None) -> dict:
@@ -276,9 +276,10 @@ def profile_stats(user_id: int, opponents: int = 5, viewer_id: int | None = None
 
 def friends_of(user_id: int) -> list[dict]:
     """A person's friends, online ones first: {"user", "name", "online", "table"} (the open table
-    where they have a socket, unless they hide where they play)."""
+    where they have a socket, unless they hide where they play). A suspended account is left
+    out, as everywhere (its friendships come back with it)."""
     rows = list(
-        Friendship.objects.filter(from_user_id=user_id, status=Friendship.Status.FRIENDS)
+        Friendship.objects.filter(from_user_id=user_id, status=Friendship.Status.FRIENDS, to_user__is_active=True)
         .select_related("to_user__sevn_profile")
         .order_by("to_user__username")
     )
@@ -317,9 +318,11 @@ def friend_requests(user_id: int) -> dict:
     found: dict[str, list] = {"incoming": [], "outgoing": [], "blocked": []}
     for row in rows:
         if row.to_user_id == user_id:
-            found["incoming"].append(row.from_user)
+            if row.from_user.is_active:  # a suspended account is nobody, here as on its profile
+                found["incoming"].append(row.from_user)
         elif row.status == Friendship.Status.REQUESTED:
-            found["outgoing"].append(row.to_user)
+            if row.to_user.is_active:
+                found["outgoing"].append(row.to_user)
         else:
             found["blocked"].append(row.to_user)
     blocked = {person.pk for person in found["blocked"]}
@@ -371,7 +374,10 @@ def invitations_of(user_id: int) -> list[dict]:
     """A person's unanswered invitations to tables still open, newest first."""
     rows = (
         Invitation.objects.filter(
-            to_user_id=user_id, answered__isnull=True, table__status__in=(Table.Status.LOBBY, Table.Status.PLAYING)
+            to_user_id=user_id,
+            answered__isnull=True,
+            table__status__in=(Table.Status.LOBBY, Table.Status.PLAYING),
+            from_user__is_active=True,  # a suspended account invites nobody (nor is anybody)
         )
         .select_related("table", "from_user")
         .order_by("-created")[:50]
@@ -393,8 +399,8 @@ def leaderboard(kind: str, viewer_id: int | None = None, *, friends: bool = Fals
     """The best ratings in one game ({"rank", "name", "value", "games", "you", "hidden"}):
     everyone's, a private person as "a private player" to those who may not see them
     (services.privacy; `hidden`: no link to their profile), or the viewer's and their friends'
-    only."""
-    rows = Rating.objects.filter(kind=kind, games__gt=0).select_related("user")
+    only. A suspended account is nobody: not listed."""
+    rows = Rating.objects.filter(kind=kind, games__gt=0, user__is_active=True).select_related("user")
     if friends:
         ids = set(
             Friendship.objects.filter(from_user_id=viewer_id, status=Friendship.Status.FRIENDS).values_list(

@@ -23,6 +23,7 @@ from .helpers import PASSWORD, log_in, sign_up
 from .test_home import account
 
 pytestmark = pytest.mark.django_db
+SUSPEND = {"action": "suspend", "apply": "1", "duration": "permanent", "reason": "spam"}
 
 
 def staff(client: Client, name: str, moderator: bool = False) -> User:
@@ -112,7 +113,11 @@ def test_a_moderator_suspends_an_account_and_the_log_reads_in_each_reader_s_lang
     sign_up(Client(), "Sam")
     sam = User.objects.get(username="Sam")
     mod = staff(client, "mod", moderator=True)
-    client.post("/admin/auth/user/", {"action": "suspend", "_selected_action": [sam.pk]})
+    form = client.post("/admin/auth/user/", {"action": "suspend", "_selected_action": [sam.pk]})
+    assert form.status_code == 200 and 'name="reason"' in form.content.decode()  # how long and why, first
+    sam.refresh_from_db()
+    assert sam.is_active
+    client.post("/admin/auth/user/", {**SUSPEND, "_selected_action": [sam.pk]})
     sam.refresh_from_db()
     assert not sam.is_active and not mod.has_perm("game.ban_player")  # suspending is not banning
     line = ModAction.objects.get()
@@ -129,7 +134,7 @@ def test_a_suspended_account_cannot_log_in_and_the_log_says_so(client):
     sign_up(Client(), "Sam")
     sam = User.objects.get(username="Sam")
     root = staff(client, "root")
-    response = client.post("/admin/auth/user/", {"action": "suspend", "_selected_action": [sam.pk]})
+    response = client.post("/admin/auth/user/", {**SUSPEND, "_selected_action": [sam.pk]})
     assert response.status_code == 302
     sam.refresh_from_db()
     assert not sam.is_active

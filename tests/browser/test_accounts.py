@@ -207,3 +207,43 @@ def test_a_ban_on_an_account_follows_it_to_a_second_browser(browser, base, no_co
     no_console_errors.errors[:] = [e for e in no_console_errors.errors if "/tables/new/" not in e]
     for ctx in (first_ctx, second_ctx):
         ctx.close()
+
+
+def test_a_suspended_player_is_put_out_of_their_table_at_once_and_reads_why(browser, base, no_console_errors):
+    """Admin's Suspend (how long, why) closes the player's open table at once with the reason
+    on it; reloading, they read why, until when and how to appeal."""
+    from django.contrib.auth.models import User
+    from django.test import Client
+
+    sam_ctx, root_ctx = browser.new_context(viewport=DESKTOP), browser.new_context(viewport=DESKTOP)
+    sam = sam_ctx.new_page()
+    sign_up(sam, base, "Sam")
+    sam.goto(f"{base}/en/")
+    sam.select_option("#id_seat_count", "2")
+    sam.click(".panel--create button.button--primary")
+    sam.wait_for_url("**/t/**")
+    expect(sam.locator('body[data-socket="live"]')).to_have_count(1)
+
+    root = User.objects.create_superuser("root", "root@example.com", "unused-here")
+    client = Client()
+    client.force_login(root)
+    root_ctx.add_cookies([{"name": "sessionid", "value": client.cookies["sessionid"].value, "url": base}])
+    admin = root_ctx.new_page()
+    admin.goto(f"{base}/admin/auth/user/?q=Sam")
+    admin.locator(f'input[name="_selected_action"][value="{User.objects.get(username="Sam").pk}"]').check()
+    admin.select_option('select[name="action"]', "suspend")
+    admin.locator('button[name="index"]').click()
+    admin.select_option('select[name="duration"]', "7d")
+    admin.fill('input[name="reason"]', "abuse of other players")
+    admin.locator('input[name="apply"]').click()
+    expect(admin.locator(".messagelist")).to_contain_text("1 account suspended.")
+
+    note = sam.locator("#connection")
+    expect(note).to_be_visible(timeout=3000)
+    expect(note).to_contain_text("Your account was suspended")
+    sam.reload()
+    expect(sam.locator("h1")).to_have_text("Account suspended")
+    expect(sam.locator("main")).to_contain_text("abuse of other players")
+    expect(sam.locator("main")).to_contain_text("appeals@localhost")
+    for ctx in (sam_ctx, root_ctx):
+        ctx.close()

@@ -242,3 +242,40 @@ def test_the_relay_and_a_page_socket_of_one_process_do_not_wait_behind_each_othe
 
     to_the_relay, to_the_page = asyncio.run(scenario())
     assert to_the_relay < 1.0 and to_the_page < 1.0, (to_the_relay, to_the_page)
+
+
+def test_a_person_put_out_in_one_process_has_their_table_sockets_closed_in_another(processes, monkeypatch):
+    """A suspension or a ban made in one process (admin) closes the person's table sockets in
+    every other: each process's relay listens on one shared group (broadcast.OUT_GROUP) from its
+    first table on, and hands the word to the person's local group, whatever table they are at."""
+    from channels.layers import get_channel_layer
+
+    from game.delivery import broadcast
+    from game.delivery.channel_layer import LocalChannelLayer
+
+    here, there = processes
+
+    async def scenario():
+        relay = broadcast.Relay(here)
+        local = get_channel_layer(broadcast.LOCAL)  # this process's sockets
+        socket = await local.new_channel()
+        await local.group_add(broadcast.out_groups("tagofsam")[0], socket)
+        await relay.follow("ABC")  # a table socket of this process (not necessarily Sam's table)
+        await asyncio.sleep(0.2)  # the relay is listening
+        admins_sockets = LocalChannelLayer()  # the admin's process: none of Sam's sockets
+        monkeypatch.setattr(broadcast, "_shared_layer", lambda: there)
+        monkeypatch.setattr(broadcast, "relay", broadcast.Relay(there))  # following no table
+        monkeypatch.setattr(
+            broadcast, "get_channel_layer", lambda alias="default": admins_sockets if alias == "local" else there
+        )
+        started = time.monotonic()
+        await broadcast.put_out_async("tagofsam", None, "suspended")
+        got = await asyncio.wait_for(local.receive(socket), 5)
+        took = time.monotonic() - started
+        relay.task.cancel()
+        for layer in processes:
+            await layer.close_pools()
+        return got, took
+
+    got, took = asyncio.run(scenario())
+    assert (got["type"], got["to"], got["why"]) == ("person.out", "tagofsam", "suspended") and took < 1.0
