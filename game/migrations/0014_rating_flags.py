@@ -1,10 +1,18 @@
 """Rating flags (#35 item 5): patterns in rated games that farm ratings, for moderators, who may
-see them (view_ratingflag) and mark them handled (with handle_report, as reports)."""
+see them (view_ratingflag) and mark them handled (with handle_report, as reports). And the rated
+games that were left by all their people before a deadline was set for that (services.play.
+ABANDONED_AFTER) get it now: they waited with none, for good."""
+
+from datetime import timedelta
 
 import django.db.models.deletion
 from django.conf import settings
 from django.contrib.auth.management import create_permissions
 from django.db import migrations, models
+from django.db.models import Exists, OuterRef
+from django.utils import timezone
+
+ABANDONED_AFTER = timedelta(minutes=5)  # services.play's, as it was when this migration was written
 
 
 MODERATORS = "Moderators"
@@ -19,6 +27,15 @@ def grant(apps, schema_editor):
     Permission = apps.get_model("auth", "Permission")
     group, _created = Group.objects.get_or_create(name=MODERATORS)
     group.permissions.add(*Permission.objects.filter(content_type__app_label="game", codename="view_ratingflag"))
+
+
+def abandoned_get_a_deadline(apps, schema_editor):
+    """Running rated games with no deadline and no person in them who is not away."""
+    Game = apps.get_model("game", "Game")
+    Seat = apps.get_model("game", "Seat")
+    here = Seat.objects.filter(table_id=OuterRef("table_id"), bot_level="", away=False)
+    waiting = Game.objects.filter(over=False, deadline__isnull=True, table__rated=True, table__status="playing")
+    waiting.exclude(Exists(here)).update(deadline=timezone.now() + ABANDONED_AFTER)
 
 
 def revoke(apps, schema_editor):
@@ -105,4 +122,5 @@ class Migration(migrations.Migration):
             },
         ),
         migrations.RunPython(grant, revoke),
+        migrations.RunPython(abandoned_get_a_deadline, migrations.RunPython.noop),
     ]

@@ -7,9 +7,11 @@ each, not a tie that lifts them all."""
 
 from __future__ import annotations
 
+import importlib
 from datetime import timedelta
 
 import pytest
+from django.apps import apps as django_apps
 from django.contrib.auth.models import Group, User
 from django.test import Client
 from django.utils import timezone
@@ -137,3 +139,16 @@ def test_the_ratings_page_says_when_a_game_counts(client):
     assert "3 eigene Züge" in german and "binnen 5 Minuten" in german and "Moderatoren" in german
     for language, words in (("nl", "3 eigen zetten"), ("pl", "3 własne ruchy"), ("fr", "3 coups lui-même")):
         assert words in client.get(f"/{language}/ratings/sevn/").content.decode()
+
+
+def test_a_rated_game_left_by_all_before_this_change_gets_its_deadline_from_the_migration():
+    mia_user, mia = account("Mia")
+    table = rated_table([mia, account("Noa")[1]])
+    Seat.objects.filter(table=table).update(away=True)  # as such games stayed: every seat away, no deadline
+    Game.objects.filter(table=table).update(deadline=None)
+    migration = importlib.import_module("game.migrations.0014_rating_flags")
+    migration.abandoned_get_a_deadline(django_apps, None)
+    game = Game.objects.get(table=table)
+    assert game.deadline is not None and game.deadline > timezone.now() + timedelta(minutes=4)
+    timers.fire_due(now=game.deadline + timedelta(seconds=1), check_absent=False)
+    assert Game.objects.get(id=game.id).over and Rating.objects.get(user=mia_user).value < NEW
