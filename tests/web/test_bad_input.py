@@ -44,6 +44,9 @@ def test_a_nul_in_a_path_a_query_or_a_form_is_a_400_on_every_route(client):
     assert de.status_code == 400 and "NUL" in de.content.decode() and "Anfrage" in de.content.decode()
     # forms: a nickname, a name to befriend, a search in admin
     assert client.post(f"/en/t/{table.code}/join/", {"nickname": "Zo\x00e"}).status_code == 400
+    signup = {"username": "an\x00a", "email": "a@example.com", "password1": "a-long-pw-1", "password2": "a-long-pw-1"}
+    assert client.post("/en/accounts/signup/", signup).status_code == 400
+    assert User.objects.count() == 1  # nobody signed up
     client.force_login(ana, backend="django.contrib.auth.backends.ModelBackend")
     assert client.post("/en/friends/add/", {"name": "be\x00n"}).status_code == 400
     admin = Client()
