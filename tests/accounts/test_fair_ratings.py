@@ -152,3 +152,20 @@ def test_a_rated_game_left_by_all_before_this_change_gets_its_deadline_from_the_
     assert game.deadline is not None and game.deadline > timezone.now() + timedelta(minutes=4)
     timers.fire_due(now=game.deadline + timedelta(seconds=1), check_absent=False)
     assert Game.objects.get(id=game.id).over and Rating.objects.get(user=mia_user).value < NEW
+
+
+def test_rated_games_between_two_accounts_are_flagged_only_when_one_is_always_ahead():
+    mia_user, mia = account("Mia")
+    noa_user, noa = account("Noa")
+    ahead = []
+    for _game in range(3):
+        game = play_out(rated_table([mia, noa]), [mia, noa])  # both play every move to the end
+        places = dict(GameResult.objects.filter(game=game).values_list("user_id", "place"))
+        ahead.append(None if places[mia_user.pk] == places[noa_user.pk] else min(places, key=lambda user: places[user]))
+    flags = list(RatingFlag.objects.values_list("kind", "user_id", "other_id", "count"))
+    if ahead[0] is not None and ahead.count(ahead[0]) == 3:
+        behind = noa_user.pk if ahead[0] == mia_user.pk else mia_user.pk
+        assert flags == [(RatingFlag.Kind.ONE_SIDED, behind, ahead[0], 3)]
+    else:
+        assert flags == []  # results that went both ways are no pattern
+    assert not RatingFlag.objects.filter(kind=RatingFlag.Kind.LEAVING).exists()  # nobody left
