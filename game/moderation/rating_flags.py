@@ -11,7 +11,7 @@ from django.utils.html import format_html_join
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 
-from game.models import RatingFlag
+from game.models import Game, RatingFlag
 from game.services import rating_flags
 
 
@@ -50,8 +50,12 @@ class RatingFlagAdmin(admin.ModelAdmin):
 
     @admin.display(description=_("games"))
     def game_links(self, flag: RatingFlag) -> str:
+        """Each game's replay (a finished game's, public), by the game's number in admin."""
+        public = dict(Game.objects.filter(id__in=flag.games).values_list("id", "public_id"))
         return format_html_join(
-            ", ", '<a href="{}">{}</a>', ((reverse("game_replay", args=[game]), game) for game in flag.games)
+            ", ",
+            '<a href="{}">{}</a>',
+            ((reverse("game_replay", args=[public[game]]), game) for game in flag.games if game in public),
         )
 
     @admin.action(description=_("Mark the selected flags handled"), permissions=["handle"])

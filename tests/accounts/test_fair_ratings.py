@@ -77,7 +77,7 @@ def test_a_second_account_that_leaves_at_once_lifts_nobody_and_both_are_flagged(
     page = listed.content.decode()
     assert "Leaves rated games again and again" in page and "Always loses rated games to the same account" in page
     detail = staff.get(f"/admin/game/ratingflag/{one_sided.pk}/change/").content.decode()
-    assert all(f"/en/g/{game.id}/" in detail for game in games)
+    assert all(f"/en/g/{game.public_id}/" in detail for game in games)
     answer = staff.post("/admin/game/ratingflag/", {"action": "handle", "_selected_action": [leaving.pk, one_sided.pk]})
     assert answer.status_code == 302
     assert RatingFlag.objects.filter(status=RatingFlag.Status.HANDLED).count() == 2
@@ -146,7 +146,7 @@ def test_a_rated_game_left_by_all_before_this_change_gets_its_deadline_from_the_
     table = rated_table([mia, account("Noa")[1]])
     Seat.objects.filter(table=table).update(away=True)  # as such games stayed: every seat away, no deadline
     Game.objects.filter(table=table).update(deadline=None)
-    migration = importlib.import_module("game.migrations.0014_rating_flags")
+    migration = importlib.import_module("game.migrations.0016_rating_flags")
     migration.abandoned_get_a_deadline(django_apps, None)
     game = Game.objects.get(table=table)
     assert game.deadline is not None and game.deadline > timezone.now() + timedelta(minutes=4)

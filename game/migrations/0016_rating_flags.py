@@ -46,7 +46,7 @@ def revoke(apps, schema_editor):
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("game", "0013_presence_told"),
+        ("game", "0015_ban_out"),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
