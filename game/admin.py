@@ -4,6 +4,6 @@ from __future__ import annotations
 
 from django.contrib import admin
 
-from game.moderation import accounts, admin_login, review, tables  # noqa: F401 (each registers its pages)
+from game.moderation import accounts, admin_login, rating_flags, review, tables  # noqa: F401 (each registers its pages)
 
 admin_login.install(admin.site)

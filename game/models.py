@@ -568,3 +568,54 @@ class RatingChange(models.Model):
 
     def __str__(self) -> str:
         return f"{self.user} ({self.kind}): {self.before} → {self.value}"
+
+
+class RatingFlag(models.Model):
+    """A pattern in rated games for moderators to look at (services.rating_flags finds them when a
+    rated game ends): an account that keeps leaving rated games, or two accounts whose rated games
+    against each other always end with the same one ahead (losing on purpose to lift the other).
+    Nothing is done to anyone by a flag: a moderator reads the games it lists and decides."""
+
+    class Kind(models.TextChoices):
+        LEAVING = "leaving", _("Leaves rated games again and again")
+        ONE_SIDED = "onesided", _("Always loses rated games to the same account")
+
+    class Status(models.TextChoices):
+        OPEN = "open", _("Open")
+        HANDLED = "handled", _("Handled")
+
+    kind = models.CharField(_("pattern"), max_length=8, choices=Kind.choices, db_index=True)
+    game_kind = models.CharField(_("game"), max_length=8)
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="rating_flags", verbose_name=_("account")
+    )
+    other = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.CASCADE,
+        related_name="+",
+        verbose_name=_("always behind this account"),
+    )
+    games = models.JSONField(_("games"), default=list)  # the ids of the games that make the pattern
+    count = models.PositiveIntegerField(_("number of games"), default=0)
+    status = models.CharField(_("status"), max_length=8, choices=Status.choices, default=Status.OPEN, db_index=True)
+    created = models.DateTimeField(_("flagged"), auto_now_add=True, db_index=True)
+    updated = models.DateTimeField(_("last game"), auto_now=True)
+    handled_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
+        verbose_name=_("handled by"),
+    )
+    handled_at = models.DateTimeField(_("handled"), null=True, blank=True)
+
+    class Meta:
+        verbose_name = _("rating flag")
+        verbose_name_plural = _("rating flags")
+        ordering = ["-status", "-updated"]  # "open" sorts after "handled": open flags first
+
+    def __str__(self) -> str:
+        return f"{self.user} ({self.get_kind_display()})"

@@ -16,6 +16,7 @@ from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from game.core import stages  # noqa: E402
 from game.live import timers, transport  # noqa: E402
 from game.live.admission import TurnAwayWhenFull  # noqa: E402
+from game.live.nul_bytes import RefuseNul  # noqa: E402
 from game.live.origins import SameOriginValidator  # noqa: E402
 from game.live.routing import websocket_urlpatterns  # noqa: E402
 from sevn_site import bodies  # noqa: E402
@@ -23,8 +24,11 @@ from sevn_site import bodies  # noqa: E402
 application = ProtocolTypeRouter(
     {
         "http": django_asgi_app,
-        # a full process turns a new table socket away before anything else (game.live.admission)
-        "websocket": TurnAwayWhenFull(SameOriginValidator(AuthMiddlewareStack(URLRouter(websocket_urlpatterns)))),
+        # a NUL in the address is refused first (game.live.nul_bytes), then a full process turns
+        # a new table socket away before anything else (game.live.admission)
+        "websocket": RefuseNul(
+            TurnAwayWhenFull(SameOriginValidator(AuthMiddlewareStack(URLRouter(websocket_urlpatterns))))
+        ),
     }
 )
 

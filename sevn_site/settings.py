@@ -108,6 +108,7 @@ MIDDLEWARE = [
     "game.pages.middleware.HealthCheckMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "game.pages.middleware.ContentSecurityPolicyMiddleware",
+    "game.pages.nul_bytes.RefuseNulMiddleware",  # a NUL anywhere in a request: 400, before any look-up
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
@@ -274,7 +275,9 @@ ACCOUNT_SIGNUP_FIELDS = ["username*", "email*", "password1*", "password2*"]
 # "mandatory" (a code sent by e-mail before the first log-in; signing up with a passkey needs
 # it), "optional" or "none".
 ACCOUNT_EMAIL_VERIFICATION = os.environ.get("EMAIL_VERIFICATION", "mandatory").strip().lower()
-ACCOUNT_EMAIL_VERIFICATION_BY_CODE_ENABLED = True
+# A code to type in is allauth's only with "mandatory" (its system check refuses it otherwise);
+# "optional" and "none" send a link to click, when they send anything.
+ACCOUNT_EMAIL_VERIFICATION_BY_CODE_ENABLED = ACCOUNT_EMAIL_VERIFICATION == "mandatory"
 # Sign in by a code sent by e-mail: what the owner of an account still has while wrong passwords
 # from others pause its password (game.accounts.adapter: the page says so), as a passkey is.
 ACCOUNT_LOGIN_BY_CODE_ENABLED = True

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.http import HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext, ngettext
@@ -68,6 +68,8 @@ def friend_action(request: HttpRequest, action: str) -> HttpResponse:
         elif action == "unblock":
             friends.friend_unblock(user=user, other_id=_other(request))
     except ServiceError as error:
+        if error.code == "no_person" and action != "add":  # an id of nobody: only a made-up or stale form
+            raise Http404(str(error.message)) from None
         messages.error(request, str(error.message))
     return _back(request)
 

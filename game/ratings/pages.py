@@ -9,7 +9,8 @@ from django.utils.translation import gettext
 from django.views.decorators.http import require_GET
 
 from game import registry
-from game.services import selectors
+from game.services import ratings, selectors
+from game.services.play import ABANDONED_AFTER
 
 
 @require_GET
@@ -32,5 +33,8 @@ def leaderboard(request: HttpRequest, game: str) -> HttpResponse:
             "games": [(kind.name, kind.label) for kind in registry.KINDS.values()],
             "friends": friends,
             "rows": selectors.leaderboard(game, viewer, friends=friends),
+            # what makes a game count (services.ratings), said under the board
+            "under_way_moves": ratings.UNDER_WAY_MOVES,
+            "abandoned_minutes": int(ABANDONED_AFTER.total_seconds() // 60),
         },
     )

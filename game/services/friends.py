@@ -99,6 +99,8 @@ def friend_block(*, user, other_id: int) -> None:
     never shown to them), and out of your sight."""
     if other_id == user.pk:
         raise ServiceError("self", _("You cannot block yourself."))
+    if not get_user_model().objects.filter(pk=other_id).exists():  # a stale or made-up form
+        raise ServiceError("no_person", _("There is nobody with that name."))
     theirs = (Status.BLOCKED, Status.REQUESTED)
     _between(user.pk, other_id).exclude(from_user_id=other_id, status__in=theirs).delete()
     Friendship.objects.create(from_user=user, to_user_id=other_id, status=Status.BLOCKED)

@@ -32,6 +32,10 @@ AWAY_AFTER_TIMEOUTS = 3
 GRACE = timedelta(seconds=15)
 ABSENT_TURN = timedelta(seconds=3)
 MAX_BOT_MOVES = 5000  # per service call; a whole game of bots is far shorter
+# A rated game whose people are all away waits this long for one of them to come back; then the
+# computer players finish it at once and it is rated: each of them lost (services.ratings).
+# Without it the game stayed unfinished for good, its seats away, and rated nobody.
+ABANDONED_AFTER = timedelta(minutes=5)
 # Records that change who plays a seat (a person away, back, removed by staff) or ask for a
 # rematch: they take a version of their own (every screen draws them in order) but move no game.
 SEAT_CHANGES = frozenset({"away", "back", "removed", "rematch_asked"})
@@ -190,6 +194,8 @@ def game_expire(*, game_id: int, now=None) -> dict | None:
     kind = registry.of(table)
     state = kind.from_json(game.state)
     seat = seats[kind.acting(state)]
+    if table.rated and not _humans_present(seats):  # nobody came back by ABANDONED_AFTER
+        return _commit(table, seats, game, state, _play_out(kind, game, state, seats), now)
     if _bot_plays(seat):
         records = _bot_move(kind, game, state, seat)
     else:
@@ -248,15 +254,26 @@ def _play_bots(table: Table, seats: list[Seat], game: Game, state: dict) -> list
     return records
 
 
+def _play_out(kind: Kind, game: Game, state: dict, seats: list[Seat]) -> list[dict]:
+    """Computer players make every move left, to the game's end (a rated game abandoned)."""
+    records: list[dict] = []
+    for _move in range(MAX_BOT_MOVES):
+        if state["over"]:
+            break
+        records += _bot_move(kind, game, state, seats[kind.acting(state)])
+    return records
+
+
 def _deadline(table: Table, seats: list[Seat], state: dict, now):
     """When the pending decision is due: a bot after its pause, a person after the timer.
-    A game with nobody but bots left waits for a person to come back."""
+    A game with nobody but bots left waits for a person to come back: for good at an unrated
+    table, for ABANDONED_AFTER at a rated one (then game_expire finishes it)."""
     if state["over"]:
         return None
     seat = seats[registry.of(table).acting(state)]
     if _bot_plays(seat):
         if not _humans_present(seats):
-            return None
+            return now + ABANDONED_AFTER if table.rated else None
         return now + timedelta(milliseconds=table.bot_delay_ms)
     if gone(table, seat, now):
         return now + ABSENT_TURN

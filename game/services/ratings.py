@@ -6,20 +6,32 @@ ranked by place): each person has a mean skill `mu` and an uncertainty `sigma` p
 the number shown is the conservative `mu - 3 sigma`, scaled (`shown`). Only people are rated:
 bots are left out of the ranking, and a person whose seat a bot took over because they left
 (the seat went away during the game) ranks last, behind everyone who stayed; the game still
-rates the others. This module is the only writer of results, ratings and their history.
+rates the others, unless someone left before the game was well under way (`left_early`): then
+it rates only those who left, so that an account that joins and leaves at once cannot hand its
+rating to the others. A game whose people all left (played out by computer players once nobody
+came back: services.play.ABANDONED_AFTER) rates each of them as a loss, never as a tie among
+them (a tie lifts a shown rating: its uncertainty shrinks). Leaving again and again, and rated
+games between the same two accounts that always end the same way, are flagged for moderators
+(services.rating_flags). This module is the only writer of results, ratings and their history.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Collection, Iterable, Sequence
 
 from openskill.models import PlackettLuce
 
 from game import registry
 from game.models import Event, Game, GameResult, Rating, RatingChange, Seat, Table
+from game.services import rating_flags
 
 MODEL = PlackettLuce()  # openskill's defaults: mu 25, sigma 25/3, tau 25/300
 SCALE, BASE = 40, 1000  # shown = BASE + SCALE * (mu - 3 sigma): a new player shows 1000
+# A game is well under way once every person seated has made this many moves of their own (a
+# move the clock or a computer player made for them does not count). The ratings page says so.
+UNDER_WAY_MOVES = 3
+
+Ratings = list[tuple[float, float]]
 
 
 def shown(mu: float, sigma: float) -> int:
@@ -44,6 +56,25 @@ def standings(places: Sequence[int], away: Sequence[bool]) -> list[int]:
     return [last if gone else rank[place] for place, gone in zip(places, away, strict=True)]
 
 
+def left_early(records: Iterable[dict], people: Collection[int]) -> set[int]:
+    """The seats marked away before the game was well under way: before every person's seat
+    (`people`) had made UNDER_WAY_MOVES moves of its own. `records` are the game's "action" and
+    "away" records in the order they were logged."""
+    moves = dict.fromkeys(people, 0)
+    early = set()
+    for record in records:
+        if record["type"] == "action" and not record.get("bot") and record["seat"] in moves:
+            moves[record["seat"]] += 1
+        elif record["type"] == "away" and min(moves.values(), default=0) < UNDER_WAY_MOVES:
+            early.add(record["seat"])
+    return early
+
+
+def losses(ratings: Sequence[tuple[float, float]]) -> Ratings:
+    """New (mu, sigma) for people who all left one game: each loses, as to an equal opponent."""
+    return [rate_places([rating, rating], [2, 1])[0] for rating in ratings]
+
+
 def game_finished(table: Table, game: Game, state: dict) -> None:
     """Record a game that has just ended (called by the play service inside its transaction,
     after the game's events are saved): results for the signed-in people, and their ratings
@@ -53,14 +84,17 @@ def game_finished(table: Table, game: Game, state: dict) -> None:
     users = dict(Seat.objects.filter(table=table, bot_level="", user__isnull=False).values_list("index", "user_id"))
     if not users or points is None:
         return
-    wanted = {*kind.figure_events, "away"}
-    logged = [data for kind_, data in Event.objects.filter(game=game, kind__in=wanted).values_list("kind", "data")]
+    wanted = {*kind.figure_events, "away", "action"}
+    logged = list(Event.objects.filter(game=game, kind__in=wanted).order_by("seq").values_list("data", flat=True))
     left = {event["seat"] for event in logged if event["type"] == "away"}
     left |= set(Seat.objects.filter(table=table, away=True).values_list("index", flat=True))
     places = kind.places(state)
     figures = kind.seat_figures(state, [event for event in logged if event["type"] in kind.figure_events])
     seats = sorted(users)
     rated = table.rated and len(seats) >= 2
+    people = [index for index, bot in enumerate(game.bots) if not bot] or seats
+    early = rated and bool(left_early(logged, people))
+    counted = {seat for seat in seats if rated and (seat in left or not early)}  # whose rating this game moves
     GameResult.objects.bulk_create(
         GameResult(
             game=game,
@@ -72,22 +106,32 @@ def game_finished(table: Table, game: Game, state: dict) -> None:
             away=seat in left,
             points=points[seat],
             figures=figures[seat],
-            rated=rated,
+            rated=seat in counted,
             finished=game.finished,
         )
         for seat in seats
     )
-    if rated:
+    if not rated:
+        return
+    if all(seat in left for seat in seats):
+        _rate(kind.name, game, [users[seat] for seat in seats], losses, counted={users[seat] for seat in seats})
+    else:
+        ranks = standings([places[s] for s in seats], [s in left for s in seats])
         _rate(
             kind.name,
             game,
             [users[seat] for seat in seats],
-            standings([places[s] for s in seats], [s in left for s in seats]),
+            lambda before: rate_places(before, ranks),
+            counted={users[seat] for seat in counted},
         )
+    rating_flags.game_rated(kind.name, game)
 
 
-def _rate(kind: str, game: Game, user_ids: list[int], places: list[int]) -> None:
-    for user_id in user_ids:
+def _rate(kind: str, game: Game, user_ids: list[int], new: Callable[[Ratings], Ratings], *, counted: set[int]) -> None:
+    """Each person's new rating from `new` (given everyone's ratings before, in `user_ids`'
+    order); only the ratings of `counted` move, the others' only take part in the sum (someone
+    not rated yet counts as new, and gets no rating row from it)."""
+    for user_id in sorted(counted):
         Rating.objects.get_or_create(
             user_id=user_id,
             kind=kind,
@@ -98,10 +142,13 @@ def _rate(kind: str, game: Game, user_ids: list[int], places: list[int]) -> None
         row.user_id: row
         for row in Rating.objects.select_for_update().filter(kind=kind, user_id__in=user_ids).order_by("user_id")
     }
-    before = [current[user_id] for user_id in user_ids]
-    after = rate_places([(row.mu, row.sigma) for row in before], places)
+    fresh = Rating(kind=kind, mu=MODEL.mu, sigma=MODEL.sigma)
+    before = [current.get(user_id, fresh) for user_id in user_ids]
+    after = new([(row.mu, row.sigma) for row in before])
     changes = []
-    for row, (mu, sigma) in zip(before, after, strict=True):
+    for user_id, row, (mu, sigma) in zip(user_ids, before, after, strict=True):
+        if user_id not in counted:
+            continue
         old = row.value
         row.mu, row.sigma, row.value, row.games = mu, sigma, shown(mu, sigma), row.games + 1
         row.save(update_fields=["mu", "sigma", "value", "games", "updated"])

@@ -13,7 +13,7 @@ from django.utils import timezone
 from game import registry, services
 from game.core.errors import ServiceError
 from game.core.identity import Player
-from game.models import Game, GameResult, Rating, RatingChange, Seat, Table
+from game.models import Event, Game, GameResult, Rating, RatingChange, Seat, Table
 from game.services import friends, invitations, presence, ratings, selectors
 
 from .test_home import account, signed_in
@@ -21,13 +21,15 @@ from .test_home import account, signed_in
 pytestmark = pytest.mark.django_db
 
 
-def rated_table(players: list[Player], *, bots: tuple[str, ...] = (), rated: bool = True, kind: str = "sevn"):
+def rated_table(
+    players: list[Player], *, bots: tuple[str, ...] = (), rated: bool = True, kind: str = "sevn", target: int = 50
+):
     host = players[0]
     table = services.table_create(
         player=host,
         nickname="",
         seat_count=len(players) + len(bots),
-        target=50,
+        target=target,
         rated=rated,
         kind=kind,
         rounds=1,
@@ -40,14 +42,21 @@ def rated_table(players: list[Player], *, bots: tuple[str, ...] = (), rated: boo
     return table
 
 
-def play_out(table: Table, players: list[Player]) -> Game:
-    """Every person moves as the medium bot would, through the play service, to the game's end."""
+def play_out(table: Table, players: list[Player], *, moves_each: int | None = None) -> Game:
+    """Every person moves as the medium bot would, through the play service, to the game's end
+    (or, with `moves_each`, until each seated person has made that many moves of their own)."""
     kind = registry.of(table)
     by_key = {player.key: player for player in players}
     rng = random.Random(7)
     for _move in range(5000):
         game = Game.objects.get(table=table)
         if game.over:
+            return game
+        if moves_each is not None and all(
+            Event.objects.filter(game=game, kind="action", data__seat=seat, data__bot__isnull=True).count()
+            >= moves_each
+            for seat in range(len(game.players))
+        ):
             return game
         state = kind.from_json(game.state)
         seat = Seat.objects.get(table=table, index=kind.acting(state))
@@ -101,7 +110,8 @@ def test_an_unrated_table_keeps_results_but_moves_no_rating():
 
 def test_a_person_who_left_ranks_last_and_the_others_are_still_rated():
     people = [account(name)[1] for name in ("Mia", "Noa", "Oli")]
-    table = rated_table(people)
+    table = rated_table(people, target=1000)  # a long game: never over before it is well under way
+    play_out(table, people, moves_each=ratings.UNDER_WAY_MOVES)
     # Oli's socket is gone for long: the platform marks the seat away and a bot plays it
     Seat.objects.filter(table=table, index=2).update(last_seen=timezone.now() - timedelta(hours=1))
     presence.mark_absent()

@@ -17,6 +17,7 @@ SUITES = [
     "tests/web/test_timers_and_concurrency.py",
     "tests/tables/test_sevens_services.py",
     "tests/web/test_chat.py",
+    "tests/web/test_bad_input.py",  # a NUL byte PostgreSQL refuses in any string: 400, never a 500
 ]
 
 
