@@ -16,7 +16,7 @@ from collections import Counter
 from django.conf import settings
 from django.core.cache import cache
 
-from game.core import outage, proxy
+from game.core import identity, outage, proxy
 from game.core.outage import CACHE_DOWN
 
 
@@ -201,7 +201,9 @@ def tables_exhausted(person: str, address: str | None) -> bool:
     either opened more than its allowance this hour (SEVN_TABLES_PER_HOUR per person,
     SEVN_TABLES_PER_HOUR_PER_ADDRESS per address, 0: no limit). Every table is rows, a code
     taken and a lobby in every list: one client made 200 in 2.5 s."""
-    refused = 0 < settings.SEVN_TABLES_PER_HOUR and over_limit("table", person, settings.SEVN_TABLES_PER_HOUR, 3600)
+    # counted under the key's tag: a player key is a credential, never written into a cache's key names
+    counted = identity.tag(person)
+    refused = 0 < settings.SEVN_TABLES_PER_HOUR and over_limit("table", counted, settings.SEVN_TABLES_PER_HOUR, 3600)
     limit = settings.SEVN_TABLES_PER_HOUR_PER_ADDRESS
     if address and limit > 0 and over_limit("table-address", address, limit, 3600):
         refused = True
