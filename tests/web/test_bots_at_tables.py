@@ -3,7 +3,9 @@ for people who are away, and stopping when nobody but bots is left."""
 
 from __future__ import annotations
 
+from contextlib import nullcontext
 from datetime import timedelta
+from unittest import mock
 
 import pytest
 from django.utils import timezone
@@ -20,13 +22,21 @@ from .factories import act, game_of, open_table, people, state_of
 pytestmark = pytest.mark.django_db
 
 
-def bot_table(levels=("easy", "medium", "hard"), bot_delay_ms: int = 0) -> tuple[Table, object]:
+def bot_table(
+    levels=("easy", "medium", "hard"), bot_delay_ms: int = 0, seed: int | None = None
+) -> tuple[Table, object]:
+    """Ana and bots of these levels, started; `seed` starts the game from that seed (every deal
+    and every bot's choice known) instead of a random one."""
     ana = people("Ana")[0]
     table = services.table_create(player=ana, nickname="Ana", seat_count=len(levels) + 1, turn_seconds=0)
     Table.objects.filter(id=table.id).update(bot_delay_ms=bot_delay_ms)
     for level in levels:
         services.bot_add(code=table.code, player=ana, level=level)
-    services.game_start(code=table.code, player=ana)
+    with (
+        # the engine's seed, as the fair deal would derive it (game.fair.seeds)
+        mock.patch("game.fair.seeds.engine_seed", return_value=seed) if seed is not None else nullcontext()
+    ):
+        services.game_start(code=table.code, player=ana)
     table.refresh_from_db()
     return table, ana
 
@@ -52,8 +62,14 @@ def test_only_the_host_adds_bots():
     assert error.value.code == "not_host"
 
 
+# The game the test below plays, to its end in 136 bot moves. On a random seed the count is the
+# deals' and the bots' draws: 52 to 192 over 4,400 seeds, seed 5244 only two above the 50 the
+# test asks for.
+WHOLE_GAME_SEED = 1000
+
+
 def test_one_person_and_three_bots_play_to_game_over_through_the_services():
-    table, ana = bot_table()
+    table, ana = bot_table(seed=WHOLE_GAME_SEED)
     for _ in range(3000):
         game = game_of(table)
         if game.over:
