@@ -110,9 +110,10 @@ def _why(verdict: Verdict, record: dict) -> tuple[str, str]:
         return REFUSED, ""  # the failed check says why
     differs = stored_difference(record)
     if differs:
+        fields = ", ".join(str(STORED_FIELD_NAMES.get(field, field)) for field in differs)
         return REFUSED, gettext(
             "This site stored a different game %(number)s at table %(table)s: its %(fields)s differ from this record's."
-        ) % {"number": record["number"], "table": record["table"], "fields": ", ".join(str(STORED_FIELD_NAMES.get(field, field)) for field in differs)}
+        ) % {"number": record["number"], "table": record["table"], "fields": fields}
     if verdict.standing == SITE:
         return SITE, gettext("It is signed with this site's key, so every field, names and times too, is as recorded.")
     if verdict.signed_by is None:
