@@ -64,6 +64,17 @@ CHECK_SENTENCES = {
 }
 
 
+# What a player reads for each field stored_difference names (its path in the record).
+STORED_FIELD_NAMES = {
+    "game": _("game"),
+    "fair.commitment": _("commitment"),
+    "fair.server_seed": _("server seed"),
+    "fair.client_seeds": _("client seeds"),
+    "fair.engine_seed": _("engine seed"),
+    "result": _("final scores"),
+}
+
+
 def _record_for(request: HttpRequest, public_id: str) -> dict | None:
     """The record of the game with this public id, as the asking person may have it."""
     game_id = game_id_of(public_id)
@@ -99,9 +110,10 @@ def _why(verdict: Verdict, record: dict) -> tuple[str, str]:
         return REFUSED, ""  # the failed check says why
     differs = stored_difference(record)
     if differs:
+        fields = ", ".join(str(STORED_FIELD_NAMES.get(field, field)) for field in differs)
         return REFUSED, gettext(
             "This site stored a different game %(number)s at table %(table)s: its %(fields)s differ from this record's."
-        ) % {"number": record["number"], "table": record["table"], "fields": ", ".join(differs)}
+        ) % {"number": record["number"], "table": record["table"], "fields": fields}
     if verdict.standing == SITE:
         return SITE, gettext("It is signed with this site's key, so every field, names and times too, is as recorded.")
     if verdict.signed_by is None:

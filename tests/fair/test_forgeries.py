@@ -53,14 +53,16 @@ def test_a_record_forged_for_a_real_table_and_game_number_is_refused_by_the_page
     assert 'data-verdict="refused"' in html
     assert "Refused: this record does not prove a fair game of this site." in html
     assert (
-        f"This site stored a different game 1 at table {real['table']}: its fair.commitment, fair.server_seed, "
-        "fair.engine_seed, result differ from this record&#x27;s."
+        f"This site stored a different game 1 at table {real['table']}: its commitment, server seed, "
+        "engine seed, final scores differ from this record&#x27;s."
     ) in html
     assert "dealt fairly and played as recorded" not in html
     # signed with the forger's own key, it is refused the same
     html = verdict_page(signed_with(forgery, "42" * 32), "de")
     assert 'data-verdict="refused"' in html and "Abgelehnt" in html
     assert f"Diese Seite hat ein anderes Spiel 1 an Tisch {real['table']} gespeichert" in html
+    assert "Festlegung, Server-Seed, Seed der Spiel-Engine, Endstand" in html  # the fields in German
+    assert "fair.commitment" not in html
 
 
 def test_the_command_given_the_site_s_key_says_a_forged_record_is_not_the_site_s(real, tmp_path):
