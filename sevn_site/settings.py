@@ -7,6 +7,7 @@ from __future__ import annotations
 import os
 import secrets
 import sys
+import tempfile
 from collections.abc import Callable
 from pathlib import Path
 
@@ -39,11 +40,18 @@ def _kept_secret(name: str, default_file: str, make: Callable[[], str]) -> str:
         return path.read_text().strip()
     except FileNotFoundError:
         key = make()
+        # written whole beside it, then linked into place: the link fails if another process made
+        # the file first, and no process ever reads a file that is still being written
+        handle, draft_name = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)  # mode 0600
+        draft = Path(draft_name)
+        with open(handle, "w") as file:
+            file.write(key)
         try:
-            with open(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600), "w") as file:
-                file.write(key)
+            os.link(draft, path)
         except FileExistsError:  # another process made it first
             return path.read_text().strip()
+        finally:
+            draft.unlink()
         return key
 
 

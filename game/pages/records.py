@@ -115,7 +115,10 @@ def _why(verdict: Verdict, record: dict) -> tuple[str, str]:
             "This site stored a different game %(number)s at table %(table)s: its %(fields)s differ from this record's."
         ) % {"number": record["number"], "table": record["table"], "fields": fields}
     if verdict.standing == SITE:
-        return SITE, gettext("It is signed with this site's key, so every field, names and times too, is as recorded.")
+        return SITE, gettext(
+            "It is signed with this site's key, so no field has changed since this site wrote it, "
+            "names and times included."
+        )
     if verdict.signed_by is None:
         return CONSISTENT, gettext(
             "It is not signed: its deal follows from its seeds and every move replays, but anyone could write such a "
