@@ -290,6 +290,21 @@ def cpu_seconds(pid: int) -> float:
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
+async def server_quiet(server_pid: int, limit: float = 60.0) -> None:
+    """Wait until the server has done the work of the sockets just opened (greeting 200 of them
+    took 0.5 s on a quiet machine and over 3 s on a slow one, which the old fixed half second
+    counted as moves' time and, in a short run, left no time to play): its CPU time stops
+    growing (under a tenth of a core over a quarter second), or `limit` seconds pass."""
+    deadline = time.perf_counter() + limit
+    before = cpu_seconds(server_pid)
+    while time.perf_counter() < deadline:
+        await asyncio.sleep(0.25)
+        now = cpu_seconds(server_pid)
+        if now - before < 0.025:
+            return
+        before = now
+
+
 async def play_tables(base: str, origin: str, tables: list[Table], seconds: float, server_pid: int) -> None:
     """The tables' players play for this long (their sockets open, then close again); each
     table's played time and the server's CPU time are added up. The server's CPU is counted
@@ -298,7 +313,7 @@ async def play_tables(base: str, origin: str, tables: list[Table], seconds: floa
     for table in tables:
         table.seen = [(0, 0)] * SEATS  # the sockets open afresh: each first shows the whole table
     sockets = await asyncio.gather(*(table.open(base, origin) for table in tables))
-    await asyncio.sleep(0.5)  # the greetings (whole table, who is online) go out
+    await server_quiet(server_pid)  # the greetings (whole table, who is online) have gone out
     started, cpu_before = time.perf_counter(), cpu_seconds(server_pid)
     until = started + seconds
     await asyncio.gather(*(table.play(socks, until) for table, socks in zip(tables, sockets, strict=True)))
