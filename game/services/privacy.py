@@ -12,7 +12,7 @@ from collections.abc import Iterable
 
 from django.utils.translation import gettext
 
-from game.models import Friendship, Game, GameResult, Profile, Seat
+from game.models import Friendship, Game, GameResult, ModAction, Profile, Seat, Table
 
 
 def private_player() -> str:
@@ -51,7 +51,29 @@ def seated_users(games: Iterable[Game]) -> dict[int, dict[int, int]]:
         for game in by_table[table_id]:
             if index < len(game.players) and game.players[index] == nickname:
                 found[game.id].setdefault(index, user_id)
+    _removed_by_staff(by_table, found)
     return found
+
+
+NAME_KEPT = ModAction._meta.get_field("target_name").max_length  # the log keeps a name's first 20 letters
+
+
+def _removed_by_staff(by_table: dict[int, list[Game]], found: dict[int, dict[int, int]]) -> None:
+    """Accounts staff removed from a seat mid-game: the seat no longer names its account (a bot
+    plays it on), so the moderators' log says whose it was (an account's player key is
+    "user:<id>"), matched by the name the game shows at that seat."""
+    codes = dict(Table.objects.filter(id__in=by_table).values_list("code", "id"))
+    removed = ModAction.objects.filter(
+        action=ModAction.Action.REMOVE, table_code__in=codes, target_key__startswith="user:"
+    ).values_list("table_code", "target_name", "target_key")
+    for code, name, key in removed:
+        user_id = key.removeprefix("user:")
+        if not user_id.isdigit():
+            continue
+        for game in by_table[codes[code]]:
+            for index, shown in enumerate(game.players):
+                if shown == name or (len(name) == NAME_KEPT and shown.startswith(name)):
+                    found[game.id].setdefault(index, int(user_id))
 
 
 def shown_names(names: list[str], hidden_seats: set[int]) -> list[str]:

@@ -6,16 +6,19 @@ game's record never leads to the open table where someone who hides from the vie
 from __future__ import annotations
 
 import json
+import random
 import re
+from datetime import timedelta
 
 import pytest
 from django.test import Client
+from django.utils import timezone
 
-from game import services
+from game import registry, services
 from game.core.identity import Player
 from game.fair.verify import verify
-from game.models import Game, Profile
-from game.services import friends, selectors
+from game.models import Game, Profile, Seat
+from game.services import friends, selectors, staff
 
 from ..fair.play import Watch, play_out
 from .test_home import account, signed_in
@@ -226,3 +229,46 @@ def test_two_private_players_keep_names_of_their_own_so_the_record_still_verifie
     record = json.loads(client.get(f"/en/g/{game.public_id}/record.json").content)
     assert [seat["name"] for seat in record["seats"]] == ["a private player", "a private player (2)", "Bot Ada"]
     assert verify(record).ok
+
+
+def test_a_private_person_staff_removed_mid_game_is_still_a_private_player_to_strangers():
+    """Staff removing a seat mid-game unlinks it from the account (a bot plays on): the record
+    and the other player's profile still do not name the private person who sat there."""
+    ola_user, ola = account("Ola")
+    mia_user, mia = account("Mia")
+    Profile.objects.filter(user=mia_user).update(private=True)
+    table = services.table_create(player=ola, nickname="", seat_count=3, target=120)
+    services.seat_take(code=table.code, player=mia, nickname="")
+    services.bot_add(code=table.code, player=ola, level="easy")
+    services.game_start(code=table.code, player=ola)
+    staff.seat_remove_by_staff(seat_id=Seat.objects.get(table=table, user=mia_user).id)
+    game = finish_alone(table, ola)
+    record = Client().get(f"/en/g/{game.public_id}/record.json")
+    assert record.status_code == 200
+    names = [seat["name"] for seat in json.loads(record.content)["seats"]]
+    assert "Mia" not in names and "a private player" in names
+    assert "Mia" not in Client().get(f"/en/g/{game.public_id}/").content.decode()
+    assert "Mia" not in Client().get("/en/u/Ola/").content.decode()
+    friend = Client()
+    signed_in(friend, mia_user)  # herself: her own name
+    assert "Mia" in [
+        seat["name"] for seat in json.loads(friend.get(f"/en/g/{game.public_id}/record.json").content)["seats"]
+    ]
+
+
+def finish_alone(table, player):
+    """Play `player`'s turns (a seeded choice) and let the clock play every other seat's, to the end."""
+    kind = registry.of(table)
+    rng = random.Random(3)
+    for _ in range(3000):
+        game = table.games.order_by("-number").first()
+        state = kind.from_json(game.state)
+        if state["over"]:
+            return game
+        if kind.acting(state) != 0:
+            Game.objects.filter(id=game.id).update(deadline=timezone.now() - timedelta(milliseconds=1))
+            services.game_expire(game_id=game.id)
+        else:
+            action = rng.choice(kind.engine.legal_actions(state))
+            services.game_act(code=table.code, player=player, action=action, version=game.version)
+    raise AssertionError("the game did not end")
