@@ -105,11 +105,15 @@ def hidden_seats_of(games: list[Game], viewer_id: int | None) -> dict[int, set[i
 def table_hidden(game: Game, seats: dict[int, int], viewer_id: int | None, viewer_key: str | None) -> bool:
     """Whether a finished game's record (which names its table: the deal's proof needs the
     code) must not be given to this viewer: its table is still open and someone of the game
-    who hides where they play still sits there (seats stay after a game: the next one may be
-    played there any time), and the viewer does not sit there themselves."""
+    still sits there who hides from this viewer (who hides where they play, from everyone; or a
+    private person the viewer may not see, whose name the open table would show), and the
+    viewer does not sit there themselves. Seats stay after a game: the next one may be played
+    there any time; once the table closes, the record is given, private people unnamed."""
     if game.table.status == game.table.Status.CLOSED:
         return False
-    hiding = Profile.objects.filter(user_id__in=set(seats.values()) - {viewer_id}, hide_online=True)
-    if not Seat.objects.filter(table_id=game.table_id, user_id__in=hiding.values("user_id")).exists():
+    others = set(seats.values()) - {viewer_id}
+    hiding = set(Profile.objects.filter(user_id__in=others, hide_online=True).values_list("user_id", flat=True))
+    hiding |= hidden_from(viewer_id, others)
+    if not hiding or not Seat.objects.filter(table_id=game.table_id, user_id__in=hiding).exists():
         return False
     return not (viewer_key and Seat.objects.filter(table_id=game.table_id, player_key=viewer_key).exists())

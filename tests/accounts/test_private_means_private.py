@@ -17,7 +17,7 @@ from django.utils import timezone
 from game import registry, services
 from game.core.identity import Player
 from game.fair.verify import verify
-from game.models import Game, Profile, Seat
+from game.models import Game, Profile, Seat, Table
 from game.services import friends, selectors, staff
 
 from ..fair.play import Watch, play_out
@@ -66,8 +66,14 @@ def test_games_are_linked_by_an_unguessable_id_and_their_numbers_lead_nowhere(cl
     assert Game.objects.get(table=other).public_id != game.public_id
 
 
+def closed(table) -> None:
+    """The table is closed (nobody can sit or look there any more)."""
+    Table.objects.filter(id=table.id).update(status=Table.Status.CLOSED)
+
+
 def test_a_private_player_is_unnamed_to_strangers_in_records_replays_and_profiles_and_whole_to_friends():
     table, game, (_ola_user, _ola), (mia_user, _mia) = finished_game(mia_private=True)
+    closed(table)
     record_link, replay_link = f"/en/g/{game.public_id}/record.json", f"/en/g/{game.public_id}/"
     stranger = Client()
     response = stranger.get(record_link)
@@ -99,7 +105,8 @@ def test_a_private_player_is_unnamed_to_strangers_in_records_replays_and_profile
 
 
 def test_a_verify_link_gives_the_stranger_s_copy_and_it_verifies():
-    _table, game, _ola, _mia = finished_game(mia_private=True)
+    table, game, _ola, _mia = finished_game(mia_private=True)
+    closed(table)
     html = Client().get(f"/en/verify/?record=/en/g/{game.public_id}/record.json").content.decode()
     assert 'data-verdict="site"' in html and "a private player" in html and "Mia" not in html
 
@@ -224,8 +231,9 @@ def test_a_look_alike_username_is_refused_at_a_rename_in_admin(client, django_us
 
 
 def test_two_private_players_keep_names_of_their_own_so_the_record_still_verifies(client):
-    _table, game, (ola_user, _ola), _mia = finished_game(mia_private=True)
+    table, game, (ola_user, _ola), _mia = finished_game(mia_private=True)
     Profile.objects.filter(user=ola_user).update(private=True)
+    closed(table)
     record = json.loads(client.get(f"/en/g/{game.public_id}/record.json").content)
     assert [seat["name"] for seat in record["seats"]] == ["a private player", "a private player (2)", "Bot Ada"]
     assert verify(record).ok
@@ -272,3 +280,25 @@ def finish_alone(table, player):
             action = rng.choice(kind.engine.legal_actions(state))
             services.game_act(code=table.code, player=player, action=action, version=game.version)
     raise AssertionError("the game did not end")
+
+
+def test_a_record_never_leads_a_stranger_to_the_open_table_where_a_private_person_still_sits():
+    """The record names its table (the deal's proof needs the code), and the open table shows
+    the names of those sitting there: while a private person still sits there, a stranger gets
+    neither the record nor the replay; a friend and the people at the table get them whole."""
+    table, game, (ola_user, _ola), (mia_user, _mia) = finished_game(mia_private=True)
+    link = f"/en/g/{game.public_id}/record.json"
+    stranger = Client()
+    for address in (link, f"/en/g/{game.public_id}/", f"/en/verify/?record={link}"):
+        page = stranger.get(address)
+        assert table.code not in page.content.decode() and "Mia" not in page.content.decode(), address
+    assert stranger.get(link).status_code == 404
+    friend, friend_user = viewer("Fay")
+    friends.friend_request(user=friend_user, name="Mia")
+    friends.friend_accept(user=mia_user, from_id=friend_user.id)
+    assert "Mia" in [seat["name"] for seat in json.loads(friend.get(link).content)["seats"]]
+    seated = Client()
+    signed_in(seated, ola_user)
+    assert json.loads(seated.get(link).content)["table"] == table.code
+    closed(table)
+    assert stranger.get(link).status_code == 200
