@@ -205,14 +205,14 @@ def test_forged_forwarded_addresses_through_nginx_count_as_the_sender(stack):
             headers={"HX-Request": "true", "X-Forwarded-For": f"198.51.100.{n + 1}"},
         )
         accepted += "Thank you" in text
-        time.sleep(0.06)  # under nginx's page rate, as below
+        time.sleep(0.06)  # time under test: nginx's own page rate (20 a second), kept under, as below
     assert accepted == REPORTS, accepted  # 25 before
 
     victim = "127.0.65.1"
     looked = []
     for _ in range(int(LOOKUPS * EDGE) + 1):
         looked.append(reporter.request("GET", f"/en/t/{unknown_code()}/", headers={"X-Forwarded-For": victim}))
-        time.sleep(0.06)  # under nginx's page rate (20 a second): the app answers each, not nginx
+        time.sleep(0.06)  # time under test: under nginx's page rate (20 a second), so the app answers each
     assert TOO_MANY_LOOKUPS in looked[-1][2], looked[-1][:2]  # the sender's own count ran out
     status, _headers, _text = Browser(stack.nginx.port, victim).request("GET", f"/en/t/{unknown_code()}/")
     assert status == 404  # the victim is not locked out

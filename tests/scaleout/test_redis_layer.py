@@ -260,8 +260,9 @@ def test_a_person_put_out_in_one_process_has_their_table_sockets_closed_in_anoth
         local = get_channel_layer(broadcast.LOCAL)  # this process's sockets
         socket = await local.new_channel()
         await local.group_add(broadcast.out_groups("tagofsam")[0], socket)
-        await relay.follow("ABC")  # a table socket of this process (not necessarily Sam's table)
-        await asyncio.sleep(0.2)  # the relay is listening
+        # a table socket of this process (not necessarily Sam's table): once follow returns, the
+        # relay's channel is in the people-out group, so what is said there waits for it
+        await relay.follow("ABC")
         admins_sockets = LocalChannelLayer()  # the admin's process: none of Sam's sockets
         monkeypatch.setattr(broadcast, "_shared_layer", lambda: there)
         monkeypatch.setattr(broadcast, "relay", broadcast.Relay(there))  # following no table

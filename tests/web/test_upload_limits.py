@@ -11,26 +11,19 @@ from __future__ import annotations
 import http.client
 import os
 import re
-import socket
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import pytest
 
+from deploy.local_stack import free_port, wait_for_port
 from game.core import uploads
 
 ROOT = Path(__file__).resolve().parents[2]
 MB = 1024 * 1024
 CHUNK = b"x" * 65536
 TOKEN = re.compile(r'name="csrfmiddlewaretoken" value="([^"]+)"')
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
 
 
 class Daphne:
@@ -54,15 +47,11 @@ class Daphne:
             stdout=subprocess.DEVNULL,
             stderr=open(tmp / "daphne.log", "wb"),  # noqa: SIM115 (the process keeps it)
         )
-        deadline = time.monotonic() + 60
-        while self.process.poll() is None and time.monotonic() < deadline:
-            try:
-                if self.request("GET", "/en/verify/")[0] == 200:
-                    return
-            except OSError:
-                time.sleep(0.2)
-        self.stop()  # not left running when it never answered
-        raise RuntimeError("daphne did not start: " + (tmp / "daphne.log").read_text()[-2000:])
+        try:
+            wait_for_port(self.port, timeout=60, process=self.process)  # listening: Django is loaded
+        except RuntimeError:
+            self.stop()  # not left running when it never answered
+            raise RuntimeError("daphne did not start: " + (tmp / "daphne.log").read_text()[-2000:]) from None
 
     def request(self, method: str, path: str, body=None, headers: dict | None = None) -> tuple[int, str, dict]:
         """One request on its own connection; a body with no Content-Length goes chunked."""
