@@ -12,11 +12,12 @@ from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 
 from game.models import Game, RatingFlag
+from game.moderation.review import ReadOnly
 from game.services import rating_flags
 
 
 @admin.register(RatingFlag)
-class RatingFlagAdmin(admin.ModelAdmin):
+class RatingFlagAdmin(ReadOnly):
     list_display = ("kind", "user", "other", "game_kind", "count", "status", "created", "updated")
     list_filter = ("status", "kind", "game_kind")
     search_fields = ("user__username", "other__username")
@@ -35,15 +36,6 @@ class RatingFlagAdmin(admin.ModelAdmin):
     )
     fields = readonly_fields
     actions = ["handle"]
-
-    def has_add_permission(self, request, obj=None) -> bool:
-        return False
-
-    def has_change_permission(self, request, obj=None) -> bool:
-        return False
-
-    def has_delete_permission(self, request, obj=None) -> bool:
-        return False
 
     def has_handle_permission(self, request) -> bool:
         return request.user.has_perm("game.handle_report")
