@@ -136,7 +136,7 @@ def test_the_ratings_page_says_when_a_game_counts(client):
     assert "well under way once every player in it has made 3 moves of their own" in english
     assert "nobody is back within 5 minutes" in english and "shown to moderators" in english
     german = client.get("/de/ratings/sevens/").content.decode()
-    assert "3 eigene Züge" in german and "binnen 5 Minuten" in german and "Moderatoren" in german
+    assert "3 eigene Züge" in german and "innerhalb von 5 Minuten" in german and "der Moderation angezeigt" in german
     for language, words in (("nl", "3 eigen zetten"), ("pl", "3 własne ruchy"), ("fr", "3 coups lui-même")):
         assert words in client.get(f"/{language}/ratings/sevn/").content.decode()
 

@@ -37,8 +37,8 @@ def test_ten_wrong_passwords_from_anywhere_leave_the_owner_a_code_by_e_mail():
 @pytest.mark.parametrize(
     ("language", "said"),
     [
-        ("de", "Die Anmeldung mit Passwort ist für ein paar Minuten pausiert"),
-        ("nl", "inloggen met een wachtwoord is een paar minuten gepauzeerd"),
+        ("de", "Die Anmeldung mit Passwort ist für ein paar Minuten gesperrt"),
+        ("nl", "inloggen met een wachtwoord kan een paar minuten niet"),
         ("pl", "logowanie hasłem jest wstrzymane na kilka minut"),
         ("fr", "la connexion par mot de passe est suspendue pendant quelques minutes"),
     ],

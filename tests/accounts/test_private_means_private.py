@@ -85,7 +85,7 @@ def test_a_private_player_is_unnamed_to_strangers_in_records_replays_and_profile
     replay = stranger.get(f"{replay_link}?step=3").content.decode()
     assert "a private player" in replay and "Mia" not in replay and "/u/Mia/" not in replay
     german = stranger.get(f"/de/g/{game.public_id}/").content.decode()
-    assert "ein privater Spieler" in german and "Mia" not in german
+    assert "jemand mit privatem Profil" in german and "Mia" not in german
     profile = stranger.get("/en/u/Ola/").content.decode()  # Ola's profile is public: Mia is not named in it
     opponents = profile[profile.index("Played most often with") :]
     assert "a private player" in opponents and "Mia" not in profile
@@ -191,7 +191,7 @@ def test_a_look_alike_username_is_refused_at_sign_up():
         )
         .content.decode()
     )
-    assert "Dieser Benutzername sieht aus wie der eines anderen" in html
+    assert "Dieser Benutzername ähnelt zu sehr dem eines anderen Kontos" in html
 
 
 def management_forms(html: str) -> dict:

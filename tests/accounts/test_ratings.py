@@ -169,7 +169,7 @@ def test_leaderboards_everyone_a_private_player_unnamed_and_among_friends(client
     board = html.split("<tbody>")[1]
     assert board.index("Mia") < board.index("Oli") < board.index("a private player")
     assert "Noa" not in board and "/u/Noa/" not in board
-    assert "ein privater Spieler" in client.get("/de/ratings/sevn/").content.decode().split("<tbody>")[1]
+    assert "jemand mit privatem Profil" in client.get("/de/ratings/sevn/").content.decode().split("<tbody>")[1]
     signed_in(client, mia_user)
     board = client.get("/en/ratings/sevn/").content.decode().split("<tbody>")[1]  # her friend's name, for her
     assert 'href="/en/u/Noa/"' in board and "a private player" not in board

@@ -88,7 +88,7 @@ def test_the_three_verdicts_of_the_page_each_say_why(real):
     assert "Self-consistent, but not signed by this site." in html and "It is not signed" in html
     elsewhere = forged(real, table="ZZZZ9", number=7)  # a table and number the site never had
     html = verdict_page(elsewhere, "pl")
-    assert 'data-verdict="consistent"' in html and "Spójny, ale niepodpisany przez tę stronę." in html
+    assert 'data-verdict="consistent"' in html and "Wewnętrznie spójny, ale niepodpisany przez tę stronę." in html
     html = verdict_page(signed_with(elsewhere, "42" * 32))
     assert 'data-verdict="consistent"' in html and "It is signed with another key than this site&#x27;s" in html
     renamed = signed_with(real, "42" * 32)  # the site's game, names changed, signed by another key

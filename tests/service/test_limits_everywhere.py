@@ -106,9 +106,9 @@ def test_the_table_allowance_is_said_in_each_language(settings, language):
     assert new_table(Client(), language).status_code == 302
     page = new_table(Client(), language)
     said = {
-        "de": "Du hast zuletzt zu viele Tische eröffnet",
+        "de": "Du hast in letzter Zeit zu viele Tische eröffnet",
         "nl": "Je hebt de laatste tijd te veel tafels geopend",
-        "pl": "Za dużo nowych stołów w krótkim czasie",
+        "pl": "Ostatnio otwierasz zbyt wiele stołów",
         "fr": "Vous avez ouvert trop de tables ces derniers temps",
     }[language]
     assert page.status_code == 400 and said in page.content.decode()
