@@ -20,10 +20,17 @@ def create_table(page: Page, base: str, nickname: str, seats: int = 4, timer: st
 
 
 def join(page: Page, invite: str, nickname: str) -> None:
+    """Take a seat by the invite link, once the page's socket is live (its first redraw of the
+    lobby would otherwise race the typing and the click); a refusal names itself."""
     page.goto(invite)
+    expect(page.locator('body[data-socket="live"]')).to_have_count(1)
     page.fill("#join-nickname", nickname)
     page.click(".join-form button")
-    expect(page.locator(".lobby-seat--you")).to_contain_text(nickname)
+    try:
+        expect(page.locator(".lobby-seat--you")).to_contain_text(nickname)
+    except AssertionError as error:
+        said = page.locator("#toast").text_content() or "no toast"
+        raise AssertionError(f"{nickname} got no seat ({said.strip()})") from error
 
 
 def deciding(pages: list[Page]) -> Page | None:
