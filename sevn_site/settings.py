@@ -108,6 +108,7 @@ INSTALLED_APPS = [
     "allauth",
     "allauth.account",
     "allauth.mfa",
+    "allauth.usersessions",  # which sessions an account signed in to: a ban ends them all (services.accounts)
     "game",
     "rules",
 ]

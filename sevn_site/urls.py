@@ -18,6 +18,9 @@ urlpatterns += i18n_patterns(
     path("", include("game.urls")),
     path("rules/", include("rules.urls")),
     path("accounts/inactive/", suspended.account_suspended, name="account_suspended"),  # before allauth's
+    # allauth.usersessions is here to end a banned account's sessions; its own page listing them
+    # (raw addresses and browser strings, in its words) is not offered until it reads like the site
+    path("accounts/sessions/", suspended.no_such_page),
     path("accounts/", include("allauth.urls")),
     prefix_default_language=True,
 )

@@ -7,7 +7,7 @@ whose)."""
 from __future__ import annotations
 
 from django.conf import settings
-from django.http import HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 
 from game.core.identity import ENDED_KEY, forget_ended_account, known_player
@@ -40,3 +40,8 @@ class EndedAccountMiddleware:
                 if accounts.suspension_of(session.get(ENDED_KEY)) is not None:
                     return redirect("account_suspended")
         return self.get_response(request)
+
+
+def no_such_page(request: HttpRequest) -> HttpResponse:
+    """A page of allauth's the site does not offer (sevn_site.urls says which, and why)."""
+    raise Http404

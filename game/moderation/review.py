@@ -270,7 +270,7 @@ class ReportAdmin(PeopleByTag, ReadOnly):
         for code, message in sent:
             broadcast.send(code, message)
         if action == "ban":  # after the notice: the banned person's sockets close, in every process
-            broadcast.put_out(tag(report.reported_key), report.reported_user_id, "banned")
+            broadcast.put_out(tag(report.reported_key), moderation.account_id(Person.reported_in(report)), "banned")
         self.message_user(request, _("Done: %(action)s.") % {"action": label}, messages.SUCCESS)
         return back
 

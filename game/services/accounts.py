@@ -149,6 +149,19 @@ def account_suspend(*, by, user, reason: str, suspend: bool = True, duration: st
     return person
 
 
+def end_sessions(user_id: int) -> int:
+    """Log the account out everywhere: every session it signed in to ends (allauth.usersessions
+    keeps which, from each log-in on), so each of its browsers is a stranger at its next request.
+    A table ban does this once it is written; the browser's mark and the address still refuse
+    tables to the guest who comes back (services.chat). Returns how many sessions ended."""
+    from allauth.usersessions.models import UserSession
+
+    sessions = list(UserSession.objects.filter(user_id=user_id))
+    for session in sessions:
+        session.end()
+    return len(sessions)
+
+
 def suspension_lapsed(user) -> bool:
     """A suspension for a while whose time is up ends as its person comes back (log-in): the
     account is active again, with a line in the moderators' log. False if it still holds."""

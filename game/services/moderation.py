@@ -18,8 +18,8 @@ from django.utils.translation import gettext_lazy as _
 from game.core import staff_words
 from game.core.errors import ServiceError
 from game.core.identity import tag
-from game.models import ChatMessage, ModAction, Presence, Report, Sanction, Seat, Table
-from game.services import selectors
+from game.models import ChatMessage, ModAction, Presence, Profile, Report, Sanction, Seat, Table
+from game.services import accounts, selectors
 from game.services.common import clean_nickname, table_update
 from game.services.staff import Person, log_action, mark_handled, remove_seat
 from game.services.store import locked_table_and_game
@@ -132,13 +132,20 @@ def player_mute(
     return _notice(person, notice, table.code if table else (report.table_code if report else None))
 
 
+def account_id(person: Person) -> int | None:
+    """The account behind a person's key, also when they were reported as a guest and signed
+    up since (the report names the guest key, which became the account's); None for a guest."""
+    return person.user_id or Profile.objects.filter(player_key=person.key).values_list("user_id", flat=True).first()
+
+
 @transaction.atomic
 def player_ban(*, by, person: Person, duration: str, reason: object, report: Report | None = None) -> Sent:
     """No creating or joining tables for a while (or for good): the person leaves every table
     at once (a bot keeps a seat in a running game) and their screens are told, then closed
     (the caller puts them out: game.delivery.broadcast.put_out). The ban holds for the key, the
     account, the browsers that played under the key (their mark) and, while it lasts, the
-    address the person last came from (services.chat.active_sanction)."""
+    address the person last came from (services.chat.active_sanction). An account is logged
+    out of every session (services.accounts.end_sessions)."""
     if duration not in BAN_DURATIONS:
         raise ServiceError("bad_duration", _("Choose a duration from the list."))
     why = _reason(reason)
@@ -149,10 +156,11 @@ def player_ban(*, by, person: Person, duration: str, reason: object, report: Rep
         {"kind": "ban", "expires": until.timestamp() if until else None, "reason": why},
         report.table_code if report else None,
     )
+    user_id = account_id(person)
     Sanction.objects.create(
         kind=Sanction.Kind.BAN,
         player_key=person.key,
-        user_id=person.user_id,
+        user_id=user_id,
         nickname=person.name,
         reason=why,
         expires=until,
@@ -171,6 +179,8 @@ def player_ban(*, by, person: Person, duration: str, reason: object, report: Rep
         report=report,
     )
     mark_handled(report, by, staff_words.entry("banned", duration=duration))
+    if user_id is not None:  # an account (reported as a guest, perhaps): logged out everywhere
+        transaction.on_commit(lambda: accounts.end_sessions(user_id))
     return removed + handed + notices
 
 

@@ -269,6 +269,33 @@ def test_a_banned_account_that_logs_out_stays_refused_as_a_guest_in_that_browser
     assert Client(REMOTE_ADDR="10.2.2.2").post("/en/tables/new/", {**TABLE, "nickname": "Cleo"}).status_code == 302
 
 
+def test_a_ban_logs_the_account_out_of_every_browser_it_was_signed_in_to(django_capture_on_commit_callbacks):
+    browser = Client(REMOTE_ADDR="10.1.1.1")
+    table, report = reported_guest(browser)
+    sign_up(browser, "Ben")  # the reported guest makes an account (the report follows)
+    phone = Client(REMOTE_ADDR="10.3.3.3")
+    log_in(phone, "Ben")
+    sign_up(Client(), "Cleo")
+    cleo = Client(REMOTE_ADDR="10.4.4.4")
+    log_in(cleo, "Cleo")
+    for signed_in, name in ((browser, "Ben"), (phone, "Ben"), (cleo, "Cleo")):
+        assert f"Signed in as {name}" in signed_in.get("/en/").content.decode()
+    report.refresh_from_db()
+
+    with django_capture_on_commit_callbacks(execute=True):
+        assert ban(superuser_client(), report).status_code == 302
+
+    for was_ben in (browser, phone):  # a stranger at the next request, wherever Ben was signed in
+        assert "Signed in as" not in was_ben.get("/en/").content.decode()
+    refused = browser.post("/en/tables/new/", {**TABLE, "nickname": "Benny"})  # and still refused
+    assert refused.status_code == 400 and "You are banned from tables" in refused.content.decode()
+    assert "Signed in as Cleo" in cleo.get("/en/").content.decode()  # nobody else is logged out
+    log_in(phone, "Ben")  # Ben may sign in again, and is still banned from tables
+    assert "Signed in as Ben" in phone.get("/en/").content.decode()
+    again = phone.post("/en/tables/new/", {**TABLE, "nickname": ""})
+    assert again.status_code == 400 and "You are banned from tables" in again.content.decode()
+
+
 @pytest.mark.django_db(transaction=True)
 async def test_a_ban_closes_the_banned_persons_table_sockets_within_a_second():
     @database_sync_to_async
@@ -283,6 +310,26 @@ async def test_a_ban_closes_the_banned_persons_table_sockets_within_a_second():
     await database_sync_to_async(lambda: ban(superuser_client(), report))()
     code, said = await closed_with(socket, SOON)
     assert code == 4403 and any("You were banned from tables" in text for text in said)
+
+
+@pytest.mark.django_db(transaction=True)
+async def test_a_ban_on_a_guest_who_signed_up_since_closes_their_account_page_socket_too():
+    """The report names the guest key, which became the account's: the ban finds the account
+    behind it, and its /ws/me/ (invitations) closes with the table's."""
+
+    @database_sync_to_async
+    def setup():
+        browser = Client(REMOTE_ADDR="10.1.1.1")
+        table, report = reported_guest(browser)
+        sign_up(browser, "Ben")
+        report.refresh_from_db()
+        return report, browser.session.session_key
+
+    report, session_key = await setup()
+    page = await socket_at("/ws/me/", session_key)
+    await database_sync_to_async(lambda: ban(superuser_client(), report))()
+    code, _said = await closed_with(page, SOON)
+    assert code == 4401
 
 
 def test_a_suspended_accounts_profile_answers_as_one_that_does_not_exist_everywhere():

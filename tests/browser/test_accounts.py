@@ -84,6 +84,50 @@ def test_sign_up_with_a_passkey_then_sign_in_with_it(browser, base, shoot):
     context.close()
 
 
+def test_wrong_passwords_from_someone_else_leave_the_owner_their_passkey(browser, base):
+    """Five wrong passwords for an account pause its password (allauth's login_failed per
+    account); its owner, told so on the log-in page, still signs in with their passkey."""
+    owner_ctx = browser.new_context(viewport=DESKTOP, locale="en-GB")
+    owner = owner_ctx.new_page()
+    virtual_authenticator(owner_ctx, owner)
+    owner.goto(f"{base}/en/accounts/signup/")
+    owner.get_by_role("link", name="Sign up using a passkey").click()
+    owner.fill('input[name="username"]', "Rita")
+    owner.fill('input[name="email"]', "rita@example.com")
+    owner.locator("form.account-form button[type=submit]").click()
+    enter_code(owner, "rita@example.com")
+    owner.click("#mfa_webauthn_signup")
+    expect(owner.locator(".site-account__name")).to_contain_text("Rita")
+    owner.goto(f"{base}/en/accounts/password/set/")  # a password too, which others can guess at
+    owner.fill('input[name="password1"]', PASSWORD)
+    owner.fill('input[name="password2"]', PASSWORD)
+    owner.locator("form.account-form button[type=submit]").click()
+    expect(owner.locator(".flash")).to_contain_text("Password successfully set.")
+    owner.get_by_role("button", name="Log out").first.click()
+    expect(owner.locator(".site-account")).to_contain_text("Log in")
+
+    guesser_ctx = browser.new_context(viewport=DESKTOP, locale="en-GB")
+    guesser = guesser_ctx.new_page()
+    for n in range(5):
+        guesser.goto(f"{base}/en/accounts/login/")
+        guesser.fill('input[name="login"]', "Rita")
+        guesser.fill('input[name="password"]', f"wrong-guess-{n}")
+        guesser.locator("form.account-form button[type=submit]").click()
+        expect(guesser.locator("form.account-form")).to_contain_text("not correct")
+
+    owner.goto(f"{base}/en/accounts/login/")
+    owner.fill('input[name="login"]', "Rita")
+    owner.fill('input[name="password"]', PASSWORD)  # the right one, refused while paused
+    owner.locator("form.account-form button[type=submit]").click()
+    expect(owner.locator("form.account-form")).to_contain_text("signing in with a password is paused")
+    expect(owner.locator("form.account-form")).to_contain_text("passkey")
+    expect(owner.locator(".site-account")).to_contain_text("Log in")
+    owner.click("#passkey_login")
+    expect(owner.locator(".site-account__name")).to_contain_text("Rita")
+    for ctx in (owner_ctx, guesser_ctx):
+        ctx.close()
+
+
 def test_a_guest_signs_up_mid_game_plays_on_and_finds_the_table_on_another_browser(browser, base, shoot):
     gus_ctx = browser.new_context(viewport=DESKTOP, locale="en-GB")
     ben_ctx = browser.new_context(viewport=DESKTOP, locale="en-GB")
@@ -191,6 +235,8 @@ def test_a_ban_on_an_account_follows_it_to_a_second_browser(browser, base, no_co
     zoe = User.objects.get(username="Zoe")
     key = Profile.objects.get(user=zoe).player_key
     moderation.player_ban(by=None, person=Person(key, "Zoe", zoe.pk), duration="24h", reason="cheating")
+    first.goto(f"{base}/en/")  # the ban logged Zoe out of the browser she was signed in to
+    expect(first.locator(".site-account")).to_contain_text("Log in")
 
     second_ctx = browser.new_context(viewport=DESKTOP, locale="fr-FR")
     second = second_ctx.new_page()
