@@ -129,7 +129,7 @@ class Table:
 
 
 def stage_totals(stack: Stack) -> list[dict]:
-    """Each Daphne process's CPU by stage so far (game.core.stages: SIGUSR2 writes them)."""
+    """Each Daphne process's CPU by stage so far (game.runtime.stages: SIGUSR2 writes them)."""
     import signal
 
     paths = []
@@ -431,7 +431,7 @@ def main() -> None:
         "DB_POOL_SIZE": str(args.pool),
         "SEVN_BOT_DELAY_MS": "0",
         "LOG_LEVEL": "WARNING",
-        "SEVN_STAGES": "1",  # CPU by stage (game.core.stages), read before and after the load
+        "SEVN_STAGES": "1",  # CPU by stage (game.runtime.stages), read before and after the load
         "SEVN_STAGES_FILE": f"/tmp/sevn-stages-{os.getpid()}",
     }
     with Stack(env=env, servers=args.servers, pg_statements=not args.no_statements) as stack:

@@ -364,7 +364,7 @@ def main() -> None:
         "ALLOWED_HOSTS": "127.0.0.1",
         "LOG_LEVEL": "ERROR",
         # Its players answer at machine speed from one address: the limits meant for people
-        # (game.core.limits, game.live.transport) would measure themselves, not the table.
+        # (game.runtime.limits, game.live.transport) would measure themselves, not the table.
         "SEVN_SOCKET_RATE": "100000",
         "SEVN_SOCKET_BURST": "100000",
         "SEVN_FRAME_RATE": "100000",

@@ -343,7 +343,7 @@ class Redis:
 
 class Daphne:
     """One server process, started as the README says (behind the proxy, which it trusts from
-    127.0.0.1 only: SEVN_TRUSTED_PROXIES, game.core.proxy)."""
+    127.0.0.1 only: SEVN_TRUSTED_PROXIES, game.runtime.proxy)."""
 
     def __init__(self, env: dict, log: Path) -> None:
         self.env, self.log = env, log

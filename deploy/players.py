@@ -20,7 +20,7 @@ Whatever a person meets that is not the game going on is counted by kind (`Seat.
   502/504 from nginx with no process answering), `handshake_timeout` (no answer within
   `open_timeout`), `handshake_invalid`, `connect_failed` (no TCP connection);
 - `busy_shed`: a full server turned a new socket away (4503, or 4504 while it lets a crowd in:
-  game.core.capacity). That is how overload is meant to look, not a failure: the seat tries
+  game.runtime.capacity). That is how overload is meant to look, not a failure: the seat tries
   again after a growing random pause, as the page does, and it is not counted in `errors_of`.
 """
 

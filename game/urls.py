@@ -5,10 +5,7 @@ from __future__ import annotations
 
 from django.urls import path
 
-from game.accounts import pages as accounts
-from game.friends import pages as friends
-from game.pages import chat, fair, home, records, replay, reports, table
-from game.ratings import pages as ratings
+from game.pages import accounts, chat, fair, friends, home, ratings, records, replay, reports, table
 
 urlpatterns = [
     path("", home.home, name="home"),

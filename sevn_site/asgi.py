@@ -13,12 +13,12 @@ django_asgi_app = get_asgi_application()
 from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 
-from game.core import stages  # noqa: E402
 from game.live import timers, transport  # noqa: E402
 from game.live.admission import TurnAwayWhenFull  # noqa: E402
 from game.live.nul_bytes import RefuseNul  # noqa: E402
 from game.live.origins import SameOriginValidator  # noqa: E402
 from game.live.routing import websocket_urlpatterns  # noqa: E402
+from game.runtime import stages  # noqa: E402
 from sevn_site import bodies  # noqa: E402
 
 application = ProtocolTypeRouter(

@@ -1,4 +1,4 @@
-"""Request bodies bounded before anything reads them (issue 35): the limits are game.core.uploads'.
+"""Request bodies bounded before anything reads them (issue 35): the limits are game.runtime.uploads'.
 
 Why here, in Daphne's request, and not in an ASGI middleware: Twisted reads a whole body first
 (into a temporary file above 100 KB), and only then does Daphne start the application, pushing
@@ -21,7 +21,7 @@ from daphne import http_protocol
 from django.utils import translation
 from django.utils.html import escape
 
-from game.core import uploads
+from game.runtime import uploads
 
 
 class BoundedRequest(http_protocol.WebRequest):

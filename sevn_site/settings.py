@@ -125,7 +125,7 @@ MIDDLEWARE = [
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "game.pages.marks.BrowserMarkMiddleware",
-    "game.accounts.suspended.EndedAccountMiddleware",
+    "game.pages.suspended.EndedAccountMiddleware",
     "game.pages.lookups.TableLookupMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
@@ -323,13 +323,13 @@ if EMAIL_HOST:
 else:
     EMAIL_BACKEND = "django.core.mail.backends.console.EmailBackend"
 DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "SEVN <noreply@localhost>")
-# Where a suspended person writes to appeal (their suspension page says it: game.accounts.suspended).
+# Where a suspended person writes to appeal (their suspension page says it: game.pages.suspended).
 SEVN_APPEAL_EMAIL = os.environ.get("SEVN_APPEAL_EMAIL", "appeals@localhost").strip()
 
 # How long bots "think" before they move, in ms (a table setting; tests use 0).
 SEVN_BOT_DELAY_MS = int(os.environ.get("SEVN_BOT_DELAY_MS", "900"))
 
-# What one client may ask (game.core.limits): a socket's messages per second and burst (then dropped;
+# What one client may ask (game.runtime.limits): a socket's messages per second and burst (then dropped;
 # closed after SEVN_SOCKET_CLOSE_AFTER dropped within 10 s), sockets per address per process,
 # table-code lookups that find nothing and failed logins per address per minute.
 SEVN_SOCKET_RATE = float(os.environ.get("SEVN_SOCKET_RATE", "10"))
@@ -343,7 +343,7 @@ SEVN_MAX_SOCKETS_PER_ADDRESS = _env_int("SEVN_MAX_SOCKETS_PER_ADDRESS", 64)
 # A signed-in person's page sockets (/ws/me/, one per open page) per account, per process; per
 # address they count up to SEVN_MAX_SOCKETS_PER_ADDRESS, apart from table sockets.
 SEVN_MAX_PERSON_SOCKETS = _env_int("SEVN_MAX_PERSON_SOCKETS", 20)
-# When a process is full (game.core.capacity): it turns new table sockets away, "busy, retrying",
+# When a process is full (game.runtime.capacity): it turns new table sockets away, "busy, retrying",
 # at this many table sockets open, this many being let in at once, or once work waits this many
 # ms to start (0: no such limit).
 SEVN_MAX_SOCKETS = _env_int("SEVN_MAX_SOCKETS", 0)
@@ -354,7 +354,7 @@ SEVN_LOGINS_PER_MINUTE = _env_int("SEVN_LOGINS_PER_MINUTE", 10)
 # Reports a client address, and a person, may send in an hour (then refused until it is over).
 SEVN_REPORTS_PER_HOUR = _env_int("SEVN_REPORTS_PER_HOUR", 20)
 # The proxies whose X-Forwarded-For names the client (addresses or networks, comma-separated):
-# from anyone else the connection's own address counts (game.core.proxy).
+# from anyone else the connection's own address counts (game.runtime.proxy).
 SEVN_TRUSTED_PROXIES = os.environ.get("SEVN_TRUSTED_PROXIES", "127.0.0.1")
 # What one account may send per hour: friend requests, and invitations to tables.
 SEVN_FRIEND_REQUESTS_PER_HOUR = _env_int("SEVN_FRIEND_REQUESTS_PER_HOUR", 30)

@@ -4,8 +4,7 @@ from django.conf.urls.i18n import i18n_patterns
 from django.contrib import admin
 from django.urls import include, path
 
-from game.accounts import suspended
-from game.pages import home, records
+from game.pages import home, records, suspended
 
 urlpatterns = [
     path("admin/", admin.site.urls),

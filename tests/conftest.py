@@ -23,11 +23,11 @@ def _fast_settings(settings):
 
 @pytest.fixture(autouse=True)
 def _fresh_limits():
-    """Per-process counters of game.core.limits and game.core.capacity start empty for every test
+    """Per-process counters of game.runtime.limits and game.runtime.capacity start empty for every test
     (and the cache's counts)."""
     from django.core.cache import cache
 
-    from game.core import capacity, limits
+    from game.runtime import capacity, limits
 
     limits._penalised_until.clear()
     limits._sockets_by_address.clear()

@@ -8,7 +8,7 @@ from django.utils.translation import gettext_lazy as _
 
 from game.core.errors import ServiceError
 from game.core.identity import ENDED_KEY
-from game.core.proxy import client_address
+from game.runtime.proxy import client_address
 from game.services.accounts import refuse_lookalike_username, suspension_lapsed
 from game.services.common import clean_nickname
 
@@ -38,7 +38,7 @@ class AccountAdapter(DefaultAccountAdapter):
     def get_client_ip(self, request):
         """The address allauth's rate limits count by is the one every other limit counts by:
         behind nginx REMOTE_ADDR is the proxy's for everyone, and X-Forwarded-For is believed only
-        from SEVN_TRUSTED_PROXIES (game.core.proxy)."""
+        from SEVN_TRUSTED_PROXIES (game.runtime.proxy)."""
         return client_address(request.META)
 
     def clean_username(self, username, shallow=False):
@@ -65,6 +65,6 @@ class AccountAdapter(DefaultAccountAdapter):
         return super().pre_login(request, user, **kwargs)
 
     def respond_user_inactive(self, request, user):
-        """A suspended person is told why, until when and how to appeal (game.accounts.suspended)."""
+        """A suspended person is told why, until when and how to appeal (game.pages.suspended)."""
         request.session[ENDED_KEY] = user.pk
         return super().respond_user_inactive(request, user)

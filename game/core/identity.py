@@ -98,7 +98,7 @@ def forget_ended_account(session) -> bool:
     """A session that held an account its user is no longer signed in to (Django's auth lets no
     suspended account in, and a log-out empties the session): the account's player key goes from
     it, so that it acts as that player nowhere (a page makes it a new guest, a socket a
-    spectator); the account is remembered only to say why (game.accounts.suspended). True if
+    spectator); the account is remembered only to say why (game.pages.suspended). True if
     the session held one."""
     kept = session.get(ACCOUNT_KEY) if session is not None else None
     if not kept:

@@ -114,7 +114,7 @@ class Kind:
         online: tuple[int, ...] | None = None,
         recent: tuple[dict, ...] = (),
     ) -> Any:
-        """One viewer's table as a game.ui.common.TableView: its frame and its pieces by element id,
+        """One viewer's table as a game.drawkit.common.TableView: its frame and its pieces by element id,
         in page order. Pieces named "seat-N" are the seats (see `own_seat_apart`). `recent`: the
         game's latest events as the viewer's screen heard them, oldest first (to mark what was
         played since the viewer's last turn)."""

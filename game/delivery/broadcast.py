@@ -31,8 +31,8 @@ from collections import Counter
 from asgiref.sync import async_to_sync
 from channels.layers import InMemoryChannelLayer, get_channel_layer
 
-from game.core import outage, stages
 from game.delivery.channel_layer import UNREACHABLE
+from game.runtime import outage, stages
 
 logger = logging.getLogger(__name__)
 

@@ -37,7 +37,7 @@ from redis.backoff import ExponentialBackoff
 from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 
-from game.core import outage
+from game.runtime import outage
 
 logger = logging.getLogger(__name__)
 
@@ -192,7 +192,7 @@ class ServiceRedisChannelLayer(RedisChannelLayer):
         while True:
             try:
                 message = await super().receive(channel)
-            except UNREACHABLE as error:  # said once (game.core.outage), then waited out quietly
+            except UNREACHABLE as error:  # said once (game.runtime.outage), then waited out quietly
                 outage.down("the channel layer", error)
                 await asyncio.sleep(wait)
                 wait = min(wait * 2, self.retry_wait_max)

@@ -181,7 +181,7 @@ def replay_module(name: object) -> ModuleType:
     if not isinstance(name, str) or not GAME_NAME.fullmatch(name):
         raise Refused("no such game")
     try:
-        module = importlib.import_module(f"game.{name}.replay")
+        module = importlib.import_module(f"game.{name}.record_play")
     except ImportError:
         raise Refused("no such game") from None
     if getattr(module, "NAME", None) != name:

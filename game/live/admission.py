@@ -2,7 +2,7 @@
 
 Every table socket costs its process work before it shows anything: the session and the user
 looked up (Channels' auth middleware, on the database thread), the table read and drawn whole,
-the arrival noted. A full process (game.core.capacity) answers a new table socket at once
+the arrival noted. A full process (game.runtime.capacity) answers a new table socket at once
 instead, before the origin check, the session or the database: the handshake, then a close
 with CLOSE_BUSY. The page says "busy" and tries again after a growing pause (sevn.js), as the
 load client does (deploy/players.py); the close's code says whether the process is full
@@ -15,7 +15,7 @@ closes: its table is drawn and on its way, or it was refused.
 
 from __future__ import annotations
 
-from game.core import capacity
+from game.runtime import capacity
 
 # RFC 6455's own "try again later" (1013) is not a code Daphne's WebSocket library lets a
 # server send: 4503, in the application's range, after HTTP's 503 Service Unavailable.

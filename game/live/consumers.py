@@ -22,14 +22,14 @@ from django.utils.translation import gettext_lazy as _
 
 from game import registry, services
 from game import screen as render
-from game.core import capacity, limits, outage, stages
 from game.core.errors import ENGINE_MESSAGES, ServiceError
 from game.core.identity import MARK_COOKIE, Traces, known_player, marks_in, tag, with_traces
 from game.delivery.broadcast import LOCAL, group_name, out_groups, passed, relay, unpack
 from game.live import readings, watch
 from game.live.chat_socket import ChatSocket
 from game.live.leaving import leaving
-from game.services import presence, selectors
+from game.runtime import capacity, limits, outage, stages
+from game.services import presence, selectors, table_reads
 
 logger = logging.getLogger(__name__)
 
@@ -463,13 +463,13 @@ def _read_table(code: str) -> tuple[dict | None, list[dict], list[int], int]:
     """The table, its log and whose sockets are open (so that every new screen, a spectator's
     without a session too, marks who is here at once), with the count of presence messages the
     table had when it was read (before who is here: the reading is as new as that message)."""
-    table = selectors.table_by_code(code)
+    table = table_reads.table_by_code(code)
     if table is None:
         return None, [], [], 0
-    game = selectors.current_game(table)
+    game = table_reads.current_game(table)
     return (
-        selectors.snapshot(table, game=game),
-        selectors.log_events(game),
+        table_reads.snapshot(table, game=game),
+        table_reads.log_events(game),
         presence.online(table.id),
         table.presence_told,
     )

@@ -15,7 +15,7 @@ from django.conf import settings
 from django.http.request import split_domain_port, validate_host
 from django.utils.translation import gettext_lazy as _
 
-from game.core.limits import client_address, penalised
+from game.runtime.limits import client_address, penalised
 from game.screen import render_error
 
 CLOSE_FLOODED = 4429  # as the consumer's close for flooding: the page says why and offers Reload

@@ -1,7 +1,7 @@
 """The small socket every page of a signed-in person opens (sevn.js): it joins the person's
 group (game.delivery.broadcast.person_group) and shows each invitation that arrives as a toast
 with a Join button, in the page's language. So many may be open at once per address and per
-account (game.core.limits.person_socket_opened)."""
+account (game.runtime.limits.person_socket_opened)."""
 
 from __future__ import annotations
 
@@ -11,8 +11,8 @@ from django.template.loader import render_to_string
 from django.utils import translation
 
 from game import registry
-from game.core import limits
 from game.delivery.broadcast import person_group
+from game.runtime import limits
 
 LANGUAGES = {code for code, _name in settings.LANGUAGES}
 
@@ -40,7 +40,7 @@ class PersonConsumer(AsyncWebsocketConsumer):
         if user is None or not user.is_authenticated:
             await self.close(code=CLOSE_SIGNED_OUT)
             return
-        # Capped per address and per account like table sockets (game.core.limits), before it
+        # Capped per address and per account like table sockets (game.runtime.limits), before it
         # joins anything: one account had opened 3,000 of them.
         counted = (limits.client_address(self.scope), str(user.pk))
         if not limits.person_socket_opened(*counted):

@@ -17,9 +17,9 @@ from channels.db import database_sync_to_async
 from django.core.cache import cache
 
 from game import services
-from game.core import capacity, outage, stages
 from game.live import watch
-from game.services import presence, selectors
+from game.runtime import capacity, outage, stages
+from game.services import presence, table_reads
 
 logger = logging.getLogger(__name__)
 
@@ -39,7 +39,7 @@ def fire_due(now=None, check_absent: bool = True) -> list[dict]:
 
 def _fire_due(now, check_absent: bool) -> list[dict]:
     messages = []
-    for game_id in selectors.due_games(now):
+    for game_id in table_reads.due_games(now):
         try:
             message = services.game_expire(game_id=game_id, now=now)
         except Exception:  # one broken game must not stop every other table's clock

@@ -2,7 +2,7 @@
 
 A socket's messages are parsed by Daphne (autobahn) and queued for its consumer without bound.
 A client flooding thousands of frames a second keeps the process busy parsing and queueing
-long after the consumer's own allowance (game.core.limits) drops them, and every other table on that
+long after the consumer's own allowance (game.runtime.limits) drops them, and every other table on that
 process waits behind it. So frames over a generous allowance are dropped before they are
 queued, and so are frames for a consumer that already has QUEUE_MAX waiting (memory stays
 bounded); a socket that keeps having frames dropped is closed with 4429 and a reason, and its
@@ -20,7 +20,7 @@ import logging
 
 from django.conf import settings
 
-from game.core import limits, stages
+from game.runtime import limits, stages
 
 logger = logging.getLogger(__name__)
 
@@ -64,7 +64,7 @@ def _guarded(original):
 
 
 def _timed_reads(original):
-    """Bytes from a socket parsed into frames and queued (game.core.stages: "frames in")."""
+    """Bytes from a socket parsed into frames and queued (game.runtime.stages: "frames in")."""
 
     def dataReceived(self, data):  # noqa: N802 - Twisted's name
         with stages.timed("frames in"):

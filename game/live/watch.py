@@ -19,9 +19,9 @@ from collections.abc import Hashable
 
 from channels.db import database_sync_to_async
 
-from game.core import outage, stages
 from game.delivery.broadcast import relay, send_async
-from game.services import presence, selectors
+from game.runtime import outage, stages
+from game.services import presence, table_reads
 
 logger = logging.getLogger(__name__)
 
@@ -87,7 +87,7 @@ async def check_once() -> int:
 
 def _fingerprints(codes: list[str]) -> dict:
     with stages.timed("screens' check"):
-        return selectors.fingerprints(codes)
+        return table_reads.fingerprints(codes)
 
 
 def _heartbeat(sockets: dict[str, tuple[str, str]]) -> list[dict]:

@@ -13,7 +13,7 @@ from django.contrib.admin import AdminSite
 from django.http import HttpRequest, HttpResponse
 from django.utils.translation import gettext
 
-from game.core.limits import client_address, is_limited, over_limit
+from game.runtime.limits import client_address, is_limited, over_limit
 
 WINDOW = 60
 

@@ -9,12 +9,12 @@ from django.utils.translation import gettext
 from django.views.decorators.http import require_GET, require_POST
 
 from game import registry, services
-from game.core import limits
 from game.core.errors import ServiceError
 from game.core.identity import NICKNAME_KEY, known_player, player_for
 from game.pages.forms import CreateTableForm
 from game.pages.lookups import lookup_missed, lookups_exhausted
-from game.services import selectors
+from game.runtime import limits
+from game.services import selectors, table_reads
 
 HERO_CARDS = ("7", "second_chance", "13", "x2", "storm")
 
@@ -79,7 +79,7 @@ def table_find(request: HttpRequest) -> HttpResponse:
     if (refused := lookups_exhausted(request)) is not None:
         return refused
     code = "".join(request.GET.get("code", "").split()).upper()
-    if selectors.table_by_code(code) is None:
+    if table_reads.table_by_code(code) is None:
         lookup_missed(request)
         messages.error(request, gettext("There is no table with that code."))
         return redirect("home")

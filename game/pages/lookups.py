@@ -1,6 +1,6 @@
 """Table codes are the only key to a table: every answer that tells whether a code exists (the
 table page, the find form, any form posted to a table, the table socket: game.live.consumers)
-counts against one limit per address (game.core.limits.lookups_exhausted), and past it every such
+counts against one limit per address (game.runtime.limits.lookups_exhausted), and past it every such
 answer is refused alike, whether the code exists or not."""
 
 from __future__ import annotations
@@ -8,8 +8,8 @@ from __future__ import annotations
 from django.http import HttpRequest, HttpResponse
 from django.utils.translation import gettext
 
-from game.core import limits
 from game.core.errors import ServiceError
+from game.runtime import limits
 
 
 def lookups_exhausted(request: HttpRequest) -> HttpResponse | None:
@@ -31,7 +31,7 @@ def count_refusal(request: HttpRequest, error: ServiceError) -> None:
         lookup_missed(request)
 
 
-TABLE_PAGES = ("game.pages.", "game.friends.")  # the modules whose views answer under a table's code
+TABLE_PAGES = ("game.pages.",)  # the modules whose views answer under a table's code
 
 
 class TableLookupMiddleware:

@@ -18,7 +18,7 @@ from django.conf import settings
 from django.core.cache import cache
 
 from game.core.identity import MARK_AGE, MARK_COOKIE, SESSION_KEY, Traces, mark_cookie, marks_in, tag, with_traces
-from game.core.proxy import client_address
+from game.runtime.proxy import client_address
 from game.services.moderation import ADDRESS_KEPT, seen_address_key
 
 MARKS_KEPT = 8  # the most recent keys a browser played under (a family's shared computer)

@@ -14,7 +14,7 @@ from django.conf import settings
 from django.db import connection
 from django.http import HttpResponse
 
-from game.core import capacity
+from game.runtime import capacity
 
 logger = logging.getLogger(__name__)
 
@@ -54,14 +54,14 @@ async def _layer_answers() -> bool:
 def channel_layer_ok() -> bool:
     try:
         return async_to_sync(_layer_answers)()
-    except Exception as error:  # (Redis down: said once by game.core.outage, not traced per check)
+    except Exception as error:  # (Redis down: said once by game.runtime.outage, not traced per check)
         logger.warning("health: channel layer unreachable (%s)", error)
         return False
 
 
 class HealthCheckMiddleware:
     """GET /healthz: 200 when this process reaches its database and its channel layer, else 503;
-    with how full it is (game.core.capacity). First in the chain: no host check, session,
+    with how full it is (game.runtime.capacity). First in the chain: no host check, session,
     redirect or language prefix gets in its way."""
 
     def __init__(self, get_response) -> None:

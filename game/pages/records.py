@@ -17,9 +17,9 @@ from django.views.decorators.http import require_GET, require_http_methods
 
 from game import registry
 from game.core.identity import known_player
-from game.core.uploads import RECORD_MAX_BYTES
 from game.fair import record as records
 from game.fair.verify import CONSISTENT, REFUSED, SITE, Verdict, loads, verify
+from game.runtime.uploads import RECORD_MAX_BYTES
 from game.services.records import game_id_of, game_record, site_public_key, stored_difference
 
 GAME_PAGES = ("game_record", "game_replay")  # a link to either names a finished game's record

@@ -1,4 +1,4 @@
-"""A finished game's replay, step by step (game.screen.replay): the whole page, or for the page's
+"""A finished game's replay, step by step (game.screen.replay_steps): the whole page, or for the page's
 script one step's table, hands and log."""
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ from django.utils.translation import gettext
 from django.views.decorators.http import require_GET
 
 from game.core.identity import known_player
-from game.screen.replay import replay_step
+from game.screen.replay_steps import replay_step
 from game.services.records import game_id_of
 
 

@@ -10,9 +10,9 @@ from django.views.decorators.http import require_POST
 from game import services
 from game.core.errors import ServiceError
 from game.core.identity import NICKNAME_KEY, player_for
-from game.core.limits import client_address, over_limit
 from game.pages.answers import answer
 from game.pages.lookups import count_refusal
+from game.runtime.limits import client_address, over_limit
 
 REPORT_WINDOW = 3600
 

@@ -18,7 +18,7 @@ from game.core.identity import NICKNAME_KEY, known_player, player_for, tag
 from game.delivery import broadcast
 from game.pages.lookups import count_refusal, lookup_missed
 from game.screen import chat as chat_render
-from game.services import selectors
+from game.services import selectors, table_reads
 from game.services.chat import author_token
 from game.services.play import rematch_ask
 
@@ -26,19 +26,19 @@ from game.services.play import rematch_ask
 @require_GET
 def table(request: HttpRequest, code: str) -> HttpResponse:
     # (past the look-up limit, game.pages.lookups' middleware refused it already)
-    table = selectors.table_by_code(code)
+    table = table_reads.table_by_code(code)
     if table is None:
         lookup_missed(request)
         raise Http404(gettext("There is no table with that code."))
     player = known_player(request.session, request.user)  # watching creates no session
-    snapshot = selectors.snapshot(table)
+    snapshot = table_reads.snapshot(table)
     context = table_render.table_context(snapshot, player and player.key)
-    game = selectors.current_game(table)
+    game = table_reads.current_game(table)
     context.update(_chat_context(table, snapshot, player, request))
     context.update(
         {
             "ws_url": f"/ws/t/{table.code}/?lang={get_language()}",
-            "lines": table_render.log_lines(table_render.log_entries(snapshot, selectors.log_events(game))),
+            "lines": table_render.log_lines(table_render.log_entries(snapshot, table_reads.log_events(game))),
             **_people_context(table, snapshot, request),
             "nickname_hint": request.session.get(NICKNAME_KEY, "")
             or (player.username if player and player.is_user else ""),

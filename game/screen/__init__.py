@@ -1,4 +1,4 @@
-"""The table screen: per-viewer HTML of a table, drawn from a snapshot (services.selectors.snapshot)
+"""The table screen: per-viewer HTML of a table, drawn from a snapshot (services.table_reads.snapshot)
 and the new events, with its log and its chat.
 
 The same snapshot is drawn differently for each viewer: your own seat at the bottom, controls

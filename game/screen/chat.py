@@ -13,8 +13,8 @@ from django.utils.translation import override
 from game import registry
 from game.core import phrases
 from game.core.identity import tag
+from game.drawkit.pieces import drawn
 from game.services.chat import CHAT_MAX, author_token, refusal_message, sanction_message
-from game.ui.pieces import drawn
 
 CHANNELS = ("table", "spectators")
 LINE = ("id", "channel", "nickname", "text", "phrase", "author")  # what a line shows

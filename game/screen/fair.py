@@ -6,8 +6,8 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-from game.ui.common import viewer_seat
-from game.ui.pieces import Piece
+from game.drawkit.common import viewer_seat
+from game.drawkit.pieces import Piece
 
 
 class Fair(NamedTuple):

@@ -8,9 +8,9 @@ import json
 from django.utils.safestring import mark_safe
 
 from game import registry
-from game.ui import log
-from game.ui.common import seat_names
-from game.ui.pieces import Piece, drawn
+from game.drawkit import log
+from game.drawkit.common import seat_names
+from game.drawkit.pieces import Piece, drawn
 
 
 def log_entries(snapshot: dict, events: list[dict]) -> list[dict]:

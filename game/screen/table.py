@@ -13,12 +13,12 @@ from django.utils.translation import get_language, override
 from game import registry
 from game.core.identity import tag
 from game.delivery.broadcast import Passed
+from game.drawkit import common
+from game.drawkit.common import TableView, viewer_seat
+from game.drawkit.pieces import Piece, draw, shows
 from game.screen.fair import fair_data, fair_piece
 from game.screen.log import last_move_piece, log_entries, log_lines, log_piece
-from game.services.selectors import fingerprint
-from game.ui import common
-from game.ui.common import TableView, viewer_seat
-from game.ui.pieces import Piece, draw, shows
+from game.services.table_reads import fingerprint
 
 LOBBY = "table/_table.html"  # a table waiting in its lobby, or closed: the same for every game
 

@@ -22,7 +22,7 @@ from game.core import names, staff_words
 from game.core.errors import ServiceError
 from game.core.identity import tag
 from game.models import ChatMessage, GuestKey, ModAction, Presence, Profile, Report, Sanction, Seat, Table
-from game.services import selectors
+from game.services import table_reads
 from game.services.common import table_update
 from game.services.staff import Person, log_action
 from game.services.store import locked_table_and_game, seats_of
@@ -101,7 +101,7 @@ def account_signed_in(*, user, guest_key: str | None) -> SignedIn:
     for table in Table.objects.filter(code__in=set(moved)):
         body = {"to": [tag(old) for old in {guest_key, f"user:{user.pk}"} if old], "user_id": user.pk}
         sent.append((table.code, {"chat": "account", "body": body}))
-        sent.append((table.code, table_update(table, seats_of(table), selectors.current_game(table))))
+        sent.append((table.code, table_update(table, seats_of(table), table_reads.current_game(table))))
     return SignedIn(key=key, sent=sent)
 
 
@@ -127,7 +127,7 @@ def account_suspend(*, by, user, reason: str, suspend: bool = True, duration: st
     """Suspend an account (it can no longer log in, its sessions act as it nowhere: the caller
     closes its sockets, game.delivery.broadcast.put_out), for a while or until reinstated, or
     reinstate it; one line of the moderators' log either way. Its person reads why and until
-    when (game.accounts.suspended). Returns whom it was about."""
+    when (game.pages.suspended). Returns whom it was about."""
     if duration not in SUSPENSION_DURATIONS:
         raise ServiceError("bad_duration", _("Choose a duration from the list."))
     why = " ".join(str(reason or "").split())[:300]

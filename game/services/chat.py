@@ -17,10 +17,11 @@ from django.utils.functional import lazy
 from django.utils.timesince import timeuntil
 from django.utils.translation import gettext_lazy as _
 
-from game.core import limits, names, phrases
+from game.core import names, phrases
 from game.core.errors import ServiceError, later
 from game.core.identity import Player, tag
 from game.models import ChatMessage, Friendship, Profile, Sanction, Seat, Table
+from game.runtime import limits
 from game.services.common import _visible, clean_nickname, locked_table, name_taken, require_host
 
 CHAT_MAX = 200

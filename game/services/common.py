@@ -13,7 +13,7 @@ from game.core import names
 from game.core.errors import ServiceError, choose_int  # noqa: F401 (choose_int: the services' helper)
 from game.core.identity import Player
 from game.models import Game, Seat, Table
-from game.services import selectors
+from game.services import table_reads
 from game.services.store import locked_table_and_game
 
 NICKNAME_MAX = 20
@@ -24,7 +24,7 @@ def table_update(
 ) -> dict:
     """What a change did to a table, as its viewers may see it: the new snapshot and the events
     (game.delivery.broadcast sends it to every screen)."""
-    return {"snapshot": selectors.snapshot(table, seats, game, state), "events": events or []}
+    return {"snapshot": table_reads.snapshot(table, seats, game, state), "events": events or []}
 
 
 def presence_event(table_id: int) -> dict:
@@ -36,7 +36,7 @@ def presence_event(table_id: int) -> dict:
     with transaction.atomic():
         Table.objects.filter(id=table_id).update(presence_told=F("presence_told") + 1)
         told = Table.objects.filter(id=table_id).values_list("presence_told", flat=True).get()
-        return {"type": "presence", "online": selectors.online(table_id), "told": told}
+        return {"type": "presence", "online": table_reads.online(table_id), "told": told}
 
 
 def locked_table(code: str | None = None, *, table_id: int | None = None) -> Table:

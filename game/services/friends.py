@@ -17,8 +17,8 @@ from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
 
 from game.core.errors import ServiceError
-from game.core.limits import over_limit
 from game.models import Friendship
+from game.runtime.limits import over_limit
 
 Status = Friendship.Status
 

@@ -16,8 +16,8 @@ from django.utils.translation import gettext_lazy as _
 from game import registry
 from game.core.errors import ServiceError
 from game.core.identity import Player
-from game.core.limits import over_limit
 from game.models import Friendship, Invitation, Seat, Table
+from game.runtime.limits import over_limit
 from game.services.lobby import table_create
 
 OPEN = (Table.Status.LOBBY, Table.Status.PLAYING)
@@ -96,7 +96,7 @@ def table_again(*, user, player: Player, code: str, address: str | None = None) 
     """Play again with the same people: a new table with the last one's settings, its asker the
     host. The others with an account seated at the last one are invited as any invitation is:
     friends only (a block ends a friendship), each counted against the asker's hourly allowance,
-    and the new table against their allowance of tables (game.core.limits). Sitting at a table
+    and the new table against their allowance of tables (game.runtime.limits). Sitting at a table
     with someone is no leave to send them toasts: "Play again" sent one person 40 invitations
     in 3 s from someone who was not their friend. Returns the table, what to send, and how many
     of the others were not invited (not friends)."""

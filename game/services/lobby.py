@@ -11,8 +11,8 @@ from django.utils.translation import gettext_lazy as _
 from game import registry
 from game.core.errors import ServiceError
 from game.core.identity import Player
-from game.core.limits import tables_exhausted
 from game.models import Sanction, Seat, Table
+from game.runtime.limits import tables_exhausted
 from game.services.chat import refuse_sanctioned
 from game.services.common import (
     choose_int,
@@ -59,7 +59,7 @@ def table_create(
     """A new table with its creator (the host) in the first seat, for any game (each reads the
     settings it has: SEVN a target score, Sevens a number of rounds); not for a banned person,
     nor past the hourly allowance of new tables (per person, and per client `address` when a
-    page passes it: game.core.limits.tables_exhausted)."""
+    page passes it: game.runtime.limits.tables_exhausted)."""
     if kind not in registry.KINDS:
         raise ServiceError("bad_game", _("Choose a game from the list."))
     game = registry.KINDS[str(kind)]

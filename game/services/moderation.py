@@ -19,7 +19,7 @@ from game.core import staff_words
 from game.core.errors import ServiceError
 from game.core.identity import tag
 from game.models import ChatMessage, ModAction, Presence, Profile, Report, Sanction, Seat, Table
-from game.services import accounts, selectors
+from game.services import accounts, table_reads
 from game.services.common import clean_nickname, table_update
 from game.services.staff import Person, log_action, mark_handled, remove_seat
 from game.services.store import locked_table_and_game
@@ -197,7 +197,7 @@ def _hand_over_hosting(person: Person) -> Sent:
             table.host_key, table.host_name = heir.player_key, heir.nickname
             table.save(update_fields=["host_key", "host_name", "updated"])
         seats = sorted(table.seats.all(), key=lambda seat: seat.index)
-        sent.append((table.code, table_update(table, seats, selectors.current_game(table))))
+        sent.append((table.code, table_update(table, seats, table_reads.current_game(table))))
     return sent
 
 

@@ -15,13 +15,13 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from game import registry
-from game.core import stages
 from game.core.errors import ServiceError
 from game.core.identity import Player
 from game.core.kind import Kind
 from game.fair import seeds as fair
 from game.models import Event, Game, Presence, Seat, Table
-from game.services import ratings, selectors, store
+from game.runtime import stages
+from game.services import ratings, store, table_reads
 from game.services.common import locked_table, presence_event, require_host, table_update
 
 logger = logging.getLogger(__name__)
@@ -57,7 +57,7 @@ def game_start(*, code: str, player: Player) -> dict:
             seat.index = position
             seat.save(update_fields=["index"])
         seat.away, seat.timeouts_in_row = False, 0
-    last = selectors.current_game(table)
+    last = table_reads.current_game(table)
     number = (last.number + 1) if last else 1
     # Commit, then reveal (game.fair.seeds): the server seed committed to before this deal, the
     # client seeds the seated people's browsers sent since the last deal (bots send none).
@@ -216,7 +216,7 @@ def rematch_ask(*, code: str, player: Player) -> dict:
     table = locked_table(code)
     if table.status != Table.Status.FINISHED:
         raise ServiceError("not_over", _("A rematch can be asked for once the game is over."))
-    game = selectors.current_game(table)
+    game = table_reads.current_game(table)
     seats = sorted(table.seats.all(), key=lambda seat: seat.index)
     mine = next((seat for seat in seats if seat.player_key and seat.player_key == player.key), None)
     if mine is None:
@@ -300,7 +300,7 @@ def hurry(*, table_id: int, seat_index: int, now=None) -> dict | None:
     arrival already noted: nothing would take the hurry back)."""
     now = now or timezone.now()
     table = Table.objects.select_for_update().get(id=table_id)
-    game = selectors.current_game(table)
+    game = table_reads.current_game(table)
     if table.status != Table.Status.PLAYING or game is None or game.over:
         return None
     state = registry.of(table).from_json(game.state)
@@ -326,7 +326,7 @@ def unhurry(*, table_id: int, seat_index: int, now=None) -> dict | None:
     (the clock every screen shows), or None if nothing changed."""
     now = now or timezone.now()
     table = Table.objects.select_for_update().get(id=table_id)
-    game = selectors.current_game(table)
+    game = table_reads.current_game(table)
     if table.status != Table.Status.PLAYING or game is None or game.over or game.deadline is None:
         return None
     kind = registry.of(table)
@@ -371,7 +371,7 @@ def refresh_deadline(table: Table, events: list[dict]) -> dict:
     """After seats changed who plays them (away, back, removed): log it, let bots move if it
     is now their turn, and set the next deadline. The table must be locked by the caller."""
     seats = sorted(table.seats.all(), key=lambda seat: seat.index)
-    game = selectors.current_game(table)
+    game = table_reads.current_game(table)
     if game is None or game.over or table.status != Table.Status.PLAYING:
         return table_update(table, seats, game, events=events)
     state = registry.of(table).from_json(game.state)

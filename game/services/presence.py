@@ -18,7 +18,7 @@ from django.utils import timezone
 
 from game import services
 from game.models import Game, Presence, Seat, Table
-from game.services import selectors
+from game.services import table_reads
 from game.services.common import presence_event, table_update
 from game.services.play import ABSENT_TURN, GRACE, gone, hurry, unhurry
 from game.services.store import locked_table_and_game
@@ -39,14 +39,16 @@ SWEEP_LIMIT = 50
 
 def online(table_id: int) -> list[int]:
     """The seats of people with a socket open at the table (bots have none)."""
-    return selectors.online(table_id)
+    return table_reads.online(table_id)
 
 
 def _presence_message(table: Table) -> dict | None:
     """Which seats have a socket open, for every screen of a running or finished game."""
     if table.status not in (Table.Status.PLAYING, Table.Status.FINISHED):
         return None
-    message = table_update(table, sorted(table.seats.all(), key=lambda seat: seat.index), selectors.current_game(table))
+    message = table_update(
+        table, sorted(table.seats.all(), key=lambda seat: seat.index), table_reads.current_game(table)
+    )
     message["events"] = [presence_event(table.id)]
     return message
 
@@ -56,7 +58,7 @@ def arrived(*, code: str, player_key: str, channel: str) -> dict | None:
     for GRACE) has their pending decision due by the table's clock again (play.unhurry). Returns
     a message to broadcast: whose sockets are open now (the new screen learns it too), and the
     return if they were away."""
-    table = selectors.table_by_code(code)
+    table = table_reads.table_by_code(code)
     if table is None:
         return None
     now = timezone.now()

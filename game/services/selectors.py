@@ -1,21 +1,13 @@
-"""Reads: the plain-data snapshot of a table that every view and socket renders from.
-
-A snapshot holds only what may be shown, plus a tag per seated person and for the host (an
-HMAC of their key, identity.tag): the renderer finds "you" by it and never prints it. Player
-keys themselves never enter a snapshot, so no broadcast carries them.
-"""
+"""Reads about people: their tables, games, profiles, friends, invitations, the leaderboards
+and their statistics (the hot table snapshot is services.table_reads')."""
 
 from __future__ import annotations
 
 from django.db.models import Q, QuerySet
-from django.utils import timezone
 
 from game import registry
-from game.core.identity import Player, tag
-from game.core.kind import Kind
-from game.fair.seeds import commitment
+from game.core.identity import Player
 from game.models import (
-    Event,
     Friendship,
     Game,
     GameResult,
@@ -29,105 +21,6 @@ from game.models import (
 )
 from game.services import privacy
 
-LOG_LINES = 80
-
-
-def table_by_code(code: str) -> Table | None:
-    return Table.objects.filter(code=code.upper()).first()
-
-
-def current_game(table: Table) -> Game | None:
-    return table.games.order_by("-number").first()
-
-
-def online(table_id: int) -> list[int]:
-    """The seats of people with a socket open at the table (bots have none)."""
-    keys = set(Presence.objects.filter(table_id=table_id).values_list("player_key", flat=True))
-    return sorted(
-        index
-        for index, key in Seat.objects.filter(table_id=table_id, bot_level="").values_list("index", "player_key")
-        if key in keys
-    )
-
-
-def table_dict(table: Table) -> dict:
-    return {
-        "code": table.code,
-        "kind": table.kind,
-        "status": table.status,
-        "seat_count": table.seat_count,
-        "target": table.target,
-        "rounds": table.rounds,
-        "turn_seconds": table.turn_seconds,
-        "show_odds": table.show_odds,
-        "members_only": table.members_only,
-        "rated": table.rated,
-        "closed_reason": table.closed_reason,
-        "host": tag(table.host_key),
-        "host_name": table.host_name,
-        "bot_delay_ms": table.bot_delay_ms,
-        "commitment": commitment(table.next_seed) if table.next_seed else "",  # the next deal's (game.fair)
-    }
-
-
-def seat_dict(seat: Seat) -> dict:
-    return {
-        "index": seat.index,
-        "nickname": seat.nickname,
-        "who": tag(seat.player_key),
-        "bot_level": seat.bot_level,
-        "away": seat.away,
-    }
-
-
-def game_dict(game: Game, kind: Kind, state: dict | None = None) -> dict:
-    """A game as its viewers may see it: a spectator's view, and for a game with secrets each
-    seat's own view (`seat_views`), the only place a hand is; nothing else of the state."""
-    state = kind.from_json(game.state) if state is None else state
-    return {
-        "id": game.id,
-        "public_id": game.public_id,  # what links to its replay and record carry (game.pages.replay)
-        "number": game.number,
-        "version": game.version,
-        **kind.views(state),
-        "deadline": game.deadline.timestamp() if game.deadline else None,
-        "over": game.over,
-        "winner": game.winner,
-        "players": game.players,
-        "fair": fair_dict(game),
-    }
-
-
-def fair_dict(game: Game) -> dict:
-    """The deal's proof as viewers may see it: the commitment and the client seeds from the
-    deal on, the server seed only once the game is over (it decides the rounds still to come)."""
-    return {
-        "commitment": game.commitment,
-        "client_seeds": game.client_seeds,
-        "server_seed": game.server_seed if game.over else None,
-    }
-
-
-def snapshot(
-    table: Table, seats: list[Seat] | None = None, game: Game | None = None, state: dict | None = None
-) -> dict:
-    """Everything a viewer's table is drawn from (without the log)."""
-    seats = list(table.seats.all()) if seats is None else seats
-    game = current_game(table) if game is None else game
-    return {
-        "table": table_dict(table),
-        "seats": [seat_dict(seat) for seat in sorted(seats, key=lambda s: s.index)],
-        "game": None if game is None else game_dict(game, registry.of(table), state),
-    }
-
-
-def log_events(game: Game | None, limit: int = LOG_LINES) -> list[dict]:
-    """The last engine events of a game, oldest first, as {"seq", "type", ...} dicts."""
-    if game is None:
-        return []
-    rows: QuerySet[Event] = game.events.exclude(kind="action").order_by("-seq")[:limit]
-    return [{"seq": row.seq, **row.data} for row in reversed(list(rows))]
-
 
 def tables_of(player_key: str) -> QuerySet[Table]:
     """The open tables a player sits at or hosts, newest first."""
@@ -139,50 +32,6 @@ def tables_of(player_key: str) -> QuerySet[Table]:
         )
         .distinct()
         .order_by("-created")
-    )
-
-
-def fingerprint(snapshot: dict | None) -> tuple | None:
-    """What identifies the state of a table a screen shows: status, game, version, seats."""
-    if snapshot is None:
-        return None
-    game = snapshot["game"]
-    return (
-        snapshot["table"]["status"],
-        game and game["id"],
-        game and game["version"],
-        tuple((s["index"], s["nickname"], s["bot_level"], s["away"]) for s in snapshot["seats"]),
-    )
-
-
-def fingerprints(codes: list[str]) -> dict[str, tuple]:
-    """The fingerprint of each table, read from the database in three queries for all of them."""
-    found = list(Table.objects.filter(code__in=codes).values_list("id", "code", "status"))
-    tables = {table_id: code for table_id, code, _status in found}
-    statuses = {table_id: status for table_id, _code, status in found}
-    games: dict[int, tuple[int, int]] = {}
-    for table_id, game_id, version in (
-        Game.objects.filter(table_id__in=tables).order_by("table_id", "number").values_list("table_id", "id", "version")
-    ):
-        games[table_id] = (game_id, version)  # the last one, by number, is the current game
-    seats: dict[int, list] = {table_id: [] for table_id in tables}
-    for table_id, *seat in (
-        Seat.objects.filter(table_id__in=tables)
-        .order_by("table_id", "index")
-        .values_list("table_id", "index", "nickname", "bot_level", "away")
-    ):
-        seats[table_id].append(tuple(seat))
-    return {
-        code: (statuses[table_id], *games.get(table_id, (None, None)), tuple(seats[table_id]))
-        for table_id, code in tables.items()
-    }
-
-
-def due_games(now=None) -> list[int]:
-    """Games whose deadline has passed (a turn's clock, a bot's pause), soonest first."""
-    now = now or timezone.now()
-    return list(
-        Game.objects.filter(deadline__lte=now, over=False).order_by("deadline").values_list("id", flat=True)[:200]
     )
 
 

@@ -10,7 +10,7 @@ from django.utils import timezone
 
 from game.core import staff_words
 from game.models import ModAction, Seat, Table
-from game.services import selectors
+from game.services import table_reads
 from game.services.common import table_update
 from game.services.play import refresh_deadline
 from game.services.store import locked_table_and_game
@@ -87,7 +87,7 @@ def remove_seat(seat_id: int) -> dict:
     seat = Seat.objects.get(id=seat_id)  # read after the lock: nobody changes it meanwhile
     if table.status != Table.Status.PLAYING:
         seat.delete()
-        return table_update(table, list(table.seats.all()), selectors.current_game(table))
+        return table_update(table, list(table.seats.all()), table_reads.current_game(table))
     seat.player_key, seat.user, seat.away = "", None, True
     seat.save(update_fields=["player_key", "user", "away"])
     return refresh_deadline(table, events=[{"type": "removed", "seat": seat.index}])

@@ -12,10 +12,11 @@ from django.utils.translation import gettext_lazy as _
 
 from game.core.errors import choose_int
 from game.core.kind import FolderKind, places_by, rate
-from game.sevens import bots, engine, faces, log, pieces, replay, rulebook
+from game.drawkit.words import decimal, seat_count
+from game.sevens import bots, engine, faces, log, pieces, rulebook
+from game.sevens import record_play as replay
 from game.sevens.engine.state import MAX_ROUNDS, MAX_SEATS, MIN_ROUNDS, MIN_SEATS
 from game.sevens.faces import short_name
-from game.ui.words import decimal, seat_count
 
 MAX_BOTS = 5
 ROUNDS = range(MIN_ROUNDS, MAX_ROUNDS + 1)

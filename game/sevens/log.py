@@ -1,18 +1,18 @@
 """Sevens' game log in words: one sentence per engine event, in the viewer's language (the
-sentences of what the table itself does, someone away or back, are game.ui.log's)."""
+sentences of what the table itself does, someone away or back, are game.drawkit.log's)."""
 
 from __future__ import annotations
 
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext_lazy, pgettext
 
+from game.drawkit import log as table_log
+from game.drawkit.log import name as _name
+from game.drawkit.words import names_list
 from game.sevens.faces import short_name
-from game.ui import log as table_log
-from game.ui.log import name as _name
-from game.ui.words import names_list
 
 # One sentence per kind of Sevens event (and, for a few, per variant of it); the table's own
-# events (a game starting, someone away, back or removed, a rematch request) are game.ui.log's.
+# events (a game starting, someone away, back or removed, a rematch request) are game.drawkit.log's.
 # Cards are named as printed: "8♠".
 SENTENCES = {
     "dealt": _("Round %(round)s: %(dealer)s deals."),

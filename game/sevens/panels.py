@@ -9,9 +9,9 @@ from typing import NamedTuple
 from django.utils.text import capfirst
 from django.utils.translation import gettext
 
+from game.drawkit.common import winners_title
 from game.sevens.engine.cards import RANK_INDEX, RANKS, SEVEN, SUITS, SYMBOL, rank_of, suit_of
 from game.sevens.faces import face, rank_label, short_name, suit_name
-from game.ui.common import winners_title
 
 
 def layout_rows(layout: dict) -> list[dict]:

@@ -16,12 +16,12 @@ from __future__ import annotations
 from typing import NamedTuple
 
 from game.core.identity import tag
+from game.drawkit import common
+from game.drawkit.common import TableView, seat_names, viewer_seat
+from game.drawkit.pieces import Piece
 from game.sevens import panels
 from game.sevens.engine import playable as fits
 from game.sevens.engine.cards import SUITS
-from game.ui import common
-from game.ui.common import TableView, seat_names, viewer_seat
-from game.ui.pieces import Piece
 
 
 def viewer_view(game: dict, me: int | None) -> dict:

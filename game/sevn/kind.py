@@ -11,11 +11,12 @@ from django.utils.translation import gettext_lazy as _
 
 from game.core.errors import choose_int
 from game.core.kind import FolderKind, places_by, rate
-from game.sevn import bots, engine, faces, log, pieces, replay, rulebook
+from game.drawkit.words import percent, seat_count
+from game.sevn import bots, engine, faces, log, pieces, rulebook
+from game.sevn import record_play as replay
 from game.sevn.engine.cards import TARGET
 from game.sevn.engine.state import MAX_SEATS, MIN_SEATS
 from game.sevn.faces import card_name
-from game.ui.words import percent, seat_count
 
 MIN_TARGET, MAX_TARGET = 50, 1000
 

@@ -1,14 +1,14 @@
 """SEVN's game log in words: one sentence per engine event, in the viewer's language (the
-sentences of what the table itself does, someone away or back, are game.ui.log's)."""
+sentences of what the table itself does, someone away or back, are game.drawkit.log's)."""
 
 from __future__ import annotations
 
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext_lazy, pgettext
 
+from game.drawkit import log as table_log
+from game.drawkit.log import name as _name
 from game.sevn.faces import card_name
-from game.ui import log as table_log
-from game.ui.log import name as _name
 
 # Events that only repeat what the sentence before them said.
 SILENT = {"joined", "action"}

@@ -9,11 +9,11 @@ from typing import NamedTuple
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext, pgettext
 
+from game.drawkit.common import winners_title
+from game.drawkit.pieces import Piece
 from game.sevn.bots.odds import bust_chance, crossroads_busts
 from game.sevn.engine.cards import SEVN_DISTINCT, TRIPLE_DRAW_CARDS, VALUE
 from game.sevn.faces import card_name, face
-from game.ui.common import winners_title
-from game.ui.pieces import Piece
 
 STATUS_LABELS = {
     "in": lambda: _("In round"),

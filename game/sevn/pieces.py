@@ -1,11 +1,11 @@
 """A SEVN table as one viewer sees it: its arrangement (the frame) and its pieces, plain data.
-(game.sevens.pieces is the same for Sevens; game.ui.common holds what both tables have.)
+(game.sevens.pieces is the same for Sevens; game.drawkit.common holds what both tables have.)
 
 What every viewer shares is worked out once per update (`shared_pieces`): each seat, the bar,
 the piles, the standings, the scores and the round summary. Each viewer then adds only what is
 theirs: whose turn it says, the centre ("your decision"), the controls and whose sockets their
 screen knows to be open. Nothing here draws: each piece names the partial that draws it and
-the context it is drawn with (game.sevn.panels), and game.ui.pieces draws it when a screen needs it.
+the context it is drawn with (game.sevn.panels), and game.drawkit.pieces draws it when a screen needs it.
 """
 
 from __future__ import annotations
@@ -13,11 +13,11 @@ from __future__ import annotations
 from typing import NamedTuple
 
 from game.core.identity import tag
+from game.drawkit import common
+from game.drawkit.common import TableView, seat_names, viewer_seat
+from game.drawkit.pieces import Piece
 from game.sevn import panels
 from game.sevn.panels import SeatFacts, seat_facts
-from game.ui import common
-from game.ui.common import TableView, seat_names, viewer_seat
-from game.ui.pieces import Piece
 
 
 class Frame(NamedTuple):

@@ -2,7 +2,7 @@
 
 The table, the tutorial and the rules draw every card with this one partial. A card's look (its
 face in one language, its size and its flags) recurs all game, so it is drawn through the
-one memo of drawn HTML (game.ui.pieces): a row of seven cards costs seven lookups, not seven renders.
+one memo of drawn HTML (game.drawkit.pieces): a row of seven cards costs seven lookups, not seven renders.
 """
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ from __future__ import annotations
 from django import template
 from django.utils.safestring import mark_safe
 
-from game.ui.pieces import drawn
+from game.drawkit.pieces import drawn
 
 register = template.Library()
 

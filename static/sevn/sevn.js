@@ -533,7 +533,7 @@
   // reconnect: it tries again after a pause drawn at random below 1 s, 2 s, 4 s, then 8 s at most
   // (each try costs a server that is down nothing), and the note says "Reconnecting…". It does
   // so only after the closes in RETRIED (its onclose); any other close is final.
-  // A full server turns a new socket away with 4503, "busy" (game.core.capacity), which the
+  // A full server turns a new socket away with 4503, "busy" (game.runtime.capacity), which the
   // extension would take as final: the note says busy until a table arrives, and the socket
   // tries again after a pause drawn at random below a longest that doubles with each turn-away
   // in a row (1 s, 2 s, … 64 s), so that the turned-away do not all come back at once: on a
@@ -948,7 +948,7 @@
   document.addEventListener("htmx:afterSwap", fairSeed);
   document.addEventListener("DOMContentLoaded", fairSeed);
 
-  /* ---------- a finished game's replay (/g/<id>/, game.screen.replay) ----------
+  /* ---------- a finished game's replay (/g/<id>/, game.screen.replay_steps) ----------
      Arrow keys, the slider and the step links fetch one step (its table, hands and log) and swap
      each part in by its id; the address follows (?step=N), so any step can be linked to. */
 

@@ -13,7 +13,7 @@ from django.utils import translation
 from game import registry, services
 from game.core.identity import Player
 from game.models import Event, GameResult, RatingChange
-from game.ratings.chart import rating_chart
+from game.screen.rating_chart import rating_chart
 from game.services import selectors
 
 from .test_home import account, signed_in

@@ -1,4 +1,4 @@
-"""A full server (game.core.capacity) turns a new table socket away: the page says the server
+"""A full server (game.runtime.capacity) turns a new table socket away: the page says the server
 is busy and that it is retrying, tries again after a growing pause (sevn.js, with htmx's
 extension), counts a long pause down with "Try now", and shows the table once there is room.
 A socket lost (not turned away) says "Reconnecting…" in the same place, the moves off alike; one

@@ -15,7 +15,7 @@ from game import registry, services
 from game.core.identity import SESSION_KEY, Player
 from game.models import Game, Table
 from game.screen import Screen
-from game.services import selectors
+from game.services import table_reads
 
 from ..web.factories import people
 
@@ -32,7 +32,7 @@ def table_of(kind: str, names=("Ana", "Ben"), bots=("easy",), seeds: dict[int, s
         services.seat_take(code=table.code, player=player, nickname=name)
     for level in bots:
         services.bot_add(code=table.code, player=players[0], level=level)
-    shown = selectors.snapshot(Table.objects.get(id=table.id))["table"]["commitment"]
+    shown = table_reads.snapshot(Table.objects.get(id=table.id))["table"]["commitment"]
     for seat, seed in (seeds or {}).items():
         services.client_seed_set(code=table.code, player=players[seat], seed=seed, commitment=shown)
     return Table.objects.get(id=table.id), players
@@ -62,9 +62,9 @@ class Watch:
         self.keys = [player.key for player in players] + [None]  # the people and a spectator
         self.screens = [Screen(key, "en") for key in self.keys]
         self.sent: list[str] = []
-        snapshot = selectors.snapshot(table)
+        snapshot = table_reads.snapshot(table)
         for screen in self.screens:
-            self.sent.append(screen.full(snapshot, selectors.log_events(game_of(table))))
+            self.sent.append(screen.full(snapshot, table_reads.log_events(game_of(table))))
 
     def heard(self, message: dict | None) -> None:
         if message is None:

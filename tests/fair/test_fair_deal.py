@@ -14,7 +14,7 @@ from game import services
 from game.core.errors import ServiceError
 from game.fair import seeds
 from game.models import Seat, Table
-from game.services import selectors
+from game.services import table_reads
 
 from .play import Watch, game_of, page, play_out, table_of
 
@@ -55,7 +55,7 @@ def test_the_scheme_as_written_down():
 @pytest.mark.parametrize("kind", GAMES)
 def test_the_deal_comes_from_the_committed_seed_and_the_people_s_client_seeds(kind):
     table, players = table_of(kind, seeds={0: "Ana5eed", 1: "b0b"})
-    committed = selectors.snapshot(table)["table"]["commitment"]
+    committed = table_reads.snapshot(table)["table"]["commitment"]
     server_seed = table.next_seed
     assert committed == hashlib.sha256(bytes.fromhex(server_seed)).hexdigest()
     services.game_start(code=table.code, player=players[0])
@@ -68,13 +68,13 @@ def test_the_deal_comes_from_the_committed_seed_and_the_people_s_client_seeds(ki
     )
     # the next deal has a fresh seed and commitment; the seeds sent were for this deal only
     assert table.next_seed != server_seed
-    assert selectors.snapshot(table)["table"]["commitment"] == seeds.commitment(table.next_seed)
+    assert table_reads.snapshot(table)["table"]["commitment"] == seeds.commitment(table.next_seed)
     assert set(Seat.objects.filter(table=table).values_list("client_seed", flat=True)) == {""}
 
 
 def test_a_person_who_sent_no_seed_contributes_none_and_a_stale_commitment_is_refused():
     table, players = table_of("sevn", names=("Ana", "Ben"), bots=())
-    shown = selectors.snapshot(table)["table"]["commitment"]
+    shown = table_reads.snapshot(table)["table"]["commitment"]
     with pytest.raises(ServiceError) as refused:
         services.client_seed_set(code=table.code, player=players[1], seed="abc", commitment="0" * 64)
     assert refused.value.code == "stale_commitment"
@@ -97,7 +97,7 @@ def test_a_person_who_sent_no_seed_contributes_none_and_a_stale_commitment_is_re
 def test_no_payload_holds_the_server_seed_before_the_game_is_over(kind):
     table, players = table_of(kind, seeds={0: "f00d"})
     watch = Watch(table, players)
-    assert any(selectors.snapshot(table)["table"]["commitment"] in html for html in watch.sent)
+    assert any(table_reads.snapshot(table)["table"]["commitment"] in html for html in watch.sent)
     server_seed = table.next_seed
     game = play_out(table, players, watch)
     before_end = watch.sent[: _end(watch.sent)]

@@ -1,4 +1,4 @@
-"""Replays (/g/<id>/, game.screen.replay): a finished game of either game, step by step, drawn by
+"""Replays (/g/<id>/, game.screen.replay_steps): a finished game of either game, step by step, drawn by
 the live table's pieces; Sevens with every hand; a game still running has none, for anyone."""
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """High card behind the platform's Kind: what a game must give the tables, and nothing more.
 Its one partial (templates/high/_table.html) draws the table and its one piece, the board; the
-kit (game.ui) gives it the meta, presence and rematch every table has."""
+kit (game.drawkit) gives it the meta, presence and rematch every table has."""
 
 from __future__ import annotations
 
@@ -10,9 +10,9 @@ from pathlib import Path
 from typing import NamedTuple
 
 from game.core.kind import Kind
-from game.ui import common
-from game.ui.common import TableView, seat_names, viewer_seat
-from game.ui.pieces import Piece
+from game.drawkit import common
+from game.drawkit.common import TableView, seat_names, viewer_seat
+from game.drawkit.pieces import Piece
 
 from . import engine
 

@@ -155,8 +155,8 @@ def test_polish_seat_counts_take_their_plural(seats, shown):
     ],
 )
 def test_tied_winners_are_joined_as_each_language_lists_names(language, three, two):
+    from game.drawkit.words import names_list
     from game.sevens.log import line
-    from game.ui.words import names_list
 
     names = ["Ana", "Ben", "Cleo", "Dan"]
     event = {"type": "game_over", "winners": [0, 1, 2], "totals": [4, 4, 4, 9]}

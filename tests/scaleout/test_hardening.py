@@ -13,7 +13,7 @@ from deploy.players import started_table
 POOL = 8  # REDIS_POOL_SIZE: Redis connections per process, all told
 LOGINS = 10  # SEVN_LOGINS_PER_MINUTE's default
 LOOKUPS = 30  # SEVN_LOOKUPS_PER_MINUTE's default
-# The limits count a sliding minute estimated from two fixed ones (game.core.limits): across a
+# The limits count a sliding minute estimated from two fixed ones (game.runtime.limits): across a
 # minute's edge a little more than the limit may pass in the last sixty seconds, never double.
 EDGE = 1.5
 

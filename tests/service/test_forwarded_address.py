@@ -1,4 +1,4 @@
-"""Issue 35, item 8 in one process: the forwarded-address rule (game.core.proxy). The proxy
+"""Issue 35, item 8 in one process: the forwarded-address rule (game.runtime.proxy). The proxy
 overwrites X-Forwarded-For; the app takes its right-most address that is not a trusted proxy,
 and when every hop is one, the nearest (never one further left, which the client may have
 written); a socket reads the header's lines as a page does. (Through nginx: tests/scaleout/
@@ -14,7 +14,7 @@ from asgiref.sync import sync_to_async
 from channels.testing import WebsocketCommunicator
 from django.test import Client
 
-from game.core import proxy
+from game.runtime import proxy
 from sevn_site.asgi import application
 
 ORIGIN = (b"origin", b"http://127.0.0.1:8000")

@@ -13,9 +13,9 @@ from django.contrib.auth.hashers import MD5PasswordHasher
 from django.contrib.auth.models import User
 from django.test import Client
 
-from game.core import limits, proxy
 from game.core.errors import ServiceError
 from game.core.identity import Player
+from game.runtime import limits, proxy
 from sevn_site.asgi import application
 from tests.web.factories import open_table
 

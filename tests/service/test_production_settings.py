@@ -173,7 +173,7 @@ def test_health_check_reports_database_and_channel_layer(client, monkeypatch):
         "database": True,
         "channel_layer": True,
         "ms": 0,
-        "full": None,  # game.core.capacity: room for new table sockets
+        "full": None,  # game.runtime.capacity: room for new table sockets
         "table_sockets": 0,
         "connecting": 0,
         "delay_ms": 0.0,

@@ -1,4 +1,4 @@
-"""A full process (game.core.capacity) turns new table sockets away with 4503, "busy, try
+"""A full process (game.runtime.capacity) turns new table sockets away with 4503, "busy, try
 again later", before any database work, while the sockets it already has are served as before; it
 takes new ones again once there is room. Full means SEVN_MAX_SOCKETS open, or work starting
 SEVN_BUSY_DELAY_MS late (the probe: the wait for the database thread)."""
@@ -13,8 +13,8 @@ import channels.auth
 import pytest
 from asgiref.sync import sync_to_async
 
-from game.core import capacity, limits
 from game.live import admission, consumers
+from game.runtime import capacity, limits
 
 from ..web.test_consumers import connect, drain, started_table
 

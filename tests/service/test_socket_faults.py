@@ -356,7 +356,7 @@ async def test_an_address_that_flooded_is_told_why_and_closed_before_any_databas
     import channels.auth
     from channels.testing import WebsocketCommunicator
 
-    from game.core import limits
+    from game.runtime import limits
     from sevn_site.asgi import application
 
     from ..web.test_consumers import HOST, ORIGIN

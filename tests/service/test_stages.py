@@ -1,4 +1,4 @@
-"""The load bench's split of a move's CPU by stage (game.core.stages): sections add their own
+"""The load bench's split of a move's CPU by stage (game.runtime.stages): sections add their own
 thread's CPU, the collector's passes are a stage of their own and leave the section they
 interrupted, and SIGUSR2 writes the totals for the bench to read."""
 
@@ -12,7 +12,7 @@ import time
 
 import pytest
 
-from game.core import stages
+from game.runtime import stages
 
 
 @pytest.fixture

@@ -7,8 +7,8 @@ import asyncio
 
 from daphne.ws_protocol import WebSocketProtocol
 
-from game.core import limits
 from game.live import transport
+from game.runtime import limits
 
 
 class FakeProtocol:

@@ -14,12 +14,12 @@ from django.utils import timezone, translation
 from game import registry, services
 from game import screen as render
 from game.core.errors import ServiceError
+from game.drawkit import log
 from game.live import timers
 from game.models import Seat, Table
-from game.services import presence, selectors
+from game.services import presence, table_reads
 from game.services.play import ABSENT_TURN
 from game.sevens.engine import playable
-from game.ui import log
 
 from ..web.test_consumers import connect, drain
 from .sevens_tables import game_of, play, sevens_table, state_of
@@ -181,7 +181,7 @@ def test_staff_remove_a_player_and_a_bot_plays_their_seat():
     services.seat_remove_by_staff(seat_id=table.seats.get(index=1).id)
     table.refresh_from_db()
     assert table.seats.get(index=1).is_bot or table.seats.get(index=1).away
-    snapshot = selectors.snapshot(table)
+    snapshot = table_reads.snapshot(table)
     assert snapshot["game"]["seat_views"][1]["hand"] is not None
 
 

@@ -13,7 +13,7 @@ from game import registry, services
 from game.core.phrases import QUICK_PHRASES
 from game.screen import Screen
 from game.screen import chat as chat_render
-from game.services import presence, selectors
+from game.services import presence, table_reads
 from game.sevens.engine import playable
 from game.sevens.panels import Standing, standings_context
 from game.sevn.panels import Standings
@@ -30,7 +30,7 @@ LAST = re.compile(r'class="card [^"]*is-last[^"]*"[^>]*data-code="(\w+)"')
 
 def snapshot_of(table):
     table.refresh_from_db()
-    return selectors.snapshot(table)
+    return table_reads.snapshot(table)
 
 
 def test_the_start_of_a_game_tells_every_screen_who_is_connected_since_the_lobby():
@@ -75,7 +75,7 @@ def test_sevens_marks_the_cards_played_since_each_viewers_own_last_turn():
     snapshot = snapshot_of(table)
     screens = [Screen(player.key, "en") for player in players] + [Screen(None, "en")]
     for screen in screens:
-        screen.full(snapshot, selectors.log_events(game_of(table)), [0, 1, 2])
+        screen.full(snapshot, table_reads.log_events(game_of(table)), [0, 1, 2])
     passed_unseen = 0  # updates that brought a play and the pass right after it
     for _ in range(7):
         round_number = state_of(table)["round"]
@@ -105,7 +105,7 @@ def test_sevens_marks_the_cards_played_since_each_viewers_own_last_turn():
 def test_sevn_marks_the_card_drawn_last_at_the_table_for_every_viewer():
     table, (ana, ben) = open_table(seats=2, deck=["5", "9", "4", "1", "2", "3", "6", "7"])
     screen = Screen(ana.key, "en")
-    screen.full(snapshot_of(table), selectors.log_events(game_of(table)), [0, 1])
+    screen.full(snapshot_of(table), table_reads.log_events(game_of(table)), [0, 1])
     message = act(table, ben, {"kind": "draw"})  # Ben draws the 4
     html = screen.update(message["snapshot"], message["events"])
     assert LAST.findall(html) == ["4"]
@@ -116,7 +116,7 @@ def test_sevn_marks_the_card_drawn_last_at_the_table_for_every_viewer():
     message = act(table, ben, {"kind": "pass"})  # nobody drew: the 1 stays marked
     html = screen.update(message["snapshot"], message["events"])
     again = Screen(ana.key, "en")  # a reload finds the same in the log
-    assert LAST.findall(again.full(snapshot_of(table), selectors.log_events(game_of(table)), [0, 1])) == ["1"]
+    assert LAST.findall(again.full(snapshot_of(table), table_reads.log_events(game_of(table)), [0, 1])) == ["1"]
     assert "Ben passes." in html
 
 

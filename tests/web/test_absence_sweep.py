@@ -11,8 +11,8 @@ import time
 import pytest
 from django.core.cache import cache
 
-from game.core import outage
 from game.live import timers
+from game.runtime import outage
 
 
 @pytest.fixture(autouse=True)

@@ -14,7 +14,7 @@ from game import screen as render
 from game import services
 from game.live import timers
 from game.models import Presence, Seat, Table
-from game.services import presence, selectors
+from game.services import presence, table_reads
 from game.services.play import ABSENT_TURN
 
 from .factories import act, game_of, open_table, people, state_of
@@ -51,7 +51,7 @@ def test_host_seats_bots_with_clear_names_and_levels():
     assert seats[3].nickname == "Bot Alan" and seats[3].bot_level == "easy"
     with pytest.raises(services.ServiceError):
         services.bot_add(code=table.code, player=ana, level="genius")
-    html = render.render_table(selectors.snapshot(table), ana.key)
+    html = render.render_table(table_reads.snapshot(table), ana.key)
     assert "Bot Ada" in html and "badge--bot" in html and "hard" in html
 
 
@@ -155,7 +155,7 @@ def test_a_game_with_only_bots_left_stops_and_resumes_when_a_person_returns():
     version = game.version
     assert timers.fire_due(now=timezone.now() + timedelta(hours=1), check_absent=False) == []
     assert game_of(table).version == version
-    html = render.render_table(selectors.snapshot(table), ana.key)
+    html = render.render_table(table_reads.snapshot(table), ana.key)
     assert "the game waits until a player comes back" in html
     presence.arrived(code=table.code, player_key=ana.key, channel="ana-again")
     assert not table.seats.get(index=0).away
@@ -165,17 +165,17 @@ def test_a_game_with_only_bots_left_stops_and_resumes_when_a_person_returns():
 
 def test_the_deciding_player_sees_their_bust_chance():
     table, (ana, ben) = open_table(deck=["5", "9", "4", "1", "2"])
-    html = render.render_table(selectors.snapshot(table), ben.key)
+    html = render.render_table(table_reads.snapshot(table), ben.key)
     assert "Bust chance:" in html
     Table.objects.filter(id=table.id).update(show_odds=False)
     table.refresh_from_db()
-    assert "Bust chance:" not in render.render_table(selectors.snapshot(table), ben.key)
+    assert "Bust chance:" not in render.render_table(table_reads.snapshot(table), ben.key)
 
 
 def test_crossroads_marks_the_card_that_would_bust():
     table, (ana, ben) = open_table(deck=["5", "9", "crossroads", "5", "7", "1"])
     act(table, ben, {"kind": "draw"})
-    html = render.render_table(selectors.snapshot(table), ben.key)
+    html = render.render_table(table_reads.snapshot(table), ben.key)
     assert html.count("button--danger") == 1 and "would bust you" in html
 
 
@@ -186,7 +186,7 @@ def test_game_over_shows_the_last_round_as_it_ended():
     stack(table, ["12", "13", "1", "2"], target=10)
     act(table, ben, {"kind": "pass"})
     act(table, ana, {"kind": "pass"})
-    html = render.render_table(selectors.snapshot(table), ana.key)
+    html = render.render_table(table_reads.snapshot(table), ana.key)
     assert "Ana wins!" in html and 'aria-label="13"' in html and 'aria-label="12"' in html
 
 

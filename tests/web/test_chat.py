@@ -11,10 +11,10 @@ from django.utils import timezone
 from django.utils.translation import override
 
 from game import services
-from game.core import limits
 from game.core.errors import ServiceError
 from game.core.identity import SESSION_KEY, Player, tag
 from game.models import ChatMessage, ModAction, Report, Sanction, Table
+from game.runtime import limits
 from game.screen import chat as chat_render
 from game.services import moderation
 from game.services.chat import CHAT_KEPT
@@ -353,9 +353,9 @@ def test_closed_tables_take_no_chat():
 def test_people_listed_in_the_chat_are_the_seated_persons_only():
     table, (ana, ben) = open_table(start=False)
     services.bot_add(code=table.code, player=ana, level="easy")
-    from game.services import selectors
+    from game.services import table_reads
 
-    frame = chat_render.frame(selectors.snapshot(table), ana.key)
+    frame = chat_render.frame(table_reads.snapshot(table), ana.key)
     assert frame[:2] == (True, True) and [name for _i, name, _k in frame[2]] == ["Ana", "Ben"]
     html = chat_render.parts(
         code=table.code, chat_frame=frame, viewer_key=ana.key, has_name=True, spectator_chat=True, language="en"

@@ -9,8 +9,8 @@ import json
 import pytest
 from channels.db import database_sync_to_async
 
-from game.core import limits
 from game.delivery import broadcast
+from game.runtime import limits
 from game.services import moderation
 from game.services.staff import Person
 

@@ -24,11 +24,11 @@ ONLINE = re.compile(r'<div id="table-presence" hidden data-online="([\d ]*)"')
 
 
 def snapshot_of(table) -> dict:
-    return services.selectors.snapshot(table, game=game_of(table))
+    return services.table_reads.snapshot(table, game=game_of(table))
 
 
 def log_events(table) -> list[dict]:
-    return services.selectors.log_events(game_of(table))
+    return services.table_reads.log_events(game_of(table))
 
 
 def online_shown(messages: list[str]) -> str:

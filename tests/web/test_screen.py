@@ -9,12 +9,12 @@ import pytest
 
 from game import services
 from game.delivery.broadcast import Passed
+from game.drawkit import common as common_module
+from game.drawkit import pieces as pieces_module
+from game.drawkit.pieces import Drawings, Piece, draw, drawings
 from game.screen import Screen, table_view
-from game.services import selectors
+from game.services import table_reads
 from game.sevn.panels import Pile
-from game.ui import common as common_module
-from game.ui import pieces as pieces_module
-from game.ui.pieces import Drawings, Piece, draw, drawings
 
 from .factories import open_table
 from .swaps import swapped_ids
@@ -24,11 +24,11 @@ pytestmark = pytest.mark.django_db
 
 def snapshot_of(table):
     table.refresh_from_db()
-    return selectors.snapshot(table)
+    return table_reads.snapshot(table)
 
 
 def move(table, player, action):
-    version = selectors.current_game(table).version
+    version = table_reads.current_game(table).version
     return services.game_act(code=table.code, player=player, action=action, version=version)
 
 

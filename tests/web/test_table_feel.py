@@ -15,7 +15,7 @@ from game.core.errors import ServiceError
 from game.live import timers
 from game.models import Presence, Seat
 from game.screen import Screen, render_table
-from game.services import presence, selectors
+from game.services import presence, table_reads
 from game.services.play import ABSENT_TURN, rematch_ask
 from game.sevn import log
 from game.sevn.engine import from_json, to_json
@@ -28,7 +28,7 @@ pytestmark = pytest.mark.django_db
 
 def snapshot_of(table):
     table.refresh_from_db()
-    return selectors.snapshot(table)
+    return table_reads.snapshot(table)
 
 
 @pytest.mark.parametrize(
@@ -116,7 +116,7 @@ def test_game_over_names_the_winner_and_the_host_hears_a_rematch_request():
     table, (ana, ben) = open_table(deck=["5", "9", "4", "1", "2", "3"])
     finished(table, ana, ben)
     bens = Screen(ben.key, "en")
-    html = bens.full(snapshot_of(table), selectors.log_events(game_of(table)))
+    html = bens.full(snapshot_of(table), table_reads.log_events(game_of(table)))
     assert "Ana wins!" in html and "Waiting for Ana to start a rematch." in html and 'data-action="ask-rematch"' in html
     anas = Screen(ana.key, "en")
     anas.full(snapshot_of(table), [])
@@ -127,7 +127,7 @@ def test_game_over_names_the_winner_and_the_host_hears_a_rematch_request():
     with pytest.raises(ServiceError, match="already"):
         rematch_ask(code=table.code, player=ben)
     # a screen that connects later reads the request from the log
-    later = Screen(ana.key, "en").full(snapshot_of(table), selectors.log_events(game_of(table)))
+    later = Screen(ana.key, "en").full(snapshot_of(table), table_reads.log_events(game_of(table)))
     assert "Ben would like a rematch." in later
 
 

@@ -1,6 +1,6 @@
 """Uploads are bounded before they are read (issue 35, item 3), in the real server process: Daphne
 started as production starts it (`daphne sevn_site.asgi:application`). A body over its path's
-limit (game.core.uploads) is refused from its Content-Length, or once the limit's bytes have come
+limit (game.runtime.uploads) is refused from its Content-Length, or once the limit's bytes have come
 when there is none, with a clear message in the page's language, and the process's peak memory
 stays flat (a 50 MB upload took Daphne from 181 MB to 1.2-1.5 GB before: it queued the whole body
 for the application before anything could look at it). A body of exactly the limit is let
@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 
 from deploy.local_stack import free_port, wait_for_port
-from game.core import uploads
+from game.runtime import uploads
 
 ROOT = Path(__file__).resolve().parents[2]
 MB = 1024 * 1024

@@ -9,7 +9,7 @@ from django.test import Client
 
 from game.models import Table
 from game.screen import render_table
-from game.services import selectors
+from game.services import table_reads
 
 from .factories import open_table
 
@@ -142,7 +142,7 @@ def test_logged_in_users_play_under_their_username(client):
 def test_the_lobby_names_its_host_for_everyone():
     table, (ana, ben) = open_table(start=False)
     for viewer in (ana.key, ben.key, None):
-        html = render_table(selectors.snapshot(table), viewer)
+        html = render_table(table_reads.snapshot(table), viewer)
         host_place = re.findall(r'<li class="lobby-seat.*?</li>', html, re.S)[0]  # Ana's place, the first
         assert "Ana" in host_place and "badge--host" in host_place
         assert html.count("badge--host") == 1

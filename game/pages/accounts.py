@@ -12,9 +12,9 @@ from django.shortcuts import redirect, render
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
-from game.ratings.chart import rating_chart
+from game.drawkit.words import decimal
+from game.screen.rating_chart import rating_chart
 from game.services import accounts, selectors
-from game.ui.words import decimal
 
 
 class ProfileSettingsForm(forms.Form):

@@ -12,12 +12,12 @@ from django.utils.translation import gettext, ngettext
 from django.views.decorators.http import require_POST
 
 from game import services
-from game.core import limits
 from game.core.errors import ServiceError, choose_int
 from game.core.identity import player_for
 from game.delivery import broadcast
 from game.pages.lookups import count_refusal
-from game.services import friends, invitations, selectors
+from game.runtime import limits
+from game.services import friends, invitations, selectors, table_reads
 
 
 @login_required
@@ -90,7 +90,7 @@ def invitation_join(request: HttpRequest, invitation_id: int) -> HttpResponse:
         messages.error(request, str(error.message))
         return redirect("invitations")
     player = player_for(request.session, request.user)
-    table = selectors.table_by_code(code)
+    table = table_reads.table_by_code(code)
     seated = table is not None and selectors.tables_of(player.key).filter(id=table.id).exists()
     if table is not None and table.status == table.Status.LOBBY and not seated:
         try:

@@ -16,8 +16,9 @@ from collections import Counter
 from django.conf import settings
 from django.core.cache import cache
 
-from game.core import identity, outage, proxy
-from game.core.outage import CACHE_DOWN
+from game.core import identity
+from game.runtime import outage, proxy
+from game.runtime.outage import CACHE_DOWN
 
 
 class MessageBudget:
@@ -128,7 +129,7 @@ def person_socket_closed(address: str, account: str) -> None:
 
 
 def client_address(scope_or_meta: dict) -> str:
-    """The client's address, from a socket's scope or a page's META (game.core.proxy: a forwarded
+    """The client's address, from a socket's scope or a page's META (game.runtime.proxy: a forwarded
     address counts only from a trusted proxy)."""
     return proxy.client_address(scope_or_meta)
 

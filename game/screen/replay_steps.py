@@ -12,7 +12,7 @@ from game.core.identity import Player
 from game.screen.log import log_entries, log_lines
 from game.screen.table import table_context, table_view
 from game.services.records import game_record, recorded_game
-from game.services.selectors import table_dict
+from game.services.table_reads import table_dict
 
 RECENT = 64  # the latest events the pieces' marks read (as a live screen keeps them)
 

@@ -11,8 +11,8 @@ from typing import NamedTuple
 from django.utils.translation import gettext
 
 from game.core.identity import tag
-from game.ui.pieces import Piece
-from game.ui.words import names_list
+from game.drawkit.pieces import Piece
+from game.drawkit.words import names_list
 
 
 class TableView(NamedTuple):
