@@ -39,7 +39,25 @@ class ChatMessage(models.Model):
         return f"{self.nickname}: {self.text or self.phrase}"
 
 
-class Report(models.Model):
+class HandledByStaff(models.Model):
+    """What staff look at and then mark handled (a report, a flagged rating pattern): who did, and
+    when (their "handled" status is each one's own)."""
+
+    handled_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
+        verbose_name=_("handled by"),
+    )
+    handled_at = models.DateTimeField(_("handled"), null=True, blank=True)
+
+    class Meta:
+        abstract = True
+
+
+class Report(HandledByStaff):
     """A player's report of a chat message or of a seated player, with the chat as it was."""
 
     class Reason(models.TextChoices):
@@ -88,15 +106,6 @@ class Report(models.Model):
     count = models.PositiveIntegerField(_("times reported"), default=1)
     last_reported = models.DateTimeField(_("last reported"), null=True, blank=True)
     more = models.JSONField(_("further reports"), default=list, blank=True)  # who, why, when (the first 100)
-    handled_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL,
-        null=True,
-        blank=True,
-        on_delete=models.SET_NULL,
-        related_name="+",
-        verbose_name=_("handled by"),
-    )
-    handled_at = models.DateTimeField(_("handled"), null=True, blank=True)
     resolution = models.CharField(_("how it was handled"), max_length=300, blank=True)
 
     class Meta:
@@ -217,7 +226,7 @@ class ModAction(models.Model):
         return f"{self.actor_name}: {self.get_action_display()} {self.target_name or self.table_code}"
 
 
-class RatingFlag(models.Model):
+class RatingFlag(HandledByStaff):
     """A pattern in rated games for moderators to look at (services.rating_flags finds them when a
     rated game ends): an account that keeps leaving rated games, or two accounts whose rated games
     against each other always end with the same one ahead (losing on purpose to lift the other).
@@ -249,15 +258,6 @@ class RatingFlag(models.Model):
     status = models.CharField(_("status"), max_length=8, choices=Status.choices, default=Status.OPEN, db_index=True)
     created = models.DateTimeField(_("flagged"), auto_now_add=True, db_index=True)
     updated = models.DateTimeField(_("last game"), auto_now=True)
-    handled_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL,
-        null=True,
-        blank=True,
-        on_delete=models.SET_NULL,
-        related_name="+",
-        verbose_name=_("handled by"),
-    )
-    handled_at = models.DateTimeField(_("handled"), null=True, blank=True)
 
     class Meta:
         verbose_name = _("rating flag")
