@@ -20,6 +20,7 @@ from collections.abc import Hashable
 from channels.db import database_sync_to_async
 
 from game.core import outage, stages
+from game.delivery import announce
 from game.delivery.broadcast import relay, send_async
 from game.services import presence, selectors
 
@@ -61,6 +62,20 @@ async def tell(code: str, message: dict) -> None:
     except Exception:
         logger.warning("broadcast failed for %s; local screens read again", code, exc_info=True)
         await resync_table(code)
+
+
+async def call(service, /, *args, **kwargs):
+    """A service called from the event loop (a socket, the timers): run in the database thread,
+    and what it announced at its commits (game.delivery.announce) sent from here once it returns,
+    in order, through `tell`; what committed before a failure is sent too. Nothing else
+    broadcasts what a service changed."""
+    said: list = []
+    try:
+        with announce.held() as said:
+            return await database_sync_to_async(service)(*args, **kwargs)
+    finally:
+        for announcement in said:
+            await announce.send_async(announcement, tell)
 
 
 async def resync_table(code: str) -> None:
@@ -105,10 +120,8 @@ async def heartbeat() -> None:
         for consumer in sockets_of(code)
         if consumer.present
     }
-    told = await database_sync_to_async(_heartbeat)(live)
+    await call(_heartbeat, live)  # people a sweep took for gone while their sockets lived: here again
     relay.renew_soon()
-    for message in told:  # people a sweep took for gone while their sockets lived: here again
-        await tell(message["snapshot"]["table"]["code"], message)
 
 
 def rejoin_when_redis_is_back() -> None:
