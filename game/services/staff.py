@@ -12,7 +12,7 @@ from django.utils import timezone
 from game.core import staff_words
 from game.models import ModAction, Seat, Table
 from game.services import selectors
-from game.services.common import announced, table_update
+from game.services.common import announced, presence_event, table_update
 from game.services.play import refresh_deadline
 from game.services.store import locked_table_and_game
 
@@ -89,10 +89,14 @@ def remove_seat(seat_id: int) -> dict:
     seat = Seat.objects.get(id=seat_id)  # read after the lock: nobody changes it meanwhile
     if table.status != Table.Status.PLAYING:
         seat.delete()
-        return table_update(table, list(table.seats.all()), selectors.current_game(table))
-    seat.player_key, seat.user, seat.away = "", None, True
-    seat.save(update_fields=["player_key", "user", "away"])
-    return refresh_deadline(table, events=[{"type": "removed", "seat": seat.index}])
+        message = table_update(table, list(table.seats.all()), selectors.current_game(table))
+    else:
+        seat.player_key, seat.user, seat.away = "", None, True
+        seat.save(update_fields=["player_key", "user", "away"])
+        message = refresh_deadline(table, events=[{"type": "removed", "seat": seat.index}])
+    if table.status in (Table.Status.PLAYING, Table.Status.FINISHED):  # its person is connected there no more
+        message["events"] = [*message["events"], presence_event(table.id)]
+    return message
 
 
 @transaction.atomic
