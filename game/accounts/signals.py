@@ -3,11 +3,9 @@
 from __future__ import annotations
 
 from django.contrib.auth.signals import user_logged_in
-from django.db import transaction
 from django.dispatch import receiver
 
 from game.core.identity import ACCOUNT_KEY, SESSION_KEY
-from game.delivery import broadcast
 from game.services.accounts import account_signed_in
 
 
@@ -17,8 +15,6 @@ def _signed_in(sender, request, user, **kwargs) -> None:
     if session is None:
         return
     guest_key = session.get(SESSION_KEY)
-    done = account_signed_in(user=user, guest_key=guest_key)
+    done = account_signed_in(user=user, guest_key=guest_key)  # the guest's open screens go on as the account's
     session[ACCOUNT_KEY] = [user.pk, done.key]
     session[SESSION_KEY] = done.key
-    for code, update in done.sent:  # the guest's open screens go on as the account's, unreloaded
-        transaction.on_commit(lambda code=code, update=update: broadcast.send(code, update))

@@ -121,8 +121,9 @@ async def send_async(code: str, update: dict) -> None:
 
 
 def send(code: str, update: dict) -> None:
-    """From views and admin: a failure is logged, not raised (the change is committed, and every
-    screen finds out from its check of the database, game.live.watch)."""
+    """From a thread (a service's announcement at its commit, game.delivery.announce): a failure
+    is logged, not raised (the change is committed, and every screen finds out from its check of
+    the database, game.live.watch)."""
     try:
         async_to_sync(send_async)(code, update)
     except Exception:
@@ -303,15 +304,23 @@ def person_group(user_id: int) -> str:
     return f"person.{user_id}"
 
 
-def send_to_people(sent: list[tuple[int, dict]]) -> None:
+async def send_to_people_async(sent: list[tuple[int, dict]]) -> None:
     """Invitations to every open page of each invited person, on the layer between processes
     (a person's pages may be on any of them). A failure is logged: the inbox keeps them."""
     layer = get_channel_layer()
     for user_id, invitation in sent:
         try:
-            async_to_sync(layer.group_send)(person_group(user_id), {"type": "invitation", "invitation": invitation})
+            await layer.group_send(person_group(user_id), {"type": "invitation", "invitation": invitation})
         except Exception:
             logger.warning("sending an invitation to %s failed; it waits in the inbox", user_id, exc_info=True)
+
+
+def send_to_people(sent: list[tuple[int, dict]]) -> None:
+    """From a thread (send_to_people_async)."""
+    try:
+        async_to_sync(send_to_people_async)(sent)
+    except Exception:
+        logger.warning("sending invitations failed; they wait in the inbox", exc_info=True)
 
 
 def out_groups(player_tag: str, user_id: int | None = None) -> list[str]:
@@ -338,8 +347,9 @@ async def put_out_async(player_tag: str, user_id: int | None, why: str) -> None:
 
 
 def put_out(player_tag: str, user_id: int | None, why: str) -> None:
-    """From admin: a failure is logged, not raised (the person can act as that player nowhere
-    anyway: game.core.identity, and a ban is checked at every seat and chat line)."""
+    """From a thread (a suspension or a ban, at its commit): a failure is logged, not raised (the
+    person can act as that player nowhere anyway: game.core.identity, and a ban is checked at
+    every seat and chat line)."""
     try:
         async_to_sync(put_out_async)(player_tag, user_id, why)
     except Exception:

@@ -15,6 +15,7 @@ from game import services
 from game.core.errors import ServiceError
 from game.core.identity import NICKNAME_KEY, tag
 from game.delivery.broadcast import unpack
+from game.live import watch
 from game.screen import chat as chat_render
 from game.services.chat import author_token
 from game.services.friends import blocks
@@ -25,8 +26,8 @@ NOT_UNDERSTOOD = _("That message was not understood.")
 
 
 class ChatSocket:
-    """Mixed into the table's consumer, which has code, player, viewer_key, language,
-    screen, send and _broadcast."""
+    """Mixed into the table's consumer, which has code, player, viewer_key, language, screen
+    and send."""
 
     def chat_opened(self) -> None:
         session = self.scope.get("session")
@@ -53,13 +54,14 @@ class ChatSocket:
             await self.send(parts)
 
     async def chat_say(self, data: dict) -> None:
-        """A chat line, said to every screen of the table; a refusal to this socket only."""
+        """A chat line, said to every screen of the table (chat_post announces it); a refusal to
+        this socket only."""
         text, phrase = data.get("text", ""), data.get("phrase", "")
         try:
             if not isinstance(text, str) or not isinstance(phrase, str):
                 raise ServiceError("malformed", NOT_UNDERSTOOD)
-            message = await database_sync_to_async(services.chat_post)(
-                code=self.code, player=self.player, text=text, phrase=phrase, nickname=self.nickname
+            await watch.call(
+                services.chat_post, code=self.code, player=self.player, text=text, phrase=phrase, nickname=self.nickname
             )
         except ServiceError as error:
             refusal = await self._refused_now(error.code)
@@ -68,8 +70,6 @@ class ChatSocket:
         except Exception:
             logger.exception("chat failed at table %s", self.code)
             await self.send(render.render_error(_("Something went wrong: try again."), self.language, "server_error"))
-            return
-        await self._broadcast(message)
 
     async def _refused_now(self, code: str) -> str:
         """The composer again when a refusal may have changed (a line refused for a mute or a ban

@@ -1,7 +1,8 @@
 """The live table socket: a snapshot on (re)connect, a redraw after every change, and moves.
 
-Thin on purpose: it parses a move, calls the service layer, broadcasts what the service saved,
-and draws the table for its own viewer. Errors go only to the socket that caused them.
+Thin on purpose: it parses a move, calls the service layer (which tells every screen of the
+table what it saved, this one's too: game.delivery.announce, through game.live.watch.call), and
+draws the table for its own viewer. Errors go only to the socket that caused them.
 """
 
 from __future__ import annotations
@@ -204,13 +205,11 @@ class TableConsumer(QuickDispatch, ChatSocket, AsyncWebsocketConsumer):
         # The person is here before their table is read: one coming back after they were counted
         # gone or away (a full server kept turning them away, say) is shown the table with them
         # back and their decision theirs again, not one a timeout or a bot is about to take from
-        # them while they answer it (their move would be refused as stale).
-        arrival = None
+        # them while they answer it (their move would be refused as stale). The other screens
+        # are told at once (presence.arrived says so); this one reads it with its table.
         if self.viewer_key:
             await self._listen_for_out()
-            arrival = await database_sync_to_async(presence.arrived)(
-                code=self.code, player_key=self.viewer_key, channel=self.channel_name
-            )
+            await watch.call(presence.arrived, code=self.code, player_key=self.viewer_key, channel=self.channel_name)
             self.present = True
         # The table's messages first, its reading next: whatever changes after the reading
         # reaches this screen. (Read first, a move or an arrival broadcast between the reading
@@ -226,8 +225,6 @@ class TableConsumer(QuickDispatch, ChatSocket, AsyncWebsocketConsumer):
             await sync_to_async(limits.lookup_missed, thread_sensitive=False)(address)
             await self._close_with(_("There is no table with that code."), CLOSE_NO_TABLE, "no_table")
             return
-        if arrival:  # to every screen (this one's reading has it already)
-            await self._broadcast(arrival)
         await self.send(self.screen.full(snapshot, log, online, told) + await self.chat_panel(snapshot))
 
     async def disconnect(self, close_code: int) -> None:
@@ -266,7 +263,7 @@ class TableConsumer(QuickDispatch, ChatSocket, AsyncWebsocketConsumer):
         except Exception:  # Redis away: the membership expires on its own
             logger.warning("group_discard failed for %s", code, exc_info=True)
         if present:  # with the other sockets closing meanwhile (game.live.leaving)
-            await leaving.left(self.channel_name, watch.tell, CLEANUP_SECONDS)
+            await leaving.left(self.channel_name, watch.call, CLEANUP_SECONDS)
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
         if self.code is None:
@@ -287,8 +284,13 @@ class TableConsumer(QuickDispatch, ChatSocket, AsyncWebsocketConsumer):
                     raise ServiceError("spectator", _("You are watching this table: only seated players can play."))
                 move = move_of(data)
                 self._precheck(move)
-            message = await database_sync_to_async(services.game_act)(
-                code=self.code, player=self.player, action=move.action, version=move.version, game=move.game
+            await watch.call(
+                services.game_act,
+                code=self.code,
+                player=self.player,
+                action=move.action,
+                version=move.version,
+                game=move.game,
             )
         except ServiceError as error:
             await self._refuse(error)
@@ -296,8 +298,6 @@ class TableConsumer(QuickDispatch, ChatSocket, AsyncWebsocketConsumer):
         except Exception:  # the database restarting, or a bug: this socket hears it, nothing closes
             logger.exception("move failed at table %s", self.code)
             await self.send(render.render_error(_("Something went wrong: try again."), self.language, "server_error"))
-            return
-        await self._broadcast(message)
 
     def _precheck(self, move: Move) -> None:
         """Refuse without the database what this screen already knows to be wrong: a move on
@@ -361,9 +361,6 @@ class TableConsumer(QuickDispatch, ChatSocket, AsyncWebsocketConsumer):
             said = str(message).encode()[:120].decode(errors="ignore")
         await self.close(code=code, reason=said)
         await self._cleanup()
-
-    async def _broadcast(self, message: dict) -> None:
-        await watch.tell(self.code, message)
 
     async def table_update(self, message: dict) -> None:
         """Redraw what changed on this viewer's table, from the broadcast snapshot (no database query)."""

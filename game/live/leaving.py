@@ -6,7 +6,8 @@ a crowd closing at once (a network blip, a full server's turned-away people, a p
 queued hundreds of such calls on the one thread that runs the process's database work: every
 move waited behind them, and the last of them gave up after a few seconds with a traceback each.
 Here the sockets that close while a batch waits for that thread go in the next batch: a few
-statements for all of them (services.presence.left_all) and one message per table.
+statements for all of them (services.presence.left_all) and one message per table (which that
+service announces).
 """
 
 from __future__ import annotations
@@ -15,15 +16,13 @@ import asyncio
 import logging
 from collections.abc import Awaitable, Callable
 
-from channels.db import database_sync_to_async
-
 from game.services import presence
 
 logger = logging.getLogger(__name__)
 
 BATCH_MOST = 200  # sockets a batch takes at most: one hold of the database thread stays short
 
-Broadcast = Callable[[str, dict], Awaitable[None]]
+Call = Callable[..., Awaitable[object]]  # game.live.watch.call: a service, and what it announced sent
 
 
 class Leaving:
@@ -33,7 +32,7 @@ class Leaving:
         self._waiting: list[tuple[str, asyncio.Future]] = []
         self._runner: asyncio.Task | None = None
 
-    async def left(self, channel: str, broadcast: Broadcast, within: float) -> None:
+    async def left(self, channel: str, call: Call, within: float) -> None:
         """The socket's presence row gone and its table told, within `within` seconds or not by
         this socket (its batch goes on without it; a row left behind goes stale: services.presence)."""
         loop = asyncio.get_running_loop()
@@ -42,21 +41,19 @@ class Leaving:
         done = loop.create_future()
         self._waiting.append((channel, done))
         if self._runner is None or self._runner.done():
-            self._runner = loop.create_task(self._run(broadcast))
+            self._runner = loop.create_task(self._run(call))
         try:
             await asyncio.wait_for(asyncio.shield(done), within)
         except TimeoutError:
             logger.warning("a closing socket's presence was not cleared within %s s; it goes stale", within)
 
-    async def _run(self, broadcast: Broadcast) -> None:
+    async def _run(self, call: Call) -> None:
         """Batch after batch until no socket waits: each takes what gathered while the one
         before ran."""
         while self._waiting:
             batch, self._waiting = self._waiting[:BATCH_MOST], self._waiting[BATCH_MOST:]
             try:
-                messages = await database_sync_to_async(presence.left_all)(channels=[c for c, _done in batch])
-                for message in messages:
-                    await broadcast(message["snapshot"]["table"]["code"], message)
+                await call(presence.left_all, channels=[c for c, _done in batch])
             except Exception:  # the database away: the rows go stale and are removed
                 logger.warning("presence of %d closing sockets not cleared", len(batch), exc_info=True)
             finally:

@@ -13,7 +13,6 @@ import os
 import sys
 import time
 
-from channels.db import database_sync_to_async
 from django.core.cache import cache
 
 from game import services
@@ -32,7 +31,7 @@ CLAIM_WAIT = 0.5  # seconds
 
 
 def fire_due(now=None, check_absent: bool = True) -> list[dict]:
-    """Apply everything due now; returns the messages to broadcast (sync, for tests too)."""
+    """Apply everything due now; returns the updates the services announced (sync, for tests too)."""
     with stages.timed("clocks and presence"):
         return _fire_due(now, check_absent)
 
@@ -77,13 +76,6 @@ async def sweep_is_mine() -> bool:
         return True
 
 
-async def broadcast_all(messages: list[dict]) -> None:
-    """Each committed change to every screen; one the layer fails to carry reaches this process's
-    screens at once and the others' through their own check (game.live.watch)."""
-    for message in messages:
-        await watch.tell(message["snapshot"]["table"]["code"], message)
-
-
 async def run_forever() -> None:
     checked = time.monotonic()
     while True:
@@ -93,8 +85,7 @@ async def run_forever() -> None:
         try:
             if check_absent:
                 check_absent = await sweep_is_mine()
-            messages = await database_sync_to_async(fire_due)(None, check_absent)
-            await broadcast_all(messages)
+            await watch.call(fire_due, None, check_absent)  # what changed, to every screen as it was said
         except asyncio.CancelledError:
             raise
         except Exception:

@@ -19,6 +19,7 @@ from collections.abc import Hashable
 
 from channels.db import database_sync_to_async
 
+from game.delivery import announce
 from game.delivery.broadcast import relay, send_async
 from game.runtime import outage, stages
 from game.services import presence, table_reads
@@ -63,6 +64,20 @@ async def tell(code: str, message: dict) -> None:
         await resync_table(code)
 
 
+async def call(service, /, *args, **kwargs):
+    """A service called from the event loop (a socket, the timers): run in the database thread,
+    and what it announced at its commits (game.delivery.announce) sent from here once it returns,
+    in order, through `tell`; what committed before a failure is sent too. Nothing else
+    broadcasts what a service changed."""
+    said: list = []
+    try:
+        with announce.held() as said:
+            return await database_sync_to_async(service)(*args, **kwargs)
+    finally:
+        for announcement in said:
+            await announce.send_async(announcement, tell)
+
+
 async def resync_table(code: str) -> None:
     """Every socket of this process at this table reads it again (a broadcast just failed)."""
     await asyncio.gather(*(consumer.resync() for consumer in sockets_of(code)), return_exceptions=True)
@@ -105,10 +120,8 @@ async def heartbeat() -> None:
         for consumer in sockets_of(code)
         if consumer.present
     }
-    told = await database_sync_to_async(_heartbeat)(live)
+    await call(_heartbeat, live)  # people a sweep took for gone while their sockets lived: here again
     relay.renew_soon()
-    for message in told:  # people a sweep took for gone while their sockets lived: here again
-        await tell(message["snapshot"]["table"]["code"], message)
 
 
 def rejoin_when_redis_is_back() -> None:

@@ -17,8 +17,6 @@ from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 
 from game.core.errors import ServiceError
-from game.core.identity import tag
-from game.delivery import broadcast
 from game.models import Report, Sanction
 from game.services import accounts
 
@@ -115,11 +113,7 @@ class AccountAdmin(UserAdmin):
     def _set(self, request, queryset, suspend: bool, duration: str = "permanent", reason: str = "") -> int:
         done = 0
         for user in queryset.exclude(pk=request.user.pk).filter(is_superuser=False):
-            person = accounts.account_suspend(
-                by=request.user, user=user, reason=reason, suspend=suspend, duration=duration
-            )
-            if suspend:
-                broadcast.put_out(tag(person.key), person.user_id, "suspended")
+            accounts.account_suspend(by=request.user, user=user, reason=reason, suspend=suspend, duration=duration)
             done += 1
         return done
 

@@ -20,8 +20,7 @@ from django.utils.translation import ngettext
 from game import services
 from game.core import phrases, staff_words
 from game.core.errors import ServiceError
-from game.core.identity import staff_tag, tag
-from game.delivery import broadcast
+from game.core.identity import staff_tag
 from game.models import ChatMessage, ModAction, Report, Sanction, Seat
 from game.moderation.people import PeopleByTag, WhoFilter, who_query
 from game.services import moderation
@@ -88,47 +87,34 @@ def _seat_of(report: Report) -> Seat | None:
     )
 
 
-def _act(action: str, report: Report, data: dict, by) -> list[tuple[str, dict]]:
-    """Run one action on the report's person; the messages to broadcast."""
+def _act(action: str, report: Report, data: dict, by) -> None:
+    """Run one action on the report's person (each service tells the screens it concerns)."""
     person = Person.reported_in(report)
     if action == "warn":
-        return moderation.player_warn(
+        moderation.player_warn(
             by=by, person=person, warning=data["warning"], report=report, table_code=report.table_code
         )
-    if action == "mute":
+    elif action == "mute":
         table = report.table if data["scope"] == "table" else None
-        return moderation.player_mute(
+        moderation.player_mute(
             by=by, person=person, duration=data["duration"], reason=data["reason"], table=table, report=report
         )
-    if action == "ban":
-        return moderation.player_ban(
-            by=by, person=person, duration=data["duration"], reason=data["reason"], report=report
-        )
-    if action == "handle":
+    elif action == "ban":
+        moderation.player_ban(by=by, person=person, duration=data["duration"], reason=data["reason"], report=report)
+    elif action == "handle":
         moderation.report_handle(by=by, report_id=report.id, note=data["note"])
-        return []
-    if report.table_id is None:
+    elif report.table_id is None:
         raise ServiceError("unknown_table", _("There is no table with that code."))
-    if action == "close":
-        return [
-            (
-                report.table_code,
-                services.table_close(code=report.table_code, reason=data["reason"], by=by, report=report),
-            )
-        ]
-    seat = _seat_of(report)
-    if seat is None:
+    elif action == "close":
+        services.table_close(code=report.table_code, reason=data["reason"], by=by, report=report)
+    elif (seat := _seat_of(report)) is None:
         raise ServiceError("not_seated", _("That player no longer sits at this table."))
-    if action == "remove":
-        return [
-            (
-                report.table_code,
-                services.seat_remove_by_staff(seat_id=seat.id, by=by, reason=data["reason"], report=report),
-            )
-        ]
-    return moderation.player_rename(
-        by=by, table_id=report.table_id, person=person, nickname=data["nickname"], report=report
-    )
+    elif action == "remove":
+        services.seat_remove_by_staff(seat_id=seat.id, by=by, reason=data["reason"], report=report)
+    else:
+        moderation.player_rename(
+            by=by, table_id=report.table_id, person=person, nickname=data["nickname"], report=report
+        )
 
 
 class ReadOnly(admin.ModelAdmin):
@@ -263,14 +249,10 @@ class ReportAdmin(PeopleByTag, ReadOnly):
             )
             return back
         try:
-            sent = _act(action, report, form.cleaned_data, request.user)
+            _act(action, report, form.cleaned_data, request.user)
         except ServiceError as error:
             self.message_user(request, error.message, messages.ERROR)
             return back
-        for code, message in sent:
-            broadcast.send(code, message)
-        if action == "ban":  # after the notice: the banned person's sockets close, in every process
-            broadcast.put_out(tag(report.reported_key), moderation.account_id(Person.reported_in(report)), "banned")
         self.message_user(request, _("Done: %(action)s.") % {"action": label}, messages.SUCCESS)
         return back
 
@@ -334,8 +316,7 @@ class SanctionAdmin(PeopleByTag, ReadOnly):
         lifted = 0
         for sanction in queryset.filter(lifted__isnull=True):
             if may[sanction.kind]:
-                for code, message in moderation.sanction_lift(by=request.user, sanction_id=sanction.id):
-                    broadcast.send(code, message)
+                moderation.sanction_lift(by=request.user, sanction_id=sanction.id)
                 lifted += 1
         self.message_user(request, ngettext("%(n)d lifted.", "%(n)d lifted.", lifted) % {"n": lifted}, messages.SUCCESS)
 

@@ -12,7 +12,6 @@ from django.utils.translation import ngettext
 from game import services
 from game.core import staff_words
 from game.core.identity import staff_tag
-from game.delivery import broadcast
 from game.models import Event, Game, Presence, Seat, Table
 from game.moderation.people import PeopleByTag, WhoFilter
 
@@ -105,7 +104,7 @@ class TableAdmin(PeopleByTag, FiltersOnly):
     def close_tables(self, request, queryset) -> None:
         closed = 0
         for table in queryset.exclude(status=Table.Status.CLOSED):
-            broadcast.send(table.code, services.table_close(code=table.code, reason="", by=request.user))
+            services.table_close(code=table.code, reason="", by=request.user)
             closed += 1
         self.message_user(
             request, ngettext("%(n)d table closed.", "%(n)d tables closed.", closed) % {"n": closed}, messages.SUCCESS
@@ -132,9 +131,8 @@ class SeatAdmin(PeopleByTag, FiltersOnly):
 
     @admin.action(description=_("Remove the selected players from their tables"), permissions=["remove_player"])
     def remove_players(self, request, queryset) -> None:
-        for seat in queryset.select_related("table"):
-            code = seat.table.code
-            broadcast.send(code, services.seat_remove_by_staff(seat_id=seat.id, by=request.user))
+        for seat in queryset:
+            services.seat_remove_by_staff(seat_id=seat.id, by=request.user)
         self.message_user(request, _("Players removed."), messages.SUCCESS)
 
 

@@ -9,7 +9,6 @@ from django.views.decorators.http import require_POST
 from game import services
 from game.core.errors import ServiceError
 from game.core.identity import NICKNAME_KEY, known_player, player_for
-from game.delivery import broadcast
 from game.pages.answers import answer
 from game.pages.lookups import count_refusal
 
@@ -17,9 +16,9 @@ from game.pages.lookups import count_refusal
 @require_POST
 def table_chat(request: HttpRequest, code: str) -> HttpResponse:
     """A chat line sent as a plain form (before the page's script has started, or without it):
-    the same service as the socket's, then the table again."""
+    the same service as the socket's (which tells the table's screens), then the table again."""
     try:
-        message = services.chat_post(
+        services.chat_post(
             code=code,
             player=known_player(request.session, request.user),
             text=request.POST.get("text", ""),
@@ -29,7 +28,6 @@ def table_chat(request: HttpRequest, code: str) -> HttpResponse:
     except ServiceError as error:
         count_refusal(request, error)
         return answer(request, code, error.message)
-    broadcast.send(code.upper(), message)
     return HttpResponse(status=204) if request.htmx else redirect("table", code=code.upper())
 
 
@@ -53,9 +51,8 @@ def table_chat_name(request: HttpRequest, code: str) -> HttpResponse:
 def table_spectator_chat(request: HttpRequest, code: str) -> HttpResponse:
     player = player_for(request.session, request.user)
     try:
-        message = services.spectator_chat_set(code=code, player=player, on=request.POST.get("on") == "1")
+        services.spectator_chat_set(code=code, player=player, on=request.POST.get("on") == "1")
     except ServiceError as error:
         count_refusal(request, error)
         return answer(request, code, error.message)
-    broadcast.send(code.upper(), message)
     return HttpResponse(status=204) if request.htmx else redirect("table", code=code.upper())

@@ -14,7 +14,6 @@ from django.views.decorators.http import require_POST
 from game import services
 from game.core.errors import ServiceError, choose_int
 from game.core.identity import player_for
-from game.delivery import broadcast
 from game.pages.lookups import count_refusal
 from game.runtime import limits
 from game.services import friends, invitations, selectors, table_reads
@@ -94,7 +93,7 @@ def invitation_join(request: HttpRequest, invitation_id: int) -> HttpResponse:
     seated = table is not None and selectors.tables_of(player.key).filter(id=table.id).exists()
     if table is not None and table.status == table.Status.LOBBY and not seated:
         try:
-            broadcast.send(code, services.seat_take(code=code, player=player, nickname=player.username))
+            services.seat_take(code=code, player=player, nickname=player.username)
         except ServiceError as error:  # full, or started meanwhile: they watch
             messages.error(request, str(error.message))
     return redirect("table", code=code)
@@ -112,14 +111,13 @@ def invitation_decline(request: HttpRequest, invitation_id: int) -> HttpResponse
 def table_invite(request: HttpRequest, code: str) -> HttpResponse:
     """Invite a friend to this table: a toast on every page they have open, and their inbox."""
     try:
-        sent = invitations.invitation_send(
+        invitations.invitation_send(
             user=request.user, player=player_for(request.session, request.user), code=code, friend_id=_other(request)
         )
     except ServiceError as error:
         count_refusal(request, error)
         messages.error(request, str(error.message))
     else:
-        broadcast.send_to_people(sent)
         messages.success(request, gettext("Invitation sent."))
     return redirect("table", code=code.upper())
 
@@ -129,7 +127,7 @@ def table_invite(request: HttpRequest, code: str) -> HttpResponse:
 def table_again(request: HttpRequest, code: str) -> HttpResponse:
     """Play again with the same people: a new table, the others who are friends invited to it."""
     try:
-        table, sent, left_out = invitations.table_again(
+        table, _sent, left_out = invitations.table_again(
             user=request.user,
             player=player_for(request.session, request.user),
             code=code,
@@ -138,7 +136,6 @@ def table_again(request: HttpRequest, code: str) -> HttpResponse:
     except ServiceError as error:
         messages.error(request, str(error.message))
         return redirect("table", code=code.upper())
-    broadcast.send_to_people(sent)
     if left_out:
         messages.info(
             request,

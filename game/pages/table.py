@@ -1,5 +1,5 @@
 """A table's page and its lobby's forms (take or leave a seat, bots, start, rematch): each a service,
-then the broadcast."""
+which tells every screen of the table itself (game.delivery.announce)."""
 
 from __future__ import annotations
 
@@ -15,7 +15,6 @@ from game import screen as table_render
 from game import services
 from game.core.errors import ServiceError
 from game.core.identity import NICKNAME_KEY, known_player, player_for, tag
-from game.delivery import broadcast
 from game.pages.lookups import count_refusal, lookup_missed
 from game.screen import chat as chat_render
 from game.services import selectors, table_reads
@@ -83,18 +82,18 @@ def _chat_context(table, snapshot: dict, player, request: HttpRequest) -> dict:
 
 
 def _lobby_post(request: HttpRequest, code: str, service, reload_page: bool = False, **kwargs) -> HttpResponse:
-    """Run a lobby service for this visitor, broadcast, and answer htmx or a plain form
-    (`reload_page`: the whole page again, for a visitor whose socket predates their session)."""
+    """Run a lobby service for this visitor (it tells the table's screens) and answer htmx or a
+    plain form (`reload_page`: the whole page again, for a visitor whose socket predates their
+    session)."""
     player = player_for(request.session, request.user)
     try:
-        message = service(code=code, player=player, **kwargs)
+        service(code=code, player=player, **kwargs)
     except ServiceError as error:
         count_refusal(request, error)
         if request.htmx:
             return HttpResponse(table_render.render_error(error.message, get_language()))
         messages.error(request, error.message)
         return redirect("table", code=code.upper())
-    broadcast.send(code.upper(), message)
     if request.htmx and reload_page:
         return HttpResponse(status=204, headers={"HX-Refresh": "true"})
     if request.htmx:

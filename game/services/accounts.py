@@ -21,6 +21,7 @@ from django.utils.translation import gettext_lazy as _
 from game.core import names, staff_words
 from game.core.errors import ServiceError
 from game.core.identity import tag
+from game.delivery import announce
 from game.models import ChatMessage, GuestKey, ModAction, Presence, Profile, Report, Sanction, Seat, Table
 from game.services import table_reads
 from game.services.common import table_update
@@ -30,8 +31,8 @@ from game.services.store import locked_table_and_game, seats_of
 
 @dataclass(frozen=True)
 class SignedIn:
-    """What a log-in did: the account's player key, and what to tell the tables whose seats
-    changed key: the screens of the guest switch to the account, every screen redraws the seats."""
+    """What a log-in did: the account's player key, and what the tables whose seats changed key
+    were told: the screens of the guest switch to the account, every screen redraws the seats."""
 
     key: str
     sent: list[tuple[str, dict]]
@@ -102,6 +103,7 @@ def account_signed_in(*, user, guest_key: str | None) -> SignedIn:
         body = {"to": [tag(old) for old in {guest_key, f"user:{user.pk}"} if old], "user_id": user.pk}
         sent.append((table.code, {"chat": "account", "body": body}))
         sent.append((table.code, table_update(table, seats_of(table), table_reads.current_game(table))))
+    announce.tables(sent)  # once the log-in commits: the guest's open screens go on as the account's
     return SignedIn(key=key, sent=sent)
 
 
@@ -124,10 +126,10 @@ SUSPENSION_DURATIONS = {
 
 @transaction.atomic
 def account_suspend(*, by, user, reason: str, suspend: bool = True, duration: str = "permanent") -> Person:
-    """Suspend an account (it can no longer log in, its sessions act as it nowhere: the caller
-    closes its sockets, game.delivery.broadcast.put_out), for a while or until reinstated, or
-    reinstate it; one line of the moderators' log either way. Its person reads why and until
-    when (game.pages.suspended). Returns whom it was about."""
+    """Suspend an account (it can no longer log in, its sessions act as it nowhere, and its
+    sockets close once this commits: game.delivery.broadcast.put_out), for a while or until
+    reinstated, or reinstate it; one line of the moderators' log either way. Its person reads
+    why and until when (game.pages.suspended). Returns whom it was about."""
     if duration not in SUSPENSION_DURATIONS:
         raise ServiceError("bad_duration", _("Choose a duration from the list."))
     why = " ".join(str(reason or "").split())[:300]
@@ -146,6 +148,8 @@ def account_suspend(*, by, user, reason: str, suspend: bool = True, duration: st
         detail=staff_words.store(staff_words.entry("account_suspended" if suspend else "account_reinstated")),
         reason=why,
     )
+    if suspend:
+        announce.out(tag(person.key), person.user_id, "suspended")
     return person
 
 

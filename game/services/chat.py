@@ -2,7 +2,8 @@
 host's switch for spectators, and what a person's mutes and bans refuse.
 
 Chat never takes the table's lock: a line is one insert beside the game, and a Draw waits for
-nothing the chat does.
+nothing the chat does. A line and the host's switch are announced to the table's screens as
+they commit (common.announced).
 """
 
 from __future__ import annotations
@@ -22,7 +23,7 @@ from game.core.errors import ServiceError, later
 from game.core.identity import Player, tag
 from game.models import ChatMessage, Friendship, Profile, Sanction, Seat, Table
 from game.runtime import limits
-from game.services.common import _visible, clean_nickname, locked_table, name_taken, require_host
+from game.services.common import _visible, announced, clean_nickname, locked_table, name_taken, require_host
 
 CHAT_MAX = 200
 CHAT_KEPT = 200  # lines a table keeps (reports copy theirs as evidence)
@@ -163,7 +164,7 @@ def line_dict(code: str, message: ChatMessage) -> dict:
 
 
 def chat_message(code: str, line: dict) -> dict:
-    """A chat line for every screen of the table (game.delivery.broadcast sends it)."""
+    """A chat line for every screen of the table (chat_post announces it)."""
     return {"chat": "line", "code": code, "body": {"line": line}}
 
 
@@ -223,7 +224,7 @@ def chat_post(
         phrase=key,
     )
     _prune(table)
-    return chat_message(table.code, line_dict(table.code, message))
+    return announced(table.code, chat_message(table.code, line_dict(table.code, message)))
 
 
 def _prune(table: Table) -> None:
@@ -273,4 +274,4 @@ def spectator_chat_set(*, code: str, player: Player, on: bool) -> dict:
     table = locked_table(code)
     require_host(table, player)
     Table.objects.filter(id=table.id).update(spectator_chat=bool(on))
-    return {"chat": "settings", "code": table.code, "body": {"spectator_chat": bool(on)}}
+    return announced(table.code, {"chat": "settings", "code": table.code, "body": {"spectator_chat": bool(on)}})

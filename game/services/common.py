@@ -1,4 +1,5 @@
-"""What every service shares: the table update it returns, locking a table, checking requests."""
+"""What every service shares: the table update it announces and returns, locking a table,
+checking requests."""
 
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ from django.utils.translation import gettext_lazy as _
 from game.core import names
 from game.core.errors import ServiceError, choose_int  # noqa: F401 (choose_int: the services' helper)
 from game.core.identity import Player
+from game.delivery import announce
 from game.models import Game, Seat, Table
 from game.services import table_reads
 from game.services.store import locked_table_and_game
@@ -25,6 +27,15 @@ def table_update(
     """What a change did to a table, as its viewers may see it: the new snapshot and the events
     (game.delivery.broadcast sends it to every screen)."""
     return {"snapshot": table_reads.snapshot(table, seats, game, state), "events": events or []}
+
+
+def announced(code: str, update: dict) -> dict:
+    """`update` told to every screen of the table once the transaction commits (nothing if it
+    rolls back: game.delivery.announce), and returned (for the tests, and for a service that
+    builds on another's). A service that changes what a screen shows ends with this: its caller
+    broadcasts nothing."""
+    announce.table(code, update)
+    return update
 
 
 def presence_event(table_id: int) -> dict:

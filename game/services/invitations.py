@@ -3,7 +3,8 @@ friend has open (game.live.people) and kept in their inbox until answered or the
 (an invitation goes with its table). "Play again with the same people": a new table like the
 last one, every other person with an account there invited.
 
-Each writer returns what to send: (user id, invitation) pairs for game.delivery.broadcast.
+Each writer announces the invitations it made to the invited people's pages once it commits
+(game.delivery.announce), and returns them: (user id, invitation) pairs.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from django.utils.translation import gettext_lazy as _
 from game import registry
 from game.core.errors import ServiceError
 from game.core.identity import Player
+from game.delivery import announce
 from game.models import Friendship, Invitation, Seat, Table
 from game.runtime.limits import over_limit
 from game.services.lobby import table_create
@@ -68,7 +70,9 @@ def invitation_send(*, user, player: Player, code: str, friend_id: int) -> Sent:
     if over_limit("invitation", str(user.pk), settings.SEVN_INVITATIONS_PER_HOUR, 3600):
         raise ServiceError("too_many", _("Too many invitations: try again later."))
     invitation = _invite(table, user, friend_id)
-    return [(friend_id, invitation_dict(invitation))]
+    sent = [(friend_id, invitation_dict(invitation))]
+    announce.invitations(sent)
+    return sent
 
 
 @transaction.atomic
@@ -98,8 +102,8 @@ def table_again(*, user, player: Player, code: str, address: str | None = None) 
     friends only (a block ends a friendship), each counted against the asker's hourly allowance,
     and the new table against their allowance of tables (game.runtime.limits). Sitting at a table
     with someone is no leave to send them toasts: "Play again" sent one person 40 invitations
-    in 3 s from someone who was not their friend. Returns the table, what to send, and how many
-    of the others were not invited (not friends)."""
+    in 3 s from someone who was not their friend. Returns the table, the invitations sent, and
+    how many of the others were not invited (not friends)."""
     old = Table.objects.filter(code=str(code).upper()).first()
     if old is None or not _at_table(old, player):
         raise ServiceError("not_seated", _("Only the people at a table can invite to it."))
@@ -128,4 +132,5 @@ def table_again(*, user, player: Player, code: str, address: str | None = None) 
             rated=old.rated,
         )
         sent = [(friend, invitation_dict(_invite(table, user, friend))) for friend in friends]
+        announce.invitations(sent)
     return table, sent, len(others) - len(friends)

@@ -1,4 +1,6 @@
-"""The lobby: creating tables, taking and leaving seats, the host's bots and removals."""
+"""The lobby: creating tables, taking and leaving seats, the host's bots and removals. Each
+change of a table is announced to its screens at the commit (common.announced); a new table
+has no screens yet."""
 
 from __future__ import annotations
 
@@ -15,6 +17,7 @@ from game.models import Sanction, Seat, Table
 from game.runtime.limits import tables_exhausted
 from game.services.chat import refuse_sanctioned
 from game.services.common import (
+    announced,
     choose_int,
     clean_nickname,
     locked_table,
@@ -118,7 +121,7 @@ def seat_take(*, code: str, player: Player, nickname: object, index: object = No
     seats.append(
         Seat.objects.create(table=table, index=chosen, player_key=player.key, nickname=name, user_id=player.user_id)
     )
-    return table_update(table, seats, None)
+    return announced(table.code, table_update(table, seats, None))
 
 
 @transaction.atomic
@@ -131,7 +134,7 @@ def seat_leave(*, code: str, player: Player) -> dict:
     if not mine:
         raise ServiceError("not_seated", _("You are not seated at this table."))
     mine[0].delete()
-    return table_update(table, [seat for seat in seats if seat is not mine[0]], None)
+    return announced(table.code, table_update(table, [seat for seat in seats if seat is not mine[0]], None))
 
 
 @transaction.atomic
@@ -146,7 +149,7 @@ def seat_remove(*, code: str, player: Player, index: object) -> dict:
     if target.player_key == player.key:
         raise ServiceError("remove_self", _("Use Leave to give up your own seat."))
     target.delete()
-    return table_update(table, [seat for seat in seats if seat is not target], None)
+    return announced(table.code, table_update(table, [seat for seat in seats if seat is not target], None))
 
 
 @transaction.atomic
@@ -166,4 +169,4 @@ def bot_add(*, code: str, player: Player, level: object, index: object = None) -
     taken = {seat.nickname.casefold() for seat in seats}
     name = next(f"Bot {n}" for n in BOT_NAMES + tuple(str(i) for i in range(99)) if f"bot {n}".casefold() not in taken)
     seats.append(Seat.objects.create(table=table, index=chosen, nickname=name, bot_level=level))
-    return table_update(table, seats, None)
+    return announced(table.code, table_update(table, seats, None))

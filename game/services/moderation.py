@@ -1,6 +1,6 @@
 """What moderators do from a report (or staff from admin): warn, mute, ban, lift, rename, mark
-handled. Each action writes exactly one line of the moderators' log, and returns the messages
-to broadcast once committed: (table code, message) pairs.
+handled. Each action writes exactly one line of the moderators' log, and announces what the
+person's tables' screens are told once it commits (and returns it: (table code, message) pairs).
 
 A mute or a ban acts at once: every chat line and every seat taken is checked against them, and
 the person's open screens are told (a notice in their language).
@@ -18,6 +18,7 @@ from django.utils.translation import gettext_lazy as _
 from game.core import staff_words
 from game.core.errors import ServiceError
 from game.core.identity import tag
+from game.delivery import announce
 from game.models import ChatMessage, ModAction, Presence, Profile, Report, Sanction, Seat, Table
 from game.services import accounts, table_reads
 from game.services.common import clean_nickname, table_update
@@ -47,6 +48,12 @@ def _notice(person: Person, notice: dict, also: str | None = None) -> Sent:
     return [(code, {"chat": "notice", "code": code, "body": body}) for code in _tables_of(person, also)]
 
 
+def _announced(sent: Sent) -> Sent:
+    """Each table's update or notice, to its screens once the action commits, in this order."""
+    announce.tables(sent)
+    return sent
+
+
 def _reason(reason: object) -> str:
     text = " ".join(str(reason or "").split())
     if not text:
@@ -74,7 +81,7 @@ def player_warn(
     )
     mark_handled(report, by, staff_words.entry("warned", warning=warning))
     cache.set(pending_warning_key(person.key), warning, WARNING_KEPT)  # until one of their screens shows it
-    return _notice(person, {"kind": "warning", "warning": warning}, table_code)
+    return _announced(_notice(person, {"kind": "warning", "warning": warning}, table_code))
 
 
 WARNING_KEPT = 30 * 24 * 3600  # seconds: a warning waits this long for its person to come back
@@ -129,7 +136,7 @@ def player_mute(
         "reason": why,
         "table": table.code if table else None,  # None: everywhere
     }
-    return _notice(person, notice, table.code if table else (report.table_code if report else None))
+    return _announced(_notice(person, notice, table.code if table else (report.table_code if report else None)))
 
 
 def account_id(person: Person) -> int | None:
@@ -141,11 +148,11 @@ def account_id(person: Person) -> int | None:
 @transaction.atomic
 def player_ban(*, by, person: Person, duration: str, reason: object, report: Report | None = None) -> Sent:
     """No creating or joining tables for a while (or for good): the person leaves every table
-    at once (a bot keeps a seat in a running game) and their screens are told, then closed
-    (the caller puts them out: game.delivery.broadcast.put_out). The ban holds for the key, the
-    account, the browsers that played under the key (their mark) and, while it lasts, the
-    address the person last came from (services.chat.active_sanction). An account is logged
-    out of every session (services.accounts.end_sessions)."""
+    at once (a bot keeps a seat in a running game) and their screens are told, then closed in
+    every process (game.delivery.broadcast.put_out). The ban holds for the key, the account,
+    the browsers that played under the key (their mark) and, while it lasts, the address the
+    person last came from (services.chat.active_sanction). An account is logged out of every
+    session (services.accounts.end_sessions)."""
     if duration not in BAN_DURATIONS:
         raise ServiceError("bad_duration", _("Choose a duration from the list."))
     why = _reason(reason)
@@ -179,9 +186,11 @@ def player_ban(*, by, person: Person, duration: str, reason: object, report: Rep
         report=report,
     )
     mark_handled(report, by, staff_words.entry("banned", duration=duration))
+    sent = _announced(removed + handed + notices)
+    announce.out(tag(person.key), user_id, "banned")  # after the notice: it says why
     if user_id is not None:  # an account (reported as a guest, perhaps): logged out everywhere
         transaction.on_commit(lambda: accounts.end_sessions(user_id))
-    return removed + handed + notices
+    return sent
 
 
 def _hand_over_hosting(person: Person) -> Sent:
@@ -219,7 +228,7 @@ def sanction_lift(*, by, sanction_id: int) -> Sent:
         reason=sanction.reason,
     )
     person = Person(sanction.player_key, sanction.nickname, sanction.user_id)
-    return _notice(person, {"kind": "lifted"}, sanction.table.code if sanction.table_id else None)
+    return _announced(_notice(person, {"kind": "lifted"}, sanction.table.code if sanction.table_id else None))
 
 
 @transaction.atomic
@@ -253,7 +262,7 @@ def player_rename(*, by, table_id: int, person: Person, nickname: object, report
         report=report,
     )
     mark_handled(report, by, renamed)
-    return [(table.code, table_update(table, list(table.seats.all()), game))]
+    return _announced([(table.code, table_update(table, list(table.seats.all()), game))])
 
 
 @transaction.atomic

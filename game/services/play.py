@@ -1,8 +1,8 @@
 """Playing: starting games, moves under the version check, deadlines, bots' moves.
 
 Each service locks the table row (one writer per table at a time), checks, applies the move
-through the engine, saves state, version and event rows, and returns the message to
-broadcast. Callers broadcast only after the transaction has committed.
+through the engine, saves state, version and event rows, and announces the table's update to
+its screens once the transaction commits (common.announced); callers broadcast nothing.
 """
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ from game.fair import seeds as fair
 from game.models import Event, Game, Presence, Seat, Table
 from game.runtime import stages
 from game.services import ratings, store, table_reads
-from game.services.common import locked_table, presence_event, require_host, table_update
+from game.services.common import announced, locked_table, presence_event, require_host, table_update
 
 logger = logging.getLogger(__name__)
 
@@ -95,7 +95,7 @@ def game_start(*, code: str, player: Player) -> dict:
     # Whose sockets are open: every screen is told at the start (a lobby's screens were told
     # nobody's presence, a screen that opened there knew only those who came before it).
     message["events"].append(presence_event(table.id))
-    return message
+    return announced(table.code, message)
 
 
 def game_act(*, code: str, player: Player, action: object, version: int, game: int | None = None) -> dict:
@@ -155,7 +155,7 @@ def _game_act(*, code: str, player: Player, action: object, version: int, game: 
         mine.save(update_fields=["away", "timeouts_in_row"])
     records = [{"type": "action", "seat": mine.index, "action": action}] + events
     records += _play_bots(table, seats, game, state)
-    return _commit(table, seats, game, state, records)
+    return announced(table.code, _commit(table, seats, game, state, records))
 
 
 def _stale(game: Game, version: object, number: int | None) -> bool:
@@ -195,7 +195,7 @@ def game_expire(*, game_id: int, now=None) -> dict | None:
     state = kind.from_json(game.state)
     seat = seats[kind.acting(state)]
     if table.rated and not _humans_present(seats):  # nobody came back by ABANDONED_AFTER
-        return _commit(table, seats, game, state, _play_out(kind, game, state, seats), now)
+        return announced(table.code, _commit(table, seats, game, state, _play_out(kind, game, state, seats), now))
     if _bot_plays(seat):
         records = _bot_move(kind, game, state, seat)
     else:
@@ -206,7 +206,7 @@ def game_expire(*, game_id: int, now=None) -> dict | None:
             records.append({"type": "away", "seat": seat.index})
         seat.save(update_fields=["timeouts_in_row", "away"])
     records += _play_bots(table, seats, game, state)
-    return _commit(table, seats, game, state, records, now)
+    return announced(table.code, _commit(table, seats, game, state, records, now))
 
 
 @transaction.atomic
@@ -223,9 +223,8 @@ def rematch_ask(*, code: str, player: Player) -> dict:
         raise ServiceError("spectator", _("You are watching this table: only seated players can play."))
     if game.events.filter(kind="rematch_asked", data__seat=mine.index).exists():
         raise ServiceError("asked", _("You have asked for a rematch already."))
-    return _commit(
-        table, seats, game, registry.of(table).from_json(game.state), [{"type": "rematch_asked", "seat": mine.index}]
-    )
+    state = registry.of(table).from_json(game.state)
+    return announced(table.code, _commit(table, seats, game, state, [{"type": "rematch_asked", "seat": mine.index}]))
 
 
 def _bot_plays(seat: Seat) -> bool:
@@ -294,7 +293,7 @@ def gone(table: Table, seat: Seat, now) -> bool:
 @transaction.atomic
 def hurry(*, table_id: int, seat_index: int, now=None) -> dict | None:
     """A person just counted as gone: the decision waiting for them is due within ABSENT_TURN.
-    Returns the message to broadcast (the clock every screen shows), or None if nothing changed.
+    Announces and returns the update (the clock every screen shows), or None if nothing changed.
     Whether they are gone is asked again under the table's lock: the sweep that counted them
     read the seats before, and their socket may have opened since (in another process, its
     arrival already noted: nothing would take the hurry back)."""
@@ -314,7 +313,7 @@ def hurry(*, table_id: int, seat_index: int, now=None) -> dict | None:
         return None
     game.deadline = soon
     game.save(update_fields=["deadline"])
-    return table_update(table, seats, game, state)
+    return announced(table.code, table_update(table, seats, game, state))
 
 
 @transaction.atomic
@@ -322,7 +321,7 @@ def unhurry(*, table_id: int, seat_index: int, now=None) -> dict | None:
     """A person counted as gone is back (their socket opened): the decision waiting for them is
     due by the table's own clock from now (none without a turn timer), no longer within
     ABSENT_TURN, so that they answer the table they are shown, not a timeout that beat them to
-    it. Their seat must have been seen now (presence.arrived). Returns the message to broadcast
+    it. Their seat must have been seen now (presence.arrived). Announces and returns the update
     (the clock every screen shows), or None if nothing changed."""
     now = now or timezone.now()
     table = Table.objects.select_for_update().get(id=table_id)
@@ -339,12 +338,12 @@ def unhurry(*, table_id: int, seat_index: int, now=None) -> dict | None:
         return None
     game.deadline = due
     game.save(update_fields=["deadline"])
-    return table_update(table, seats, game, state)
+    return announced(table.code, table_update(table, seats, game, state))
 
 
 def _commit(table: Table, seats: list[Seat], game: Game, state: dict, records: list[dict], now=None) -> dict:
-    """Save the new state with the next version and append the event rows; the message to
-    broadcast is built from what was saved."""
+    """Save the new state with the next version and append the event rows; the table's update
+    is built from what was saved (its service announces it)."""
     now = now or timezone.now()
     kind = registry.of(table)
     game.version += 1
@@ -369,7 +368,8 @@ def _commit(table: Table, seats: list[Seat], game: Game, state: dict, records: l
 
 def refresh_deadline(table: Table, events: list[dict]) -> dict:
     """After seats changed who plays them (away, back, removed): log it, let bots move if it
-    is now their turn, and set the next deadline. The table must be locked by the caller."""
+    is now their turn, and set the next deadline. A step of its caller's service: the table
+    must be locked by the caller, who announces the update this returns (with more, maybe)."""
     seats = sorted(table.seats.all(), key=lambda seat: seat.index)
     game = table_reads.current_game(table)
     if game is None or game.over or table.status != Table.Status.PLAYING:

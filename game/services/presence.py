@@ -5,6 +5,7 @@ seats have one open (an event of its own, "presence", that changes no game). A p
 last socket closed more than GRACE ago has their decisions time out after ABSENT_TURN (not the
 table's whole turn clock); more than AWAY_AFTER ago, they are marked away (a bot plays for them).
 When they come back, the away mark goes and the game (paused if only bots were left) goes on.
+Each change is announced to the table's screens as it commits (common.announced).
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ from django.utils import timezone
 from game import services
 from game.models import Game, Presence, Seat, Table
 from game.services import table_reads
-from game.services.common import presence_event, table_update
+from game.services.common import announced, presence_event, table_update
 from game.services.play import ABSENT_TURN, GRACE, gone, hurry, unhurry
 from game.services.store import locked_table_and_game
 
@@ -43,21 +44,21 @@ def online(table_id: int) -> list[int]:
 
 
 def _presence_message(table: Table) -> dict | None:
-    """Which seats have a socket open, for every screen of a running or finished game."""
+    """Which seats have a socket open, announced to every screen of a running or finished game."""
     if table.status not in (Table.Status.PLAYING, Table.Status.FINISHED):
         return None
     message = table_update(
         table, sorted(table.seats.all(), key=lambda seat: seat.index), table_reads.current_game(table)
     )
     message["events"] = [presence_event(table.id)]
-    return message
+    return announced(table.code, message)
 
 
 def arrived(*, code: str, player_key: str, channel: str) -> dict | None:
     """A socket opened; a seated person who was away is back, and one who was gone (no socket
-    for GRACE) has their pending decision due by the table's clock again (play.unhurry). Returns
-    a message to broadcast: whose sockets are open now (the new screen learns it too), and the
-    return if they were away."""
+    for GRACE) has their pending decision due by the table's clock again (play.unhurry, which
+    says so). Announces whose sockets are open now (the new screen learns it too), with the
+    return if they were away, and returns that update (None at a lobby: none shows it)."""
     table = table_reads.table_by_code(code)
     if table is None:
         return None
@@ -71,10 +72,9 @@ def arrived(*, code: str, player_key: str, channel: str) -> dict | None:
         message = _back(table.id, seat.id)
         if message is not None:
             message["events"] = [*message["events"], presence_event(table.id)]
-            return message
-    if was_gone and (message := unhurry(table_id=table.id, seat_index=seat.index, now=now)) is not None:
-        message["events"] = [*message["events"], presence_event(table.id)]
-        return message
+            return announced(table.code, message)
+    if was_gone:
+        unhurry(table_id=table.id, seat_index=seat.index, now=now)
     return _presence_message(table)
 
 
@@ -91,14 +91,14 @@ def _back(table_id: int, seat_id: int) -> dict | None:
 
 def left(*, channel: str) -> dict | None:
     """A socket closed; the seat remembers when its person was last here. If it was their last
-    socket at the table, returns the message that tells every screen the seat is not connected."""
+    socket at the table, every screen is told the seat is not connected (and that is returned)."""
     messages = left_all(channels=[channel])
     return messages[0] if messages else None
 
 
 def left_all(*, channels: list[str]) -> list[dict]:
     """Sockets closed together (a crowd leaving, a process stopping): a few statements for all of
-    them, and one message for each table where a seated person's last socket closed, whoever
+    them, and one update for each table where a seated person's last socket closed, whoever
     else's closed with it. One socket at a time, four sockets of a table closing at once made
     four messages and a dozen statements each, queued on the one thread that runs every database
     call of the process: hundreds closing at once held up every move behind them."""
@@ -131,7 +131,8 @@ def heartbeat(*, sockets: dict[str, tuple[str, str]]) -> list[dict]:
     people were seen now: a statement each for all of them. A live socket's row that a sweep took
     for stale (a process too busy to beat in time) is made again: without it the person would
     count as gone while at their screen, their turn hurried, then played for them. Returns what
-    to tell the screens of the tables where someone was brought back (the sweep told them gone)."""
+    what the screens of the tables where someone was brought back were told (the sweep told
+    them gone)."""
     if not sockets:
         return []
     now = timezone.now()
@@ -185,7 +186,8 @@ def _forget_stale(now) -> list[dict]:
 
 def mark_absent(now=None) -> list[dict]:
     """Seated people in running games with no live socket for GRACE have their pending decision
-    due within ABSENT_TURN; with none for AWAY_AFTER they become away."""
+    due within ABSENT_TURN; with none for AWAY_AFTER they become away. Returns what the tables'
+    screens were told."""
     now = now or timezone.now()
     messages = _forget_stale(now)
     hurried = Game.objects.filter(table_id=OuterRef("table_id"), over=False, deadline__lte=now + ABSENT_TURN)
@@ -232,4 +234,4 @@ def _away(table_id: int, seat_id: int, now) -> dict | None:
         return None
     seat.away = True
     seat.save(update_fields=["away"])
-    return services.refresh_deadline(table, events=[{"type": "away", "seat": seat.index}])
+    return announced(table.code, services.refresh_deadline(table, events=[{"type": "away", "seat": seat.index}]))

@@ -1,5 +1,6 @@
 """What staff do from admin: close a table, remove a player. Every staff action writes one line
-of the moderators' log (log_action), which admin shows and nobody edits."""
+of the moderators' log (log_action), which admin shows and nobody edits, and announces what it
+changed to the table's screens as it commits (common.announced)."""
 
 from __future__ import annotations
 
@@ -11,7 +12,7 @@ from django.utils import timezone
 from game.core import staff_words
 from game.models import ModAction, Seat, Table
 from game.services import table_reads
-from game.services.common import table_update
+from game.services.common import announced, presence_event, table_update
 from game.services.play import refresh_deadline
 from game.services.store import locked_table_and_game
 
@@ -76,21 +77,26 @@ def table_close(*, code: str, reason: str = "", by=None, report=None) -> dict:
         game.save(update_fields=["deadline"])
     log_action(by=by, action=ModAction.Action.CLOSE, table_code=table.code, reason=reason, report=report)
     mark_handled(report, by, staff_words.entry("closed"))
-    return table_update(table, list(table.seats.all()), game)
+    return announced(table.code, table_update(table, list(table.seats.all()), game))
 
 
 def remove_seat(seat_id: int) -> dict:
     """Before the start (or after the end) the seat is freed; during a game a bot keeps the
-    seat (and its score) so the game can go on, and the person can no longer act."""
+    seat (and its score) so the game can go on, and the person can no longer act. A step of a
+    staff action (seat_remove_by_staff, a ban), which announces the table's update this returns."""
     table_id = Seat.objects.values_list("table_id", flat=True).get(id=seat_id)
     table, _game = locked_table_and_game(table_id=table_id)
     seat = Seat.objects.get(id=seat_id)  # read after the lock: nobody changes it meanwhile
     if table.status != Table.Status.PLAYING:
         seat.delete()
-        return table_update(table, list(table.seats.all()), table_reads.current_game(table))
-    seat.player_key, seat.user, seat.away = "", None, True
-    seat.save(update_fields=["player_key", "user", "away"])
-    return refresh_deadline(table, events=[{"type": "removed", "seat": seat.index}])
+        message = table_update(table, list(table.seats.all()), table_reads.current_game(table))
+    else:
+        seat.player_key, seat.user, seat.away = "", None, True
+        seat.save(update_fields=["player_key", "user", "away"])
+        message = refresh_deadline(table, events=[{"type": "removed", "seat": seat.index}])
+    if table.status in (Table.Status.PLAYING, Table.Status.FINISHED):  # its person is connected there no more
+        message["events"] = [*message["events"], presence_event(table.id)]
+    return message
 
 
 @transaction.atomic
@@ -102,4 +108,4 @@ def seat_remove_by_staff(*, seat_id: int, by=None, reason: str = "", report=None
     message = remove_seat(seat_id)
     log_action(by=by, action=ModAction.Action.REMOVE, person=person, table_code=code, reason=reason, report=report)
     mark_handled(report, by, staff_words.entry("removed"))
-    return message
+    return announced(code, message)

@@ -136,14 +136,9 @@ async def test_an_invitation_arrives_live_on_every_open_page_in_its_language():
     connected, code = await anonymous.connect()
     assert not connected or code == 4401
 
-    @database_sync_to_async
-    def invite():
-        from game.delivery import broadcast
-
-        sent = invitations.invitation_send(user=ana, player=ana_player, code=table.code, friend_id=ben.pk)
-        broadcast.send_to_people(sent)
-
-    await invite()
+    await database_sync_to_async(invitations.invitation_send)(
+        user=ana, player=ana_player, code=table.code, friend_id=ben.pk
+    )
     german, polish = [await socket.receive_from() for socket in sockets]
     assert f"Ana lädt dich zu SEVN an Tisch {table.code} ein." in german and "Beitreten" in german
     assert "/de/invitations/" in german and "data-join-invitation" in german

@@ -11,7 +11,8 @@ import pytest
 from channels.db import database_sync_to_async
 
 from game import services
-from game.live import consumers, timers, watch
+from game.delivery import announce
+from game.live import consumers, watch
 from game.models import Presence
 from game.services import presence
 
@@ -180,7 +181,8 @@ async def test_a_screen_that_missed_a_move_finds_out_from_the_database(monkeypat
     table, (ana, ben) = await started_table(deck=["5", "9", "4", "1", "2"])
     socket = await connect(table.code, ana.key)
     await drain(socket)
-    await database_sync_to_async(services.game_act)(code=table.code, player=ben, action={"kind": "draw"}, version=1)
+    with announce.held():  # and never sent: lost
+        await database_sync_to_async(services.game_act)(code=table.code, player=ben, action={"kind": "draw"}, version=1)
     assert await watch.check_once() == 0  # an update may still be on its way
     assert await watch.check_once() == 0
     await asyncio.sleep(0.35)
@@ -232,7 +234,7 @@ async def test_screens_see_a_socket_a_sweep_took_for_stale_go_and_come_back():
     for socket in (ana_socket, ben_socket):
         await drain(socket)
     await database_sync_to_async(Presence.objects.filter(player_key=ben.key).update)(seen="2000-01-01T00:00:00Z")
-    await timers.broadcast_all(await database_sync_to_async(presence.mark_absent)())
+    await watch.call(presence.mark_absent)
     assert 'data-online="0"' in "".join(await drain(ana_socket))
     await watch.heartbeat()
     assert 'data-online="0 1"' in "".join(await drain(ana_socket))
@@ -283,15 +285,13 @@ async def test_a_screen_that_is_up_to_date_is_never_redrawn_by_the_check():
 
 
 async def test_an_update_after_a_gap_in_versions_brings_the_whole_log():
-    from game.delivery import broadcast
-
     table, (ana, ben) = await started_table(deck=["5", "9", "4", "1", "2", "3"])
     socket = await connect(table.code, ana.key)
     await drain(socket)
     act = database_sync_to_async(services.game_act)
-    await act(code=table.code, player=ben, action={"kind": "draw"}, version=1)  # never broadcast
-    newer = await act(code=table.code, player=ana, action={"kind": "draw"}, version=2)
-    await broadcast.send_async(table.code, newer)
+    with announce.held():  # its update lost
+        await act(code=table.code, player=ben, action={"kind": "draw"}, version=1)
+    await act(code=table.code, player=ana, action={"kind": "draw"}, version=2)
     html = "".join(await drain(socket))
     assert 'id="log"' in html and "Ben draws 4." in html and 'data-version="3"' in html
     await socket.disconnect()

@@ -9,7 +9,6 @@ import json
 import pytest
 from channels.db import database_sync_to_async
 
-from game.delivery import broadcast
 from game.runtime import limits
 from game.services import moderation
 from game.services.staff import Person
@@ -135,11 +134,9 @@ async def test_a_muted_player_is_refused_live_with_the_reason_and_time_left():
     sender, other = await connect(table.code, ben.key), await connect(table.code, ana.key)
     for socket in (sender, other):
         await drain(socket)
-    sent = await database_sync_to_async(moderation.player_mute)(
+    await database_sync_to_async(moderation.player_mute)(
         by=None, person=Person(ben.key, "Ben"), duration="1h", reason="insults"
     )
-    for code, message in sent:
-        await database_sync_to_async(broadcast.send)(code, message)
     notice = await sender.receive_from()
     assert "You are muted in chat for" in notice and "Reason: insults" in notice
     assert await heard_none_of(other, "muted", "insults")  # the notice is the muted person's only
@@ -156,11 +153,7 @@ async def test_a_warning_is_shown_to_its_person_in_their_language():
     warned, other = await connect(table.code, ben.key, "nl"), await connect(table.code, ana.key)
     for socket in (warned, other):
         await drain(socket)
-    sent = await database_sync_to_async(moderation.player_warn)(
-        by=None, person=Person(ben.key, "Ben"), warning="insults"
-    )
-    for code, message in sent:
-        await database_sync_to_async(broadcast.send)(code, message)
+    await database_sync_to_async(moderation.player_warn)(by=None, person=Person(ben.key, "Ben"), warning="insults")
     assert "Een moderator waarschuwt je" in await warned.receive_from()
     assert await heard_none_of(other, "moderator", "insults")
     await warned.disconnect()
@@ -200,8 +193,7 @@ async def test_the_host_turning_spectator_chat_off_reaches_the_spectators_at_onc
     table, (ana, _ben) = await lobby()
     watcher = await connect(table.code, "guest:zoe", nickname="Zoe")
     await drain(watcher)
-    message = await database_sync_to_async(services.spectator_chat_set)(code=table.code, player=ana, on=False)
-    await database_sync_to_async(broadcast.send)(table.code, message)
+    await database_sync_to_async(services.spectator_chat_set)(code=table.code, player=ana, on=False)
     swapped = await watcher.receive_from()
     assert 'id="chat-compose"' in swapped and "The host has turned the spectators' chat off." in swapped
     assert 'name="text"' not in swapped
@@ -217,10 +209,7 @@ async def test_a_spectator_who_sits_down_gets_the_players_composer():
     table, _ = await lobby()
     watcher = await connect(table.code, "guest:cleo", nickname="Cleo")
     assert "Message to the spectators" in "".join(await drain(watcher))
-    message = await database_sync_to_async(services.seat_take)(
-        code=table.code, player=Player("guest:cleo"), nickname="Cleo"
-    )
-    await database_sync_to_async(broadcast.send)(table.code, message)
+    await database_sync_to_async(services.seat_take)(code=table.code, player=Player("guest:cleo"), nickname="Cleo")
     redrawn = "".join(await drain(watcher))
     assert 'id="chat-compose"' in redrawn and "Message to the table" in redrawn
     await watcher.disconnect()
@@ -242,8 +231,7 @@ async def test_staff_closing_the_table_closes_every_chat_box_with_the_reason_in_
     sockets = [await connect(table.code, ana.key, "en"), await connect(table.code, ben.key, "pl")]
     for socket in sockets:
         await drain(socket)
-    message = await database_sync_to_async(services.table_close)(code=table.code, reason="")
-    await database_sync_to_async(broadcast.send)(table.code, message)
+    await database_sync_to_async(services.table_close)(code=table.code, reason="")
     english, polish = ["".join(await drain(socket)) for socket in sockets]
     for html in (english, polish):
         assert 'id="chat-compose"' in html and 'id="chat-refused"' in html and "disabled" in html

@@ -192,14 +192,13 @@ async def test_deck_order_seed_and_player_keys_never_reach_a_client():
 
 
 async def test_closed_by_staff_reaches_every_viewer():
+    """Staff close the table from admin (a thread): the service tells every screen as it commits."""
     from game import services
-    from game.delivery import broadcast
 
     table, (ana, _ben) = await started_table()
     socket = await connect(table.code, ana.key)
     await drain(socket)
-    message = await database_sync_to_async(services.table_close)(code=table.code, reason="")
-    await broadcast.send_async(table.code, message)
+    await database_sync_to_async(services.table_close)(code=table.code, reason="")
     assert "This table was closed by staff." in await socket.receive_from()
     await socket.disconnect()
 
@@ -228,16 +227,18 @@ async def test_production_routing_has_no_echo_sockets():
 async def test_an_update_overtaken_by_a_newer_one_brings_the_whole_log_again():
     """Two servers may broadcast two moves moments apart in the wrong order: the socket shows
     the newer table and, for the older update's log lines, re-reads table and log; the older
-    update, when it comes, is in that log already and draws nothing more."""
+    update, when it comes, is in that log already and draws nothing more. (The moves' own
+    announcements are held here, and sent in the other order.)"""
     from game import services
-    from game.delivery import broadcast
+    from game.delivery import announce, broadcast
 
     table, (ana, ben) = await started_table(deck=["5", "9", "4", "1", "2", "3"])
     socket = await connect(table.code, ana.key)
     await drain(socket)
     act = database_sync_to_async(services.game_act)
-    older = await act(code=table.code, player=ben, action={"kind": "draw"}, version="1")
-    newer = await act(code=table.code, player=ana, action={"kind": "draw"}, version="2")
+    with announce.held():
+        older = await act(code=table.code, player=ben, action={"kind": "draw"}, version="1")
+        newer = await act(code=table.code, player=ana, action={"kind": "draw"}, version="2")
     await broadcast.send_async(table.code, newer)
     again = await socket.receive_from()
     await broadcast.send_async(table.code, older)

@@ -11,6 +11,7 @@ import pytest
 from channels.db import database_sync_to_async
 
 from game import services
+from game.delivery import announce
 from game.delivery.broadcast import send_async
 from game.live import consumers, readings, watch
 from game.screen import Screen
@@ -49,7 +50,8 @@ async def test_someone_arriving_while_a_screen_reads_its_table_is_shown_connecte
 
     async def read_as_ana_arrives(code):
         read = await read_table(code)
-        arrival = await database_sync_to_async(presence.arrived)(code=code, player_key=ana.key, channel="ana-phone")
+        with announce.held():  # told just after (below)
+            arrival = await database_sync_to_async(presence.arrived)(code=code, player_key=ana.key, channel="ana-phone")
         await send_async(code, arrival)
         return read
 
@@ -64,18 +66,19 @@ async def test_someone_arriving_while_a_screen_reads_its_table_is_shown_connecte
 async def test_a_move_made_while_a_screen_reads_its_table_reaches_it_once(monkeypatch):
     """Ben draws while Ana's screen reads the table: the move is on her screen, its line once
     in her log, whether it was saved before her reading (its message still on its way) or
-    after it."""
+    after it. (Its announcement is held, and sent after the reading: still on its way.)"""
     read_table, act = consumers._read_table, database_sync_to_async(services.game_act)
     for before_reading in (True, False):
         table, (ana, ben) = await started_table()
 
         async def read_as_ben_draws(code, before_reading=before_reading, ben=ben):
-            if before_reading:
-                move = await act(code=code, player=ben, action={"kind": "draw"}, version=1)
-                read = await read_table(code)
-            else:
-                read = await read_table(code)
-                move = await act(code=code, player=ben, action={"kind": "draw"}, version=1)
+            with announce.held():
+                if before_reading:
+                    move = await act(code=code, player=ben, action={"kind": "draw"}, version=1)
+                    read = await read_table(code)
+                else:
+                    read = await read_table(code)
+                    move = await act(code=code, player=ben, action={"kind": "draw"}, version=1)
             await send_async(code, move)
             return read
 
@@ -194,10 +197,7 @@ async def test_a_socket_that_joins_while_another_s_reading_is_under_way_gets_the
     anas = await connect(table.code, ana.key)
     while slow["once"]:
         await asyncio.sleep(0.01)
-    drawn = await database_sync_to_async(services.game_act)(
-        code=table.code, player=ben, action={"kind": "draw"}, version=1
-    )
-    await send_async(table.code, drawn)
+    await database_sync_to_async(services.game_act)(code=table.code, player=ben, action={"kind": "draw"}, version=1)
     watching = asyncio.ensure_future(connect(table.code, None))
     await asyncio.sleep(0.2)
     release.set()

@@ -124,7 +124,7 @@ def test_start_logs_the_first_deal():
 # Moves
 
 
-def test_a_move_saves_state_version_and_events_before_returning_the_broadcast():
+def test_a_move_saves_state_version_and_events_before_returning_its_update():
     table, players = open_table(deck=["5", "9", "4", "1"])
     game = game_of(table)
     message = services.game_act(code=table.code, player=players[1], action={"kind": "draw"}, version=game.version)

@@ -150,7 +150,7 @@ def test_presence_is_broadcast_when_a_socket_opens_and_when_the_last_one_closes(
     assert arrived["events"] == [{"type": "presence", "online": [1], "told": told}]
     presence.arrived(code=table.code, player_key=ben.key, channel="ben-2")
     assert presence.left(channel="ben-1") is None  # another of Ben's sockets is still open
-    gone = presence.left(channel="ben-2")  # the socket broadcasts what this returns
+    gone = presence.left(channel="ben-2")  # announced to every screen, and returned
     assert gone["events"] == [{"type": "presence", "online": [], "told": told + 2}]
     screen = Screen(ana.key, "en")
     screen.full(snapshot_of(table), [])
