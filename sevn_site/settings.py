@@ -308,6 +308,12 @@ MFA_PASSKEY_SIGNUP_ENABLED = ACCOUNT_EMAIL_VERIFICATION == "mandatory"  # allaut
 # A passkey is bound to the site's origin: plain http only where there is no HTTPS (a laptop).
 MFA_WEBAUTHN_ALLOW_INSECURE_ORIGIN = _env_bool("WEBAUTHN_ALLOW_INSECURE_ORIGIN", not HTTPS)
 MFA_TOTP_ISSUER = "SEVN"
+# The passkey forms, with the key's name labelled in the site's words (allauth leaves it "Name").
+MFA_FORMS = {
+    "add_webauthn": "game.accounts.mfa_forms.AddPasskeyForm",
+    "signup_webauthn": "game.accounts.mfa_forms.SignupPasskeyForm",
+    "edit_webauthn": "game.accounts.mfa_forms.EditPasskeyForm",
+}
 
 # E-mail (sign-up codes, password resets): printed on the console unless EMAIL_HOST names an
 # SMTP server.

@@ -211,7 +211,7 @@ def test_a_friend_request_and_a_live_invitation_between_two_browsers(browser, ba
     expect(ana.locator(".flash")).to_contain_text("Invitation sent.")
 
     toast = ben.locator(".invite-toast")
-    expect(toast).to_contain_text(f"Ana lädt dich zu SEVN an Tisch {code} ein.")
+    expect(toast).to_contain_text(f"Ana lädt dich zu einer Partie SEVN an Tisch {code} ein.")
     shoot(ben, "accounts-invitation-toast")
     toast.get_by_role("button", name="Beitreten").click()
     ben.wait_for_url(f"**/de/t/{code}/")
