@@ -7,6 +7,13 @@ STAMP := $(VENV)/.installed
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 HOST ?= 127.0.0.1
 PORT ?= 8000
+# Served on this machine only, the site is at localhost, and pages asked for at 127.0.0.1 are sent
+# there: a passkey needs a domain name, and WebAuthn refuses an IP address. Set SEVN_CANONICAL_HOST
+# (empty: no redirect) to change it; on any other HOST nobody is redirected.
+ifneq ($(filter 127.0.0.1 localhost,$(HOST)),)
+SEVN_CANONICAL_HOST ?= localhost:$(PORT)
+endif
+SITE_URL := http://$(or $(SEVN_CANONICAL_HOST),$(HOST):$(PORT))/
 
 .PHONY: run test setup system messages services migrate bench bench-service lint
 
@@ -39,8 +46,8 @@ migrate: setup
 	$(BIN)/python manage.py collectstatic --noinput -v0
 
 run: migrate
-	@echo "SEVN is at http://$(HOST):$(PORT)/"
-	$(BIN)/python -m daphne -b $(HOST) -p $(PORT) sevn_site.asgi:application
+	@echo "SEVN is at $(SITE_URL)"
+	SEVN_CANONICAL_HOST=$(SEVN_CANONICAL_HOST) $(BIN)/python -m daphne -b $(HOST) -p $(PORT) sevn_site.asgi:application
 
 services:
 	.ci/services

@@ -13,6 +13,7 @@ from pathlib import Path
 
 import dj_database_url
 from django.core.exceptions import ImproperlyConfigured
+from django.http.request import split_domain_port
 from django.utils.translation import gettext_lazy as _
 
 from game.fair import signature
@@ -72,6 +73,12 @@ ALLOWED_HOSTS = [h.strip() for h in os.environ.get("ALLOWED_HOSTS", "127.0.0.1,l
 # The origins pages and sockets may come from. By default each allowed host on the port it is
 # served on (a socket must come from the page's own origin: game.live.origins checks host and port).
 CSRF_TRUSTED_ORIGINS = [o.strip() for o in os.environ.get("TRUSTED_ORIGINS", "").split(",") if o.strip()]
+# The host a page asked for by an IP address is sent to (game.pages.middleware.CanonicalHostMiddleware):
+# `make run` sets localhost:PORT, as a passkey needs a domain name and WebAuthn refuses 127.0.0.1.
+# Empty (the default, and the tests' live servers): no redirect.
+SEVN_CANONICAL_HOST = os.environ.get("SEVN_CANONICAL_HOST", "").strip()
+if SEVN_CANONICAL_HOST and (_canonical := split_domain_port(SEVN_CANONICAL_HOST)[0]) not in ALLOWED_HOSTS:
+    ALLOWED_HOSTS.append(_canonical)
 
 # HTTPS (behind the proxy, which terminates TLS): secure cookies, HSTS, redirect.
 HTTPS = _env_bool("HTTPS", False)
@@ -118,6 +125,7 @@ MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "game.pages.middleware.ContentSecurityPolicyMiddleware",
     "game.pages.nul_bytes.RefuseNulMiddleware",  # a NUL anywhere in a request: 400, before any look-up
+    "game.pages.middleware.CanonicalHostMiddleware",  # 127.0.0.1 -> SEVN_CANONICAL_HOST, where passkeys work
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
@@ -308,6 +316,12 @@ MFA_PASSKEY_SIGNUP_ENABLED = ACCOUNT_EMAIL_VERIFICATION == "mandatory"  # allaut
 # A passkey is bound to the site's origin: plain http only where there is no HTTPS (a laptop).
 MFA_WEBAUTHN_ALLOW_INSECURE_ORIGIN = _env_bool("WEBAUTHN_ALLOW_INSECURE_ORIGIN", not HTTPS)
 MFA_TOTP_ISSUER = "SEVN"
+# The passkey forms, with the key's name labelled in the site's words (allauth leaves it "Name").
+MFA_FORMS = {
+    "add_webauthn": "game.accounts.mfa_forms.AddPasskeyForm",
+    "signup_webauthn": "game.accounts.mfa_forms.SignupPasskeyForm",
+    "edit_webauthn": "game.accounts.mfa_forms.EditPasskeyForm",
+}
 
 # E-mail (sign-up codes, password resets): printed on the console unless EMAIL_HOST names an
 # SMTP server.

@@ -6,6 +6,7 @@ from __future__ import annotations
 from django.conf import settings
 from django.db import models
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext_lazy
 
 from game.models.tables import Table
 
@@ -64,7 +65,7 @@ class Friendship(models.Model):
     class Status(models.TextChoices):
         REQUESTED = "requested", _("Request sent")
         FRIENDS = "friends", _("Friends")
-        BLOCKED = "blocked", _("Blocked")
+        BLOCKED = "blocked", pgettext_lazy("friendship status", "Blocked")
 
     from_user = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="relations_out", verbose_name=_("sender")

@@ -1,9 +1,11 @@
 """Request middleware that is about running the service, not the game: the health check the
-proxy asks, and the Content-Security-Policy header on every page."""
+proxy asks, the Content-Security-Policy header on every page, and the one host a page asked for
+by its IP address is sent to (where passkeys work)."""
 
 from __future__ import annotations
 
 import asyncio
+import ipaddress
 import json
 import logging
 import time
@@ -12,7 +14,8 @@ from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 from django.conf import settings
 from django.db import connection
-from django.http import HttpResponse
+from django.http import HttpResponse, HttpResponseRedirect
+from django.http.request import split_domain_port
 
 from game.runtime import capacity
 
@@ -101,3 +104,30 @@ class ContentSecurityPolicyMiddleware:
         if policy and "Content-Security-Policy" not in response:
             response["Content-Security-Policy"] = policy
         return response
+
+
+def _is_address(host: str) -> bool:
+    try:
+        ipaddress.ip_address(host.strip("[]"))
+    except ValueError:
+        return False
+    return True
+
+
+class CanonicalHostMiddleware:
+    """A page asked for by an IP address (http://127.0.0.1:8000/…) is sent to the same page at
+    settings.SEVN_CANONICAL_HOST (`make run` sets localhost:8000): a passkey belongs to a domain
+    name, and WebAuthn refuses an address ("This is an invalid domain"). Off unless the setting
+    names a host (the tests' live servers stay on 127.0.0.1); GET and HEAD only, so that nothing
+    posted is lost; a name other than the canonical one is left alone (friends on the network)."""
+
+    def __init__(self, get_response) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request):
+        canonical = getattr(settings, "SEVN_CANONICAL_HOST", "")
+        if canonical and request.method in ("GET", "HEAD"):
+            host = request.get_host()
+            if host != canonical and _is_address(split_domain_port(host)[0]):
+                return HttpResponseRedirect(f"{request.scheme}://{canonical}{request.get_full_path()}")
+        return self.get_response(request)

@@ -140,7 +140,7 @@ async def test_an_invitation_arrives_live_on_every_open_page_in_its_language():
         user=ana, player=ana_player, code=table.code, friend_id=ben.pk
     )
     german, polish = [await socket.receive_from() for socket in sockets]
-    assert f"Ana lädt dich zu SEVN an Tisch {table.code} ein." in german and "Beitreten" in german
+    assert f"Ana lädt dich zu einer Partie SEVN an Tisch {table.code} ein." in german and "Beitreten" in german
     assert "/de/invitations/" in german and "data-join-invitation" in german
     assert "/pl/invitations/" in polish
     for socket in sockets:

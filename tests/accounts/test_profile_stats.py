@@ -78,7 +78,7 @@ def test_the_profile_shows_each_game_s_stats_and_rating_chart(client):
     svg = html[html.index("<svg") : html.index("</svg>")]
     lengths = re.findall(r' (?:x1|x2|y1|y2|cx|cy|x|y)="([^"]*)"', svg)
     assert lengths and all(re.fullmatch(r"\d+(\.\d+)?", length) for length in lengths), lengths  # never "8,0"
-    assert "Raus-Quote" in html and "Wertung im Verlauf" in html and "Strafpunkte pro Runde im Schnitt" in html
+    assert "Raus-Quote" in html and "Wertungszahl im Verlauf" in html and "Strafpunkte pro Runde im Schnitt" in html
 
 
 def test_a_private_profile_shows_no_stats_to_others(client):

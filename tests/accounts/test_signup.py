@@ -95,7 +95,7 @@ def test_failed_logins_count_by_the_address_the_proxy_names_and_a_forged_one_cha
     [
         ("en", ["Sign In", "Forgot your password?"]),
         ("de", ["Anmelden", "Passwort vergessen?"]),
-        ("fr", ["Connexion", "Mot de passe oublié"]),
+        ("fr", ["Se connecter", "Mot de passe oublié"]),
         ("nl", ["Inloggen"]),
         ("pl", ["Zaloguj się"]),
     ],

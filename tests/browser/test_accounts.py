@@ -128,6 +128,32 @@ def test_wrong_passwords_from_someone_else_leave_the_owner_their_passkey(browser
         ctx.close()
 
 
+@pytest.mark.parametrize(
+    ("language", "note"),
+    [("en", "Passkeys cannot be used at this address"), ("de", "An dieser Adresse funktionieren Passkeys nicht")],
+)
+def test_an_address_that_cannot_use_passkeys_says_so_instead_of_offering_them(browser, live_url, base, language, note):
+    """WebAuthn refuses an IP address: at 127.0.0.1 the passkey buttons would do nothing when
+    pressed, so the log-in and sign-up pages hide them and say why, in the page's language; at
+    localhost they are there and nothing is said."""
+    context = browser.new_context(viewport=DESKTOP, locale="de-DE" if language == "de" else "en-GB")
+    page = context.new_page()
+    page.goto(f"{live_url}/{language}/accounts/login/")
+    expect(page.locator("[data-passkeys-unavailable]")).to_contain_text(note)
+    expect(page.locator("#passkey_login")).to_be_hidden()
+    expect(page.locator('input[name="password"]')).to_be_visible()  # the password still works
+    page.goto(f"{live_url}/{language}/accounts/signup/")
+    expect(page.locator("[data-passkeys-unavailable]")).to_contain_text(note)
+    expect(page.locator('a[href*="/accounts/signup/passkey/"]')).to_be_hidden()
+    page.goto(f"{base}/{language}/accounts/login/")
+    expect(page.locator("#passkey_login")).to_be_visible()
+    expect(page.locator("[data-passkeys-unavailable]")).to_have_count(0)
+    page.goto(f"{base}/{language}/accounts/signup/")
+    expect(page.locator('a[href*="/accounts/signup/passkey/"]')).to_be_visible()
+    expect(page.locator("[data-passkeys-unavailable]")).to_have_count(0)
+    context.close()
+
+
 def test_a_guest_signs_up_mid_game_plays_on_and_finds_the_table_on_another_browser(browser, base, shoot):
     gus_ctx = browser.new_context(viewport=DESKTOP, locale="en-GB")
     ben_ctx = browser.new_context(viewport=DESKTOP, locale="en-GB")
@@ -211,7 +237,7 @@ def test_a_friend_request_and_a_live_invitation_between_two_browsers(browser, ba
     expect(ana.locator(".flash")).to_contain_text("Invitation sent.")
 
     toast = ben.locator(".invite-toast")
-    expect(toast).to_contain_text(f"Ana lädt dich zu SEVN an Tisch {code} ein.")
+    expect(toast).to_contain_text(f"Ana lädt dich zu einer Partie SEVN an Tisch {code} ein.")
     shoot(ben, "accounts-invitation-toast")
     toast.get_by_role("button", name="Beitreten").click()
     ben.wait_for_url(f"**/de/t/{code}/")

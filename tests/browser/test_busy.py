@@ -123,7 +123,7 @@ SIZES = (("phone", TALL_PHONE, True), ("desktop", LOW_DESKTOP, False))
 # and the table's Draw button in each language the site speaks.
 BUSY = {
     "en": ("The server is busy: retrying in a moment…", "Draw"),
-    "de": ("Der Server ist ausgelastet: Erneuter Versuch in Kürze …", "Ziehen"),
+    "de": ("Der Server ist ausgelastet: Erneuter Versuch in Kürze\u00a0…", "Ziehen"),
     "nl": ("De server is overbelast: zo meteen een nieuwe poging…", "Pakken"),
     "pl": ("Serwer jest przeciążony: za chwilę ponowna próba…", "Dobierz"),
     "fr": ("Le serveur est surchargé\u202f: nouvelle tentative dans un instant…", "Piocher"),
@@ -133,7 +133,7 @@ WAIT = {
     "de": ("Der Server ist ausgelastet: Erneuter Versuch in {seconds} s", "Jetzt versuchen"),
     "nl": ("De server is overbelast: nieuwe poging over {seconds} s", "Nu proberen"),
     "pl": ("Serwer jest przeciążony: ponowna próba za {seconds} s", "Spróbuj teraz"),
-    "fr": ("Le serveur est surchargé\u202f: nouvelle tentative dans {seconds} s", "Réessayer maintenant"),
+    "fr": ("Le serveur est surchargé\u202f: nouvelle tentative dans {seconds}\u202fs", "Réessayer maintenant"),
 }
 LOST = {
     "en": "Reconnecting…",

@@ -25,7 +25,7 @@ def test_a_record_uploaded_is_verified_check_by_check(page, live_url, tmp_path):
     page.click("form.panel button")
     expect(page.locator("[data-verdict]")).to_have_attribute("data-verdict", "site")
     expect(page.locator("#verdict-title")).to_have_text(
-        "Gra z tej strony, bez zmian: rozdana uczciwie i rozegrana zgodnie z zapisem."
+        "Gra z tej strony, bez zmian: karty zostały rozdane uczciwie, a gra przebiegła zgodnie z zapisem."
     )
     expect(page.locator(".verify__check--ok")).to_have_count(11)  # the signature's check too
     page.screenshot(path="/tmp/fair/verify-pl.png", full_page=True)

@@ -127,8 +127,8 @@ def test_polish_reviewed_wording():
     assert "w ręce" not in _prose("pl") and "jako pierwszy" not in _prose("pl")
     with translation.override("pl"):
         assert gettext("Dealer") == "Rozdający"
-        assert gettext("Frozen") == "Zamrożony"
-        assert gettext("Freeze") != gettext("Frozen")
+        # a status is a noun like its neighbours "Pas" and "Fura", not a masculine "Zamrożony" (review 2026-12)
+        assert gettext("Frozen") == "Zamrożenie"
 
 
 @pytest.mark.parametrize(
@@ -249,3 +249,135 @@ def test_french_says_vous_on_the_account_pages_too():
         assert gettext("Forgot your password?") == "Mot de passe oublié\u202f?"
         assert "clé d’accès" in gettext("Passkey Sign Up") and "clé d’accès" in gettext("Sign in with a passkey")
         assert gettext("Username or email") == gettext("Username") + " ou e-mail"  # the typographic apostrophe
+
+
+# The independent review of December 2026 (../shared/reviews/languages-2026-12.md), kept fixed.
+
+
+def test_german_review_2026_12():
+    ui = " ".join(_msgstrs("de"))
+    for wrong in (
+        "Client-Seed",
+        "Wiederholung",
+        "jede und jeder",
+        "Alle Karten auf der Hand",
+        "ist raus: keine Karten",
+    ):
+        assert wrong not in ui, wrong
+    with translation.override("de"):
+        assert gettext("Every hand") == "Alle Hände"
+        assert gettext("A computer player moved for %(name)s.") == "Ein Computerspieler hat für %(name)s gespielt."
+        for msgid in ("Rating", "Rating over time", "Whose ratings"):
+            assert "Wertungszahl" in gettext(msgid), msgid  # "Wertung" is a round's scoring here
+        assert gettext("mutes and bans of this account").startswith("Stummschaltungen und Tischsperren")
+        assert gettext("The server is busy: retrying in a moment…").endswith("\u00a0…")
+        assert "zu einer Partie %(game)s" in gettext("%(name)s invites you to %(game)s at table %(code)s.")
+        assert gettext("Won by: %(names)s") == "Sieger: %(names)s"
+    assert "ausgeteilten Karte an, bis" in read("de")["glossary_definitions"]["round"]
+
+
+def test_dutch_review_2026_12():
+    ui = " ".join(_msgstrs("nl"))
+    for wrong in (
+        "schuifbalk",
+        "deling",
+        "Rating door de tijd",
+        "Af-percentage",
+        "geef de link ervan",
+        "weer herstellen",
+    ):
+        assert wrong not in ui, wrong
+    with translation.override("nl"):
+        assert gettext("Wins") == "Overwinningen" != gettext("Won")
+        assert gettext("Sevens") == "Zevenen"  # a Dutch name for the game: kept (terms.md)
+
+
+def test_polish_review_2026_12():
+    ui = " ".join(_msgstrs("pl"))
+    for wrong in (
+        "Wszystkie karty na ręce",
+        "nie zostały dobrane",
+        "komputer nie ma rankingu",
+        "Średnio punktów",
+        "1 godzinę",
+        "wykonał ruch za",
+        "zostanie rozdana",
+        "jest rozdawana",
+        "odtwarza się dokładnie",
+        "zapisem gry SEVN",
+        " pkt",  # a number and its unit stay on one line
+        "nie może już cię",
+    ):
+        assert wrong not in ui, wrong
+    with translation.override("pl"):
+        assert gettext("Every hand") == "Karty wszystkich graczy"
+        assert gettext("left (a bot played)") == "opuszczenie gry (grał bot)"
+        assert gettext("Request sent") != gettext("Invitation sent.").rstrip(".")
+        assert "do gry w %(game)s" in gettext("%(name)s invites you to %(game)s at table %(code)s.")
+        assert pgettext("heading: the people you blocked", "Blocked") == "Zablokowane osoby"
+        assert gettext("for") == "czas" and gettext("1 hour") == "1 godzina"  # the log says "1 godzina", not "na"
+
+
+def test_french_review_2026_12():
+    ui = " ".join(_msgstrs("fr"))
+    for wrong in (
+        "privations",
+        "clé d’invité",
+        "ordinateur a joué",
+        "joueur ordinateur",
+        "joueurs ordinateur",
+        "contrôlé par l’ordinateur",
+        "Elle n’a besoin",
+        "Entre vos amis",
+        "partie est déjà distribuée",
+        "est distribuée à partir",
+        "sont en ordre",
+        "ediffusion",
+        "masquer où",
+        "Masquer où",
+        "relevé de partie SEVN",
+    ):
+        assert wrong not in ui, wrong
+    assert not re.search(r"(%\(\w+\)s|\{\w+\}) (Mo|Ko|s)\b", ui)  # U+202F between a number and its unit
+    with translation.override("fr"):
+        assert gettext("Computer player") == "Bot"  # one name for computer players
+        assert gettext("Among your friends") == "Parmi vos amis"
+        assert pgettext("heading: the people you blocked", "Blocked") == "Personnes bloquées"
+        assert gettext("At the table: %(names)s") == "À la table\u202f: %(names)s"
+        assert gettext("Won by: %(names)s") == "Vainqueur(s)\u202f: %(names)s"
+        assert gettext("Rating") == "Cote" != gettext("Ratings")  # the value, not the leaderboard
+        verdict = (
+            "%(game)s, game %(number)s at table %(table)s: its deal came from the seed committed to before it, and "
+        )
+        one = verdict + "its %(moves)s move replays exactly, with the recorded scores."
+        assert "son unique coup" in ngettext(
+            one, verdict + "all %(moves)s moves replay exactly, with the recorded scores.", 1
+        )
+        fair = render_to_string(
+            "table/_fair.html",
+            {"fair": {"code": "ABCD", "game_id": 1, "commitment": "c0ffee", "client_seeds": [("Ana", "x1")]}},
+        )
+        assert "Ana\u202f: <code>x1</code>" in fair  # the colon inside the msgid, spaced as French spaces it
+
+
+@pytest.mark.parametrize("language", LANGS)
+def test_catalogues_hold_no_stale_entries_and_flag_every_format(language):
+    catalogue = _catalogue(language)
+    assert not catalogue.obsolete_entries()
+    for gone in ("suspended by staff", "Round %(n)s: cards left", "At the table", "Won by"):
+        assert catalogue.find(gone) is None, gone
+    for entry in catalogue:
+        if re.search(r"%\(\w+\)[sd]", entry.msgid):
+            assert "python-format" in entry.flags, entry.msgid
+    blocked = {entry.msgctxt for entry in catalogue if entry.msgid == "Blocked"}
+    assert blocked == {"heading: the people you blocked", "profile: you blocked this person", "friendship status"}
+
+
+def test_no_template_leaves_a_colon_outside_its_msgid():
+    """French puts a narrow no-break space before a colon: a colon written after a translated
+    string in a template cannot get it."""
+    outside = re.compile(
+        r"\{% (?:translate|trans) (?:\"[^\"]*\"|'[^']*')[^%]* %\}\s?[:;!?]|\{% endblocktrans(?:late)? %\}\s?[:;!?]"
+    )
+    for path in [*ROOT.glob("templates/**/*.html"), *ROOT.glob("game/**/templates/**/*.html")]:
+        assert not outside.search(path.read_text()), path
