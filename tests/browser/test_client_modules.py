@@ -31,7 +31,7 @@ def fetched_modules(page) -> set[str]:
 def test_every_module_loads_and_works_on_each_page(page, live_url):
     page.set_viewport_size(DESKTOP)
 
-    # the start page: the seat choices are the chosen game's (game_choice.js)
+    # the start page: the seat choices are the chosen game's, as its Kind says (game_choice.js)
     page.goto(f"{live_url}/en/")
     assert fetched_modules(page) == MODULES
     seats = page.locator("#id_seat_count")

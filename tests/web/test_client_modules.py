@@ -1,6 +1,7 @@
 """The page's script in pieces (issue 36): static/sevn/sevn.js only imports the modules under
 static/sevn/js/, all of them, each small, each saying at its top why it exists, none in an
-import cycle (collectstatic's rewriting of imports to hashed names needs none). That the
+import cycle (collectstatic's rewriting of imports to hashed names needs none), and the
+create form's seat ranges come from the games' Kinds, not from a copy in a script. That the
 modules load and work in a browser: tests/browser/test_client_modules.py."""
 
 from __future__ import annotations
@@ -9,6 +10,8 @@ import re
 from pathlib import Path
 
 from django.test import Client
+
+from game import registry
 
 STATIC = Path(__file__).resolve().parents[2] / "static" / "sevn"
 ENTRY = STATIC / "sevn.js"
@@ -67,3 +70,13 @@ def test_the_entry_names_every_module_keyboard_first():
 def test_the_page_loads_the_entry_as_a_module(client: Client, db):
     page = client.get("/en/").content.decode()
     assert re.search(r'<script type="module" src="/static/sevn/sevn\.js"></script>', page)
+
+
+def test_each_game_radio_carries_its_kinds_seat_range(client: Client, db):
+    page = client.get("/en/").content.decode()
+    for name, kind in registry.KINDS.items():
+        label = re.search(rf'<label class="game-choice"([^>]*)><input[^>]*value="{name}"', page)
+        assert label, name
+        assert f'data-min-seats="{kind.min_seats}"' in label.group(1)
+        assert f'data-max-seats="{kind.max_seats}"' in label.group(1)
+    assert not re.search(r"SEATS|\[\s*[23]\s*,\s*[78]\s*\]", (STATIC / "js" / "game_choice.js").read_text())
