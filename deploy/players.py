@@ -49,7 +49,7 @@ CLOSE_ARRIVING = 4504  # game.live.admission.CLOSE_ARRIVING: "busy for moments: 
 # Refusals whose toast comes right before the server closes the socket: counted with the close.
 CLOSING_REASONS = frozenset({"flooding", "too_many_sockets", "lookups", "no_table"})
 NOT_ERRORS = frozenset({"busy_shed"})  # counted by kind, but overload shedding is not a failure
-BUSY_PAUSE_MAX = 64.0  # seconds: the longest pause before trying again after turn-aways in a row (sevn.js)
+BUSY_PAUSE_MAX = 64.0  # seconds: the longest pause before trying again after turn-aways in a row (js/connection.js)
 ARRIVING_PAUSE_MAX = 4.0  # seconds: the same when the server said only a crowd is being let in (4504)
 
 

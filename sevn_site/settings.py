@@ -264,12 +264,14 @@ WHITENOISE_AUTOREFRESH = DEBUG
 # Static files go out compressed (gzip, Brotli) under hashed names cached for a year, from what
 # collectstatic wrote (`make run` and deploys run it). Tests serve the files as they are: a
 # manifest from an earlier collectstatic would name older files than the ones being tested.
+# The page's ES modules import one another by relative path: served as they are in tests, and
+# under hashed names, imports included, once collected (sevn_site/static_storage.py).
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
     "staticfiles": {
         "BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"
         if "pytest" in sys.modules
-        else "whitenoise.storage.CompressedManifestStaticFilesStorage"
+        else "sevn_site.static_storage.ModuleManifestStaticFilesStorage"
     },
 }
 

@@ -4,10 +4,11 @@ Every table socket costs its process work before it shows anything: the session 
 looked up (Channels' auth middleware, on the database thread), the table read and drawn whole,
 the arrival noted. A full process (game.runtime.capacity) answers a new table socket at once
 instead, before the origin check, the session or the database: the handshake, then a close
-with CLOSE_BUSY. The page says "busy" and tries again after a growing pause (sevn.js), as the
-load client does (deploy/players.py); the close's code says whether the process is full
-(CLOSE_BUSY: the pauses double, up to a minute) or only a crowd is being let in (CLOSE_ARRIVING:
-a few seconds at most). Sockets already open are not touched.
+with CLOSE_BUSY. The page says "busy" and tries again after a growing pause
+(static/sevn/js/connection.js), as the load client does (deploy/players.py); the close's code
+says whether the process is full (CLOSE_BUSY: the pauses double, up to a minute) or only a
+crowd is being let in (CLOSE_ARRIVING: a few seconds at most). Sockets already open are not
+touched.
 
 A socket let in counts as being let in (capacity.connecting) until the consumer first sends or
 closes: its table is drawn and on its way, or it was refused.

@@ -1,7 +1,8 @@
-"""The small socket every page of a signed-in person opens (sevn.js): it joins the person's
-group (game.delivery.broadcast.person_group) and shows each invitation that arrives as a toast
-with a Join button, in the page's language. So many may be open at once per address and per
-account (game.runtime.limits.person_socket_opened)."""
+"""The small socket every page of a signed-in person opens (static/sevn/js/invitations.js,
+through htmx's WebSocket extension): it joins the person's group
+(game.delivery.broadcast.person_group) and shows each invitation that arrives as a toast with a
+Join button, in the page's language: a message htmx adds to the page's toasts (out of band). So
+many may be open at once per address and per account (game.runtime.limits.person_socket_opened)."""
 
 from __future__ import annotations
 
@@ -17,7 +18,7 @@ from game.runtime import limits
 LANGUAGES = {code for code, _name in settings.LANGUAGES}
 
 
-CLOSE_SIGNED_OUT, CLOSE_TOO_MANY_SOCKETS = 4401, 4430  # sevn.js stops at the first, waits longer after the second
+CLOSE_SIGNED_OUT, CLOSE_TOO_MANY_SOCKETS = 4401, 4430  # the page stops at the first, waits longer after the second
 
 
 class PersonConsumer(AsyncWebsocketConsumer):
@@ -38,6 +39,10 @@ class PersonConsumer(AsyncWebsocketConsumer):
     async def connect(self) -> None:
         user = self.scope.get("user")
         if user is None or not user.is_authenticated:
+            # Accepted to be closed, so that the page hears 4401 and stops (closed before the
+            # handshake, the browser would hear only "failed", 1006, and try again forever:
+            # htmx's extension every few seconds, a page signed out in another tab).
+            await self.accept()
             await self.close(code=CLOSE_SIGNED_OUT)
             return
         # Capped per address and per account like table sockets (game.runtime.limits), before it
@@ -67,7 +72,7 @@ class PersonConsumer(AsyncWebsocketConsumer):
 
     async def person_out(self, message: dict) -> None:
         """The account was suspended (or banned): no more invitations here. 4401, as for a
-        person signed out: the page does not open the socket again (sevn.js)."""
+        person signed out: the page does not open the socket again (invitations.js)."""
         await self.close(code=4401)
 
     async def invitation(self, message: dict) -> None:

@@ -24,4 +24,4 @@ def table_seed(request: HttpRequest, code: str) -> HttpResponse:
     except ServiceError as error:
         count_refusal(request, error)  # an unknown code is a look-up, as on every table route
         return HttpResponse(render_error(error.message, get_language()), status=200 if request.htmx else 400)
-    return HttpResponse(status=204)  # the panel says it was sent (sevn.js)
+    return HttpResponse(status=204)  # the panel says it was sent (static/sevn/js/fair_seed.js)

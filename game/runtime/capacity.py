@@ -24,7 +24,8 @@ A process is full on any of three signals (each off at 0):
   shows, and each would wait behind all the others. Unlike the other two, this passes within
   moments (the few let in have their tables): the turned-away are told so (a close code of
   its own, admission.CLOSE_ARRIVING) and come back within a few seconds, not after the
-  doubling pauses of a full process that may stay full for minutes (sevn.js, deploy/players.py).
+  doubling pauses of a full process that may stay full for minutes (static/sevn/js/
+  connection.js, deploy/players.py).
 """
 
 from __future__ import annotations

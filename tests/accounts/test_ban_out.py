@@ -125,7 +125,7 @@ async def test_a_suspension_closes_every_socket_of_the_account_within_a_second_a
         code, said = await closed_with(socket, SOON)
         assert code == 4403 and any("Your account was suspended" in text for text in said)
     code, _said = await closed_with(page, SOON)
-    assert code == 4401  # the page does not open it again (sevn.js)
+    assert code == 4401  # the page does not open it again (static/sevn/js/invitations.js)
 
     # The seat is not Sam's to play from this browser any more: a new socket of the old session
     # is a spectator's, its move refused; the seat is left to the absence path (a bot).

@@ -1,6 +1,6 @@
 """A full server (game.runtime.capacity) turns a new table socket away: the page says the server
-is busy and that it is retrying, tries again after a growing pause (sevn.js, with htmx's
-extension), counts a long pause down with "Try now", and shows the table once there is room.
+is busy and that it is retrying, tries again after a growing pause (static/sevn/js/connection.js,
+with htmx's extension), counts a long pause down with "Try now", and shows the table once there is room.
 A socket lost (not turned away) says "Reconnecting…" in the same place, the moves off alike; one
 the server closed for good (too many sockets, too many messages, a table that is gone) says so,
 with Reload or the way to the start page, and tries nothing more."""
@@ -595,7 +595,7 @@ def test_a_socket_dropped_without_a_close_says_reconnecting_and_comes_back(brows
             expect(page.locator("#connection [data-connection-for]:visible")).to_have_count(0)
             tries = len(down["sockets"])
             # it tries again by itself, each try dropped: the pause before a try is random, up to
-            # 2 s, 4 s, then 8 s (sevn.js), so wait for the next one rather than a fixed time
+            # 2 s, 4 s, then 8 s (connection.js), so wait for the next one rather than a fixed time
             for _ in range(150):
                 if len(down["sockets"]) > tries:
                     break
