@@ -67,4 +67,4 @@ def test_an_address_added_later_is_confirmed_by_an_e_mail_from_sevn_too():
     added = mail.outbox[-1]
     assert added.to == ["dora2@example.com"]
     assert "Konto Dora bei SEVN hinzugefügt" in added.body and HOST not in added.body
-    assert _lines_without_links(added.body)[0] == "Hallo von SEVN!"
+    assert _lines_without_links(added.body)[0] == "Hallo, hier ist SEVN!"

@@ -123,14 +123,14 @@ SIZES = (("phone", TALL_PHONE, True), ("desktop", LOW_DESKTOP, False))
 # and the table's Draw button in each language the site speaks.
 BUSY = {
     "en": ("The server is busy: retrying in a moment…", "Draw"),
-    "de": ("Der Server ist ausgelastet: Erneuter Versuch in Kürze\u00a0…", "Ziehen"),
+    "de": ("Der Server ist ausgelastet: erneuter Versuch in Kürze\u00a0…", "Ziehen"),
     "nl": ("De server is overbelast: zo meteen een nieuwe poging…", "Pakken"),
     "pl": ("Serwer jest przeciążony: za chwilę ponowna próba…", "Dobierz"),
     "fr": ("Le serveur est surchargé\u202f: nouvelle tentative dans un instant…", "Piocher"),
 }
 WAIT = {
     "en": ("The server is busy: trying again in {seconds} s", "Try now"),
-    "de": ("Der Server ist ausgelastet: Erneuter Versuch in {seconds} s", "Jetzt versuchen"),
+    "de": ("Der Server ist ausgelastet: erneuter Versuch in {seconds}\u00a0s", "Jetzt versuchen"),
     "nl": ("De server is overbelast: nieuwe poging over {seconds} s", "Nu proberen"),
     "pl": ("Serwer jest przeciążony: ponowna próba za {seconds} s", "Spróbuj teraz"),
     "fr": ("Le serveur est surchargé\u202f: nouvelle tentative dans {seconds}\u202fs", "Réessayer maintenant"),

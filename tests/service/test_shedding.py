@@ -166,7 +166,7 @@ def test_the_table_page_says_busy_in_its_language(client, db):
     table, _players = open_table()
     for prefix, busy in (
         ("en", "The server is busy: retrying in a moment…"),
-        ("de", "Der Server ist ausgelastet: Erneuter Versuch in Kürze\u00a0…"),
+        ("de", "Der Server ist ausgelastet: erneuter Versuch in Kürze\u00a0…"),
         ("nl", "De server is overbelast: zo meteen een nieuwe poging…"),
         ("pl", "Serwer jest przeciążony: za chwilę ponowna próba…"),
         ("fr", "Le serveur est surchargé\u202f: nouvelle tentative dans un instant…"),

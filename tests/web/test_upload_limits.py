@@ -148,7 +148,7 @@ def test_a_50_mb_upload_without_a_length_is_refused_after_the_limit_and_memory_s
     rise = daphne.peak_kb() - before
     assert rise < 20 * 1024, f"peak memory rose {rise} kB"
     assert status == 413
-    assert "Diese Datei ist zu groß für ein Spielprotokoll: Hier werden Protokolle bis 4 MB angenommen." in text
+    assert "Diese Datei ist zu groß für ein Spielprotokoll: Hier werden Protokolle bis 4\u00a0MB angenommen." in text
 
 
 def test_exactly_the_limit_is_let_through_and_one_byte_more_is_not(daphne):
