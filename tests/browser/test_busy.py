@@ -356,7 +356,7 @@ CLOSED = {
     "pl": (
         "Połączenie z tym stołem zostało przerwane.",
         "Odśwież",
-        "Za dużo otwartych stołów z twojego adresu: zamknij kilka kart.",
+        "Za dużo otwartych stołów z twojego adresu: zamknij kilka kart przeglądarki.",
     ),
     "fr": (
         "La connexion à cette table a été coupée.",
