@@ -54,12 +54,13 @@ def test_a_page_turned_away_says_busy_retries_and_gets_its_table_once_there_is_r
         expect(inside.locator('body[data-socket="live"]')).to_have_count(1)
 
         waiting.add_init_script(COUNT_TRIES)
+        waiting.add_init_script(SHORT_PAUSES)  # its tries come within moments, however many it makes
         waiting.goto(f"{url}/en/t/{table.code}/")
         note = waiting.locator("#connection")
         expect(note).to_be_visible()
         expect(note.locator("[data-connection-text]")).to_have_text("The server is busy: retrying in a moment…")
         expect(note).to_have_class("connection connection--busy")
-        # it tries again by itself (pauses of up to 1 s, then 2 s), and is turned away again
+        # it tries again by itself (pauses of up to 1 s, then 2 s: here a twentieth), turned away again
         waiting.wait_for_function("() => window.closes && window.closes.length > 1", timeout=15_000)
         expect(note).to_be_visible()  # turned away again: still busy, not a dead table
         expect(waiting.locator('body[data-socket="live"]')).to_have_count(0)

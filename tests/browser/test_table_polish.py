@@ -6,6 +6,7 @@ from __future__ import annotations
 import time
 
 import pytest
+from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 from playwright.sync_api import expect
 
 from game import services
@@ -35,13 +36,15 @@ def marks(page) -> dict:
 
 
 def wait_for_marks(page, wanted: dict, seconds: float) -> None:
-    end = time.monotonic() + seconds
-    while True:
-        seen = marks(page)
-        if all(seen.get(seat) == mark for seat, mark in wanted.items()):
-            return
-        assert time.monotonic() < end, f"presence marks {seen}, wanted {wanted}"
-        time.sleep(0.1)
+    """Once the page shows these marks (within `seconds`: time under test)."""
+    try:
+        page.wait_for_function(
+            f"wanted => Object.entries(wanted).every(([seat, mark]) => ({MARKS})()[seat] === mark)",
+            arg=wanted,
+            timeout=max(seconds, 0.1) * 1000,
+        )
+    except PlaywrightTimeoutError:
+        raise AssertionError(f"presence marks {marks(page)}, wanted {wanted}") from None
 
 
 def seats_now(invite: str) -> list[tuple]:

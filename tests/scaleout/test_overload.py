@@ -68,7 +68,7 @@ def turned_away_and_dropped(port: int, code: str) -> tuple[bytes, float]:
     """A table socket asked for through nginx at nine tenths into a second of the clock, that
     never answers the server's close: what came back, and how long after the close the server
     dropped the connection."""
-    while not 0.9 <= time.time() % 1 < 0.95:  # autobahn's timers round down to the whole second
+    while not 0.9 <= time.time() % 1 < 0.95:  # time under test: autobahn's timers round down to the whole second
         time.sleep(0.01)
     with socket.create_connection(("127.0.0.1", port), timeout=30) as sock:
         sock.sendall(

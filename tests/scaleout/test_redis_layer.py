@@ -218,8 +218,15 @@ def test_the_relay_and_a_page_socket_of_one_process_do_not_wait_behind_each_othe
         return sum("b" in client["flags"] for client in server.client_list())
 
     def receiving(task: asyncio.Task) -> bool:
-        """The relay's task is waiting in the layer's receive (on Redis, or behind another)."""
-        return any(frame.f_code.co_name == "receive" for frame in task.get_stack(limit=None))
+        """The relay's task is waiting in the layer's receive (on Redis, or behind another): what
+        it awaits, and what that awaits, down to where it is suspended."""
+        awaited = task.get_coro()
+        while awaited is not None:
+            frame = getattr(awaited, "cr_frame", None)
+            if frame is not None and frame.f_code.co_name == "receive":
+                return True
+            awaited = getattr(awaited, "cr_await", None)
+        return False
 
     async def delivered(send, receive) -> float:
         started = time.monotonic()

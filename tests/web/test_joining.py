@@ -155,15 +155,14 @@ async def test_sockets_asking_together_share_a_reading_that_started_after_they_a
         return seen
 
     first = asyncio.ensure_future(readings.fresh("T1", read))
-    await asyncio.sleep(0)
+    await until_async(lambda: gates, "the first reading under way")
     database["version"] = 2  # a move, broadcast before the next sockets joined
     crowd = [asyncio.ensure_future(readings.fresh("T1", read)) for _ in range(5)]
-    await asyncio.sleep(0)
+    await asyncio.sleep(0)  # one turn of the loop (no time): a reading the crowd began at once would be under way
     assert len(gates) == 1  # the next reading waits for the one under way
     gates[0].set()
     assert await first == 1
-    while len(gates) < 2:
-        await asyncio.sleep(0)
+    await until_async(lambda: len(gates) == 2, "the next reading, once that one is done")
     gates[1].set()
     assert [await reading for reading in crowd] == [2] * 5
     assert len(gates) == 2
