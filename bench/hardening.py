@@ -282,10 +282,7 @@ def redis_outage(stack: Stack, tables: int = 4, seconds: float = 22, at: float =
         window["up"] = time.perf_counter()
         await game
         window["end"] = time.perf_counter()
-        for _code, seats in everyone:  # nobody plays; the screens take in what is still coming
-            for seat in seats:
-                seat.plays = False
-        await asyncio.gather(*(seat.run(time.monotonic() + 4) for _code, seats in everyone for seat in seats))
+        await _caught_up(stack, everyone)
 
     asyncio.run(scenario())
     lags = []
@@ -313,6 +310,23 @@ def redis_outage(stack: Stack, tables: int = 4, seconds: float = 22, at: float =
         "screens_behind_at_end": behind,
         "screens": sum(len(seats) for _code, seats in everyone),
     }
+
+
+async def _caught_up(stack: Stack, everyone: list[tuple[str, list[Seat]]], at_most: float = 30) -> None:
+    """Nobody plays; the screens take in what is still coming, until each shows the table the
+    database holds (`at_most` seconds: a fixed 4 s left a screen behind on a loaded machine)."""
+    seats = [seat for _code, table in everyone for seat in table]
+    for seat in seats:
+        seat.plays = False
+    reading = asyncio.gather(*(seat.run(time.monotonic() + at_most) for seat in seats))
+    while not reading.done():
+        held = {code: _database_version(stack, code) for code, _seats in everyone}
+        if all(seat.screen.version == held[code] for code, table in everyone for seat in table):
+            break
+        await asyncio.sleep(0.2)
+    for seat in seats:
+        seat.until = time.monotonic()
+    await reading
 
 
 def _on(browser: Browser, port: int) -> Browser:

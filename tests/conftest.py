@@ -5,10 +5,44 @@ from __future__ import annotations
 
 import pytest
 
-# Folders whose tests run on one xdist worker, one after another: the scale-out tests share the
-# PostgreSQL and Redis on their usual ports (test_redis_layer counts the whole Redis server's
-# commands) and build module-scoped stacks that a split module would build twice.
-ONE_WORKER = ("tests/scaleout/",)
+# Modules on the machine's own PostgreSQL and Redis (their usual ports): one xdist worker runs
+# them one after another (test_redis_layer counts every command the Redis server runs, and
+# test_two_servers empties a database of it).
+SHARED_SERVICES = (
+    "tests/scaleout/test_redis_layer.py",
+    "tests/scaleout/test_two_servers.py",
+    "tests/scaleout/test_services_on_postgres.py",
+)
+# Folders whose modules each run on one worker: each builds a stack of its own (module-scoped,
+# deploy/local_stack.py, on free ports) that a module split between workers would build twice;
+# two modules' stacks may run at once, one on each worker.
+ONE_WORKER_PER_MODULE = ("tests/scaleout/",)
+# What takes longest starts first (xdist hands work out in collection order, the groups above
+# first, largest first: a long test handed out last keeps one worker busy while the other has
+# nothing left). Measured with --durations on this machine; browser tests still come after all
+# others on each worker (tests/browser/conftest.py keeps this order among them).
+LONGEST_FIRST = (
+    "tests/bots/test_strength.py",
+    "tests/bots/test_rating_simulation.py",
+    "tests/fair/test_verify.py",
+    "tests/accounts/test_verification_settings.py",
+    "tests/service/test_latency_bench.py",
+    "tests/bots/test_policies.py",
+    "tests/service/test_hardening.py",
+    "tests/accounts/test_signup.py",
+    "tests/service/test_production_settings.py",
+    "tests/service/test_move_parser.py",
+    "tests/fair/test_fair_deal.py",
+    "tests/fair/test_records.py",
+    "tests/web/test_migrations.py",
+    "tests/sevens/test_properties.py",
+    "tests/browser/test_busy.py",
+    "tests/browser/test_table_polish.py",
+    "tests/browser/test_sevens_table.py",
+    "tests/browser/test_table_feel.py",
+    "tests/browser/test_table_fit.py",
+    "tests/browser/test_chat.py",
+)
 
 
 @pytest.fixture(autouse=True)
@@ -38,15 +72,35 @@ def _fresh_limits():
     yield
 
 
+# The rulebook's rows as rules.content.load wrote them the first time in this process, to copy
+# back in one query a table when a transactional test flushed them (filling them from the content
+# files took a second a test: 200 tests ask for them).
+_RULEBOOK_ROWS: dict = {}
+
+
 @pytest.fixture
 def rulebook(db):
     """The rulebook prose as the data migration writes it (a transactional test before this one
-    may have flushed the tables)."""
+    may have flushed the tables): left as it is when every row is there, copied back when the
+    tables are empty, written by the loader otherwise."""
     from rules.content.load import fill_models, fill_sevens
     from rules.models import Blurb, DemoStep, EdgeCase, GlossaryEntry, Section
 
-    fill_models(Section, Blurb, DemoStep, EdgeCase, GlossaryEntry)
+    models = (Section, Blurb, DemoStep, EdgeCase, GlossaryEntry)
+    counts = [model.objects.count() for model in models]
+    if _RULEBOOK_ROWS and counts == [len(_RULEBOOK_ROWS[model]) for model in models]:
+        return
+    if _RULEBOOK_ROWS and not any(counts):
+        for model in models:
+            model.objects.bulk_create(model(**row) for row in _RULEBOOK_ROWS[model])
+        return
+    fill_models(*models)
     fill_sevens(Section, Blurb)
+    for model in models:
+        fields = model._meta.concrete_fields
+        _RULEBOOK_ROWS[model] = [
+            {field.attname: getattr(row, field.attname) for field in fields} for row in model.objects.all()
+        ]
 
 
 def pytest_configure(config):
@@ -66,21 +120,36 @@ def pytest_configure(config):
             Path(f"{name}{suffix}").unlink(missing_ok=True)
 
 
+@pytest.hookimpl(tryfirst=True)
+def pytest_collection_modifyitems(items):
+    """LONGEST_FIRST's tests first, in its order; the rest as collected (a stable sort)."""
+
+    def rank(item) -> int:
+        return next((n for n, path in enumerate(LONGEST_FIRST) if item.nodeid.startswith(path)), len(LONGEST_FIRST))
+
+    items.sort(key=rank)
+
+
 @pytest.hookimpl(optionalhook=True)
 def pytest_xdist_make_scheduler(config, log):
-    """`--dist loadgroup` (pyproject.toml) with each ONE_WORKER folder as one group. pytest-xdist
-    3.8 names a test's group in its node id, which pytest 9.2 no longer lets it change, so an
-    xdist_group mark is lost (pytest-xdist issue 1386): the scheduler groups by path instead.
-    Every other test is scheduled alone, in collection order, so each worker still runs its
-    browser tests after all its others (tests/browser/conftest.py sorts them last)."""
+    """`--dist loadgroup` (pyproject.toml) with SHARED_SERVICES as one group and each module of an
+    ONE_WORKER_PER_MODULE folder as one. pytest-xdist 3.8 names a test's group in its node id,
+    which pytest 9.2 no longer lets it change, so an xdist_group mark is lost (pytest-xdist
+    issue 1386): the scheduler groups by path instead. Groups go first, largest first (xdist's
+    loadscope reorder); every other test is scheduled alone, in collection order, so each worker
+    still runs its browser tests after all its others (tests/browser/conftest.py sorts them last)."""
     if config.getvalue("dist") != "loadgroup":
         return None
     from xdist.scheduler import LoadGroupScheduling
 
     class FolderGroups(LoadGroupScheduling):
         def _split_scope(self, nodeid: str) -> str:
-            folder = next((folder for folder in ONE_WORKER if nodeid.startswith(folder)), None)
-            return folder or super()._split_scope(nodeid)
+            path = nodeid.split("::", 1)[0]
+            if path in SHARED_SERVICES:
+                return "the machine's PostgreSQL and Redis"
+            if path.startswith(ONE_WORKER_PER_MODULE):
+                return path
+            return super()._split_scope(nodeid)
 
     return FolderGroups(config, log)
 

@@ -25,6 +25,7 @@ from game.core.identity import ACCOUNT_KEY, MARK_COOKIE, NICKNAME_KEY, SESSION_K
 from game.models import Friendship, Invitation, Profile, Rating, Sanction, Seat, Table
 from sevn_site.asgi import application
 
+from ..web.test_consumers import WHOLE_TABLE, drain
 from .helpers import PASSWORD, log_in, sign_up
 from .test_home import account
 
@@ -83,14 +84,9 @@ async def closed_with(socket: WebsocketCommunicator, within: float) -> tuple[int
         said.append(output.get("text", ""))
 
 
-async def drain(socket: WebsocketCommunicator) -> None:
-    while not await socket.receive_nothing(timeout=0.3):
-        await socket.receive_output()
-
-
 async def heard_within(socket: WebsocketCommunicator, sentence: str, seconds: float) -> str:
-    """The first message holding `sentence`, read within `seconds`: a redraw that the drain's quiet
-    0.3 s missed on a loaded machine (the socket's own arrival told to the table) may come first."""
+    """The first message holding `sentence`, read within `seconds` (a redraw may come first: the
+    socket's own arrival told to the table)."""
     deadline = asyncio.get_running_loop().time() + seconds
     while True:
         left = deadline - asyncio.get_running_loop().time()
@@ -116,7 +112,7 @@ async def test_a_suspension_closes_every_socket_of_the_account_within_a_second_a
     watching = await socket_at(f"/ws/t/{watched.code}/", session_key)  # a table Sam only watches
     page = await socket_at("/ws/me/", session_key)
     for socket in (at_table, watching):
-        await drain(socket)
+        await drain(socket, WHOLE_TABLE)
 
     response = await database_sync_to_async(lambda: suspend(superuser_client(), sam))()
     assert response.status_code == 302
@@ -130,7 +126,7 @@ async def test_a_suspension_closes_every_socket_of_the_account_within_a_second_a
     # The seat is not Sam's to play from this browser any more: a new socket of the old session
     # is a spectator's, its move refused; the seat is left to the absence path (a bot).
     again = await socket_at(f"/ws/t/{playing.code}/", session_key)
-    await drain(again)
+    await drain(again, WHOLE_TABLE)
     await again.send_to(text_data=json.dumps({"kind": "draw", "version": 1, "game": 1}))
     assert await heard_within(again, "only seated players can play", SOON)
     await again.disconnect()
@@ -306,7 +302,7 @@ async def test_a_ban_closes_the_banned_persons_table_sockets_within_a_second():
 
     table, report, session_key = await setup()
     socket = await socket_at(f"/ws/t/{table.code}/", session_key)
-    await drain(socket)
+    await drain(socket, WHOLE_TABLE)
     await database_sync_to_async(lambda: ban(superuser_client(), report))()
     code, said = await closed_with(socket, SOON)
     assert code == 4403 and any("You were banned from tables" in text for text in said)
@@ -381,7 +377,7 @@ async def test_a_socket_from_the_browser_of_a_suspended_account_cannot_chat_as_a
     cookie = (b"cookie", f"sessionid={session_key}; {MARK_COOKIE}={mark}".encode())
     socket = WebsocketCommunicator(application, f"/ws/t/{public.code}/", headers=[ORIGIN, HOST, cookie])
     assert (await socket.connect())[0]
-    await drain(socket)
+    await drain(socket, WHOLE_TABLE)
     await socket.send_to(text_data=json.dumps({"kind": "chat", "text": "I am back"}))
     assert await heard_within(socket, "The account last used in this browser is suspended", SOON)
     await socket.disconnect()

@@ -16,7 +16,7 @@ from game.core.identity import ACCOUNT_KEY
 from sevn_site.asgi import application
 
 from ..web.test_chat_consumers import chat, heard_none_of
-from ..web.test_consumers import HOST, ORIGIN, drain
+from ..web.test_consumers import HOST, ORIGIN, WHOLE_TABLE, drain
 from .test_home import account, signed_in
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -73,23 +73,23 @@ async def test_a_blocked_person_s_lines_do_not_reach_the_blocker_at_a_shared_tab
         await open_socket(table.code, cy, cy_player.key),
     ]
     for socket in sockets:
-        await drain(socket)
+        await drain(socket, WHOLE_TABLE)
     await chat(sockets[1], text="before the block")
     for socket in sockets:
-        assert "before the block" in await socket.receive_from()
+        await drain(socket, "before the block")
     await block(ana, ben)  # on her friends page, while her table is open
     await chat(sockets[1], text="after the block")
-    assert "after the block" in await sockets[2].receive_from()  # Cy reads it
-    assert "after the block" in await sockets[1].receive_from()  # and Ben himself
-    assert await heard_none_of(sockets[0], "after the block")  # Ana does not
+    await drain(sockets[2], "after the block")  # Cy reads it
+    await drain(sockets[1], "after the block")  # and Ben himself
+    assert await heard_none_of(sockets[0], table.code, cy_player, "after the block")  # Ana does not
     await chat(sockets[2], text="from Cy")
-    assert "from Cy" in await sockets[0].receive_from()  # her chat works for everyone else
+    await drain(sockets[0], "from Cy")  # her chat works for everyone else
     for socket in sockets:
         await socket.disconnect()
     page = await table_page(ana, table.code)  # drawn again: neither of his lines is there
     assert "from Cy" in page and "before the block" not in page and "after the block" not in page
     assert "after the block" in await table_page(cy, table.code)
     again = await open_socket(table.code, ana, ana_player.key)
-    opened = "".join(await drain(again))
+    opened = "".join(await drain(again, WHOLE_TABLE))
     assert "from Cy" in opened and "after the block" not in opened and "before the block" not in opened
     await again.disconnect()

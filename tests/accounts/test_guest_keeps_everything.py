@@ -17,7 +17,7 @@ from game.core.identity import SESSION_KEY, Player
 from game.models import ChatMessage, GuestKey, Profile, Sanction, Seat, Table
 from game.services import accounts
 from tests.web.factories import open_table
-from tests.web.test_consumers import connect, drain
+from tests.web.test_consumers import WHOLE_TABLE, connect, drain
 
 from .helpers import PASSWORD, log_in, sign_up
 
@@ -101,7 +101,7 @@ async def test_the_guest_s_open_socket_follows_a_log_in_made_in_another_tab():
 
     user, table, ben = await setup()
     socket = await connect(table.code, ben.key)
-    first = await drain(socket)
+    first = await drain(socket, WHOLE_TABLE)
     assert any("Your turn" in html for html in first)
 
     @database_sync_to_async
@@ -117,10 +117,10 @@ async def test_the_guest_s_open_socket_follows_a_log_in_made_in_another_tab():
         _signed_in(sender=User, request=request, user=user)
 
     await log_in_elsewhere()
-    redrawn = "".join(await drain(socket))
+    redrawn = "".join(await drain(socket, WHOLE_TABLE))
     assert "Your turn" in redrawn  # the whole table again, as the account's
     await socket.send_to(text_data=json.dumps({"kind": "draw", "version": "1"}))
-    moved = "".join(await drain(socket))
+    moved = "".join(await drain(socket, ('data-version="2"', 'class="toast"')))  # the draw, or a refusal
     assert "Jo draws 4." in moved or "Ben draws 4." in moved
     assert "Only seated players" not in moved and "watching" not in moved
     await socket.disconnect()

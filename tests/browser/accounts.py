@@ -3,27 +3,29 @@
 from __future__ import annotations
 
 import re
-import time
 
 from playwright.sync_api import Page, expect
 
+from ..waiting import until
 from .conftest import MAIL_DIR
 
 PASSWORD = "a-long-password-1"
 
 
 def mailed_code(to: str, timeout: float = 15) -> str:
-    """The newest verification code the server e-mailed to this address."""
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
+    """The newest verification code the server e-mailed to this address, once it has (a file
+    the forked server writes)."""
+
+    def code() -> str | None:
         for path in sorted(MAIL_DIR.glob("*.log"), key=lambda p: p.stat().st_mtime, reverse=True):
             text = path.read_text()
             if f"To: {to}" in text:
                 found = re.findall(r"^\s*([A-Z0-9]{3,}(?:-[A-Z0-9]{3,})*)\s*$", text.split("\n\n", 1)[1], re.M)
                 if found:
                     return found[-1]
-        time.sleep(0.2)
-    raise AssertionError(f"no code was e-mailed to {to}")
+        return None
+
+    return until(code, f"a code e-mailed to {to}", timeout, every=0.1)
 
 
 def enter_code(page: Page, email: str) -> None:

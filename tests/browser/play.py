@@ -6,6 +6,8 @@ import time
 
 from playwright.sync_api import Page, expect
 
+from ..waiting import until
+
 
 def create_table(page: Page, base: str, nickname: str, seats: int = 4, timer: str = "0") -> str:
     page.goto(f"{base}/en/")
@@ -58,19 +60,30 @@ def decide(page: Page) -> str:
 
 
 def play_until(pages: list[Page], done, timeout: float = 60) -> None:
-    """Whoever must decide decides, until done() is true."""
-    end = time.time() + timeout
-    while not done():
-        assert time.time() < end, "the game did not get there in time"
-        page = deciding(pages)
-        if page is None:
-            time.sleep(0.1)
-            continue
+    """Whoever must decide decides, until done() is true; each decision waits for the table it
+    brings (its version on the deciding screen)."""
+    end = time.monotonic() + timeout
+    while True:
+        left = end - time.monotonic()
+        assert left > 0, "the game did not get there in time"
+        page = until(lambda: "done" if done() else deciding(pages), "the game got there, or someone to decide", left)
+        if page == "done":
+            return
         version = page.locator("#table-meta").get_attribute("data-version")
         decide(page)
-        deadline = time.time() + 10
-        while page.locator("#table-meta").get_attribute("data-version") == version and time.time() < deadline:
-            time.sleep(0.05)
+        expect(page.locator("#table-meta")).not_to_have_attribute("data-version", version or "")
+
+
+def next_frames(page: Page, frames: int = 1) -> None:
+    """Once the page has drawn `frames` more frames (what a swap or a scroll just changed is on
+    screen, measurable)."""
+    page.evaluate(
+        """frames => new Promise(resolve => {
+            const step = left => (left ? requestAnimationFrame(() => step(left - 1)) : resolve());
+            step(frames);
+        })""",
+        frames,
+    )
 
 
 def two_players(browser, live_url: str, viewport: dict) -> tuple:

@@ -7,9 +7,10 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import expect
 
+from ..waiting import until
 from .accounts import PASSWORD, enter_code, sign_up
 from .conftest import DESKTOP
-from .play import create_table, join
+from .play import create_table, deciding, join
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -172,13 +173,12 @@ def test_a_guest_signs_up_mid_game_plays_on_and_finds_the_table_on_another_brows
     # the open table plays on, unreloaded: Gus's next move goes through on the socket opened as a guest
     gus.evaluate("window.__kept = true")  # gone if the page reloads
     mine = gus.locator("#controls.controls--active button:enabled")
-    for _ in range(20):
-        if mine.count():
+    for _ in range(20):  # Ben decides until it is Gus's turn
+        if until(lambda: deciding([gus, ben]), "someone to decide") is gus:
             break
-        theirs = ben.locator("#controls.controls--active button:enabled")
-        if theirs.count():
-            theirs.first.click()
-        gus.wait_for_timeout(250)
+        theirs = ben.locator("#table-meta").get_attribute("data-version")
+        ben.locator("#controls.controls--active button:enabled").first.click()
+        expect(ben.locator("#table-meta")).not_to_have_attribute("data-version", theirs or "")
     version = int(gus.locator("#table-meta").get_attribute("data-version"))
     mine.first.click()
     expect(gus.locator("#table-meta")).not_to_have_attribute("data-version", str(version))

@@ -14,6 +14,7 @@ import pytest
 from django.utils import timezone
 from playwright.sync_api import expect
 
+from ..waiting import until
 from . import scenes
 from .conftest import DESKTOP, _serving
 
@@ -52,18 +53,15 @@ def test_a_page_turned_away_says_busy_retries_and_gets_its_table_once_there_is_r
         inside.goto(f"{url}/en/t/{table.code}/")
         expect(inside.locator('body[data-socket="live"]')).to_have_count(1)
 
-        tries = []
-        waiting.on("websocket", lambda socket: tries.append(socket.url))
+        waiting.add_init_script(COUNT_TRIES)
+        waiting.add_init_script(SHORT_PAUSES)  # its tries come within moments, however many it makes
         waiting.goto(f"{url}/en/t/{table.code}/")
         note = waiting.locator("#connection")
         expect(note).to_be_visible()
         expect(note.locator("[data-connection-text]")).to_have_text("The server is busy: retrying in a moment…")
         expect(note).to_have_class("connection connection--busy")
-        for _ in range(150):  # it tries again by itself (within 15 s: pauses of up to 1 s, then 2 s)
-            if len([address for address in tries if "/ws/t/" in address]) > 1:
-                break
-            waiting.wait_for_timeout(100)
-        assert len([address for address in tries if "/ws/t/" in address]) > 1, tries
+        # it tries again by itself (pauses of up to 1 s, then 2 s: here a twentieth), turned away again
+        waiting.wait_for_function("() => window.closes && window.closes.length > 1", timeout=15_000)
         expect(note).to_be_visible()  # turned away again: still busy, not a dead table
         expect(waiting.locator('body[data-socket="live"]')).to_have_count(0)
 
@@ -85,6 +83,7 @@ def test_a_page_turned_away_while_a_crowd_is_let_in_comes_back_within_seconds(br
         scenes.seat_as(context, url, ben)
         page = context.new_page()
         page.add_init_script(LONGEST_PAUSES)  # each pause at its longest: 0.99 s, 1.98 s, then 3.96 s
+        page.add_init_script(COUNT_TRIES)
         page.clock.install()
         turned: list = []
 
@@ -104,11 +103,9 @@ def test_a_page_turned_away_while_a_crowd_is_let_in_comes_back_within_seconds(br
             expect(note.locator("[data-connection-text]")).to_have_text(BUSY["en"][0])  # no countdown
             expect(note.locator("[data-connection-retry]")).to_be_hidden()
             page.clock.fast_forward(4_000)  # longer than any pause it may take now
-            for _ in range(50):
-                if len(turned) > so_far:
-                    break
-                page.wait_for_timeout(100)
-            assert len(turned) > so_far, (so_far, note.inner_text())  # it tried again within the 4 s
+            # it tried again within the 4 s, and was turned away
+            page.wait_for_function("n => window.closes && window.closes.length > n", arg=so_far)
+            assert len(turned) > so_far, (so_far, note.inner_text())
         page.clock.fast_forward(4_000)
         expect(page.locator('body[data-socket="live"]')).to_have_count(1)
         expect(note).to_be_hidden()
@@ -145,10 +142,21 @@ LOST = {
 # Every pause drawn at its longest (a page's pauses are random): a long one, counted down, comes
 # at the fourth turn-away in a row (below 1 s, 2 s, 4 s, then 8 s: 7.92 s).
 LONGEST_PAUSES = "Math.random = () => 0.99;"
+# Every pause drawn at a twentieth of its longest, where the pauses are not what a test is about:
+# a lost socket's tries then come within 50 ms, 100 ms, 200 ms, 400 ms, not up to 1, 2, 4, 8 s.
+SHORT_PAUSES = "Math.random = () => 0.05;"
 # The close codes the page's socket saw, in order (window.closes).
 CLOSE_CODES = (
     "document.addEventListener('htmx:wsClose', e => (window.closes = window.closes || []).push(e.detail.event.code));"
 )
+# How many table sockets the page has opened (window.tries: each try, as htmx's extension makes
+# it) and the close codes they met (window.closes).
+COUNT_TRIES = (
+    "document.addEventListener('htmx:wsConnecting', () => (window.tries = (window.tries || 0) + 1));" + CLOSE_CODES
+)
+# How many messages the page's forms gave the socket to send (window.sends), at once or kept
+# until it opens.
+COUNT_SENDS = "document.addEventListener('htmx:wsConfigSend', () => (window.sends = (window.sends || 0) + 1));"
 DOCKED = re.compile(r"\bconnection--docked\b")
 
 
@@ -199,12 +207,13 @@ def _turned_away_until_the_pause_is_long(page, lang: str) -> None:
     for _ in range(30):
         if _countdown(lang).match(page.locator("#connection [data-connection-text]").inner_text()):
             return
+        closes = page.evaluate("window.closes.length")
         page.clock.fast_forward(4_000)
-        page.wait_for_timeout(300)
+        page.wait_for_function("n => window.closes.length > n", arg=closes)  # tried, turned away again
     raise AssertionError((lang, page.locator("#connection").inner_text()))
 
 
-def _counts_down_and_tries_now(page, lang: str, viewport: dict, tries: list) -> None:
+def _counts_down_and_tries_now(page, lang: str, viewport: dict) -> None:
     """A long pause says in how many seconds the next try is, the seconds going down on screen
     (a screen reader hears the state once, not each second), and "Try now" tries at once."""
     _wait, try_now = WAIT[lang]
@@ -219,20 +228,15 @@ def _counts_down_and_tries_now(page, lang: str, viewport: dict, tries: list) -> 
     page.clock.fast_forward(1_000)
     # a second less, or more than one if the machine's own seconds passed meanwhile (the page's
     # clock runs on between the jumps), and never read aloud again
-    for _ in range(50):
-        if _seconds_left(page, lang) < before:
-            break
-        page.wait_for_timeout(100)
+    expect(page.locator("#connection [data-connection-text]")).not_to_have_text(
+        WAIT[lang][0].replace("{seconds}", str(before))
+    )
     assert 1 <= _seconds_left(page, lang) < before, (lang, before)
     assert page.locator("#connection [data-connection-said]").inner_text() == said, lang
 
-    so_far = len(tries)
+    so_far = page.evaluate("window.tries")
     button.click()
-    for _ in range(100):  # at once, not when the seconds run out
-        if len(tries) > so_far:
-            break
-        page.wait_for_timeout(100)
-    assert len(tries) > so_far, (lang, tries)
+    page.wait_for_function("n => window.tries > n", arg=so_far)  # at once, not when the seconds run out
     # turned away once more: a longer pause (below 16 s: 15.84 s), counted down again
     expect(button).to_be_visible()
     expect(page.locator("#connection [data-connection-text]")).to_have_text(_countdown(lang))
@@ -263,16 +267,15 @@ def test_busy_in_every_language_on_a_phone_and_a_desktop_then_the_table(browser,
                 scenes.seat_as(context, url, ben)
                 page = context.new_page()
                 page.add_init_script(LONGEST_PAUSES)
+                page.add_init_script(COUNT_TRIES)
                 page.clock.install()
-                tries: list = []
-                page.on("websocket", lambda socket, tries=tries: "/ws/t/" in socket.url and tries.append(socket.url))
                 page.goto(f"{url}/{lang}/t/{table.code}/")
                 expect(page.locator("#connection")).to_be_visible()
                 _busy_as_a_player_sees_it(page, lang, viewport)
                 shoot(page, f"busy-{lang}-{name}", full_page=False)
                 _turned_away_until_the_pause_is_long(page, lang)
                 shoot(page, f"busy-{lang}-{name}-countdown", full_page=False)
-                _counts_down_and_tries_now(page, lang, viewport, tries)
+                _counts_down_and_tries_now(page, lang, viewport)
                 waiting[name] = page
 
             for page in inside:
@@ -305,6 +308,8 @@ def test_a_lost_socket_says_reconnecting_above_the_table_with_the_moves_off_in_e
                 context = browser.new_context(viewport=viewport, is_mobile=phone, has_touch=phone)
                 scenes.seat_as(context, url, ben)
                 page = context.new_page()
+                for script in (SHORT_PAUSES, COUNT_TRIES, COUNT_SENDS):
+                    page.add_init_script(script)
                 down = _droppable(page)
                 page.goto(f"{url}/{lang}/t/{table.code}/")
                 expect(page.locator('body[data-socket="live"]')).to_have_count(1)
@@ -321,7 +326,10 @@ def test_a_lost_socket_says_reconnecting_above_the_table_with_the_moves_off_in_e
                 draw_button = page.locator('#controls [data-action="draw"]')
                 page.keyboard.press(draw_button.get_attribute("data-key") or "")
                 draw_button.click(force=True)
-                page.wait_for_timeout(2_500)  # some tries to reconnect, each refused
+                assert page.evaluate("window.sends || 0") == 0, "a move was taken while lost"
+                tried = page.evaluate("window.tries")
+                # some tries to reconnect, each refused
+                page.wait_for_function("n => window.tries >= n && window.closes.length >= n", arg=tried + 2)
                 page.evaluate("window.scrollTo(0, 0)")  # the click scrolled to the button
                 _banner_as_a_player_sees_it(page, lang, viewport, LOST[lang], "connection")
                 shoot(page, f"lost-{lang}-{name}", full_page=False)
@@ -331,8 +339,9 @@ def test_a_lost_socket_says_reconnecting_above_the_table_with_the_moves_off_in_e
                 button = page.locator('#controls [data-action="draw"]')
                 expect(button).to_be_enabled()
                 expect(button).to_contain_text(draw)
-                # neither the key nor the click while lost was sent when the socket came back
-                page.wait_for_timeout(1_000)
+                # neither the key nor the click while lost was sent when the socket came back (a
+                # move kept for the socket goes as it opens, before the table it draws shows)
+                assert page.evaluate("window.sends || 0") == 0, "a move taken while lost was sent"
                 expect(page.locator("#pile-deck .pile__count")).to_have_text(deck)
                 expect(page.locator("#table")).to_have_attribute("data-status", "playing")
                 expect(button).to_be_enabled()  # still this player's turn
@@ -373,9 +382,10 @@ GONE = {
 }
 
 
-def _closed_for_good(page, lang: str, viewport: dict, text: str, control: str, tries: list) -> None:
+def _closed_for_good(page, lang: str, viewport: dict, text: str, control: str) -> None:
     """The note says `text`, not "Reconnecting…", above the table with the moves and the chat
-    off, its one control `control`; a screen reader hears it; and nothing tries to connect again."""
+    off, its one control `control`; a screen reader hears it; and nothing tries to connect again
+    (the page's clock installed, its tries counted: COUNT_TRIES)."""
     note = page.locator("#connection")
     expect(note).to_be_visible()
     _banner_as_a_player_sees_it(page, lang, viewport, text, "connection connection--closed")
@@ -385,9 +395,11 @@ def _closed_for_good(page, lang: str, viewport: dict, text: str, control: str, t
     expect(shown).to_have_text(control)
     expect(page.locator("#chat-text")).to_be_disabled()  # a line typed now could never be sent
     expect(page.locator("[data-chat-form] button")).to_be_disabled()
-    so_far = len(tries)
-    page.wait_for_timeout(2_500)  # a socket the extension reconnects tries again within 1 s
-    assert len(tries) == so_far, (lang, tries)
+    so_far = page.evaluate("window.tries")
+    # time under test, on the page's own clock: a socket the extension reconnects tries again
+    # within 1 s (its first pause); 2.5 s of the page's time pass at once, and no try came
+    page.clock.run_for(2_500)
+    assert page.evaluate("window.tries") == so_far, (lang, so_far)
     expect(note.locator("[data-connection-text]")).to_have_text(text)
     expect(page.locator('#controls [data-action="draw"]')).to_be_disabled()
 
@@ -419,7 +431,7 @@ def test_a_page_with_too_many_sockets_is_disconnected_for_good_with_reload_in_ev
     Once the first page has gone, Reload brings the table."""
     settings.SEVN_MAX_SOCKETS_PER_ADDRESS = 1
     table, (ana, ben) = scenes.two_players()
-    from game.models import Seat
+    from game.models import Presence, Seat
 
     # Ben's pages are all refused for as long as the ten of them take, more than the minute after
     # which a seat never seen counts as away on a slow machine; and the sweep that marks it is not
@@ -439,10 +451,10 @@ def test_a_page_with_too_many_sockets_is_disconnected_for_good_with_reload_in_ev
                 context = browser.new_context(viewport=viewport, is_mobile=phone, has_touch=phone)
                 scenes.seat_as(context, url, ben)
                 page = context.new_page()
-                tries: list = []
-                page.on("websocket", lambda socket, tries=tries: "/ws/t/" in socket.url and tries.append(socket.url))
+                page.add_init_script(COUNT_TRIES)
+                page.clock.install()
                 page.goto(f"{url}/{lang}/t/{table.code}/")
-                _closed_for_good(page, lang, viewport, text, reload, tries)
+                _closed_for_good(page, lang, viewport, text, reload)
                 expect(page.locator("#connection [data-connection-detail]")).to_have_text(reason)
                 shoot(page, f"closed-{lang}-{name}", full_page=False)
                 if phone:
@@ -455,16 +467,10 @@ def test_a_page_with_too_many_sockets_is_disconnected_for_good_with_reload_in_ev
                 if (lang, name) != ("fr", "desktop"):
                     page.context.close()
 
-        inside.context.close()  # the address's one socket is free
-        for _ in range(5):  # its close may take a moment to reach the server: Reload again, as a person would
-            page.wait_for_timeout(1_000)
-            page.locator("#connection [data-connection-reload]").click()
-            page.wait_for_load_state()
-            live = page.locator('body[data-socket="live"]')
-            closed = page.locator("#connection.connection--closed")
-            expect(live.or_(closed)).to_have_count(1)
-            if live.count():
-                break
+        inside.context.close()  # the address's one socket is free once the server has seen it close:
+        # its presence row goes after the address's count (game.live.consumers' _cleanup)
+        until(lambda: not Presence.objects.filter(player_key=ana.key).exists(), "Ana's socket closed on the server")
+        page.locator("#connection [data-connection-reload]").click()
         expect(page.locator('body[data-socket="live"]')).to_have_count(1)
         expect(page.locator("#connection")).to_be_hidden()
         button = page.locator('#controls [data-action="draw"]')
@@ -489,6 +495,8 @@ def test_a_table_that_no_longer_exists_says_so_with_the_way_to_the_start_page_in
                 context = browser.new_context(viewport=viewport, is_mobile=phone, has_touch=phone)
                 scenes.seat_as(context, url, ben)
                 page = context.new_page()
+                page.add_init_script(COUNT_TRIES)
+                page.clock.install()
                 sockets: list = []
 
                 def route(socket, sockets=sockets):
@@ -500,7 +508,9 @@ def test_a_table_that_no_longer_exists_says_so_with_the_way_to_the_start_page_in
                 expect(page.locator('body[data-socket="live"]')).to_have_count(1)
                 Table.objects.filter(pk=table.pk).delete()
                 sockets[0].close(code=1012)
-                _closed_for_good(page, lang, viewport, text, home, sockets)
+                page.wait_for_function("() => window.closes && window.closes.length > 0")
+                page.clock.run_for(1_000)  # its pause before the try (up to 1 s) at once
+                _closed_for_good(page, lang, viewport, text, home)
                 assert len(sockets) == 2, (lang, sockets)  # the one try, answered 4404
                 # said once, in the note: the toast sent before the close is gone
                 expect(page.locator('#toast .toast[data-reason="no_table"]')).to_have_count(0)
@@ -524,14 +534,15 @@ def test_a_socket_closed_for_too_many_messages_says_disconnected_and_reload_brin
         context = browser.new_context(viewport=LOW_DESKTOP)
         scenes.seat_as(context, url, ben)
         page = context.new_page()
-        page.add_init_script(CLOSE_CODES)
+        page.add_init_script(COUNT_TRIES)
+        page.clock.install()
         routes: list = []
         page.route_web_socket(re.compile(r"/ws/t/"), lambda socket: routes.append((socket, socket.connect_to_server())))
         page.goto(f"{url}/en/t/{table.code}/")
         expect(page.locator('body[data-socket="live"]')).to_have_count(1)
 
         routes[0][0].close(code=4429, reason="Too many messages: this connection was closed.")
-        _closed_for_good(page, "en", LOW_DESKTOP, text, reload, routes)
+        _closed_for_good(page, "en", LOW_DESKTOP, text, reload)
         expect(page.locator("#connection [data-connection-detail]")).to_be_hidden()
         assert page.evaluate("window.closes") == [4429], "the transport's close"
 
@@ -547,7 +558,7 @@ def test_a_socket_closed_for_too_many_messages_says_disconnected_and_reload_brin
         # a send on a closed socket that Chromium reports as a console error.
         for _ in range(settings.SEVN_SOCKET_BURST + settings.SEVN_SOCKET_CLOSE_AFTER):
             server.send("{}")
-        _closed_for_good(page, "en", LOW_DESKTOP, text, reload, routes)
+        _closed_for_good(page, "en", LOW_DESKTOP, text, reload)
         expect(page.locator("#connection [data-connection-detail]")).to_have_text(
             "This connection sent too many messages and was closed."
         )
@@ -556,7 +567,7 @@ def test_a_socket_closed_for_too_many_messages_says_disconnected_and_reload_brin
         # Reloaded within the address's half minute of penalty: the new socket is told why and
         # closed, not refused at the handshake (the page said "Reconnecting…" and kept trying)
         page.locator("#connection [data-connection-reload]").click()
-        _closed_for_good(page, "en", LOW_DESKTOP, text, reload, routes)
+        _closed_for_good(page, "en", LOW_DESKTOP, text, reload)
         expect(page.locator("#connection [data-connection-detail]")).to_have_text(
             "Too many messages from this address: wait half a minute, then reload."
         )
@@ -574,7 +585,8 @@ def test_a_socket_dropped_without_a_close_says_reconnecting_and_comes_back(brows
             context = browser.new_context(viewport=viewport, is_mobile=phone, has_touch=phone)
             scenes.seat_as(context, url, ben)
             page = context.new_page()
-            page.add_init_script(CLOSE_CODES)
+            page.add_init_script(SHORT_PAUSES)
+            page.add_init_script(COUNT_TRIES)
             down = {"now": False, "sockets": []}
 
             def route(socket, down=down):
@@ -593,13 +605,10 @@ def test_a_socket_dropped_without_a_close_says_reconnecting_and_comes_back(brows
             expect(page.locator("#connection")).to_be_visible()
             _banner_as_a_player_sees_it(page, "en", viewport, LOST["en"], "connection")
             expect(page.locator("#connection [data-connection-for]:visible")).to_have_count(0)
-            tries = len(down["sockets"])
-            # it tries again by itself, each try dropped: the pause before a try is random, up to
-            # 2 s, 4 s, then 8 s (connection.js), so wait for the next one rather than a fixed time
-            for _ in range(150):
-                if len(down["sockets"]) > tries:
-                    break
-                page.wait_for_timeout(100)
+            tries = page.evaluate("window.tries")
+            # it tries again by itself, each try dropped (its pause is random, up to 1 s, 2 s, 4 s,
+            # then 8 s: here a twentieth of that), and says so once more
+            page.wait_for_function("n => window.tries > n && window.closes.length > n", arg=tries)
             assert len(down["sockets"]) > tries, down["sockets"]
             assert set(page.evaluate("window.closes")) == {1006}, page.evaluate("window.closes")
             _banner_as_a_player_sees_it(page, "en", viewport, LOST["en"], "connection")
@@ -622,6 +631,7 @@ def test_a_lost_socket_on_a_scrolled_phone_docks_its_note_over_the_controls_not_
         context = browser.new_context(viewport=TALL_PHONE, is_mobile=True, has_touch=True)
         scenes.seat_as(context, url, players[1])
         page = context.new_page()
+        page.add_init_script(SHORT_PAUSES)  # back within moments once the socket may be
         down = _droppable(page)
         page.goto(f"{url}/en/t/{table.code}/")
         expect(page.locator('body[data-socket="live"]')).to_have_count(1)

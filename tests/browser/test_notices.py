@@ -14,6 +14,7 @@ from game import services
 from ..tables.sevens_tables import sevens_table
 from ..web.factories import game_of, open_table
 from . import scenes
+from .play import next_frames
 from .test_chat import _moderator
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -44,7 +45,7 @@ def clock_uncovered(page) -> None:
     """The turn's clock is not under the notice, even scrolled to the top of the screen (where a
     banner kept in view would sit)."""
     page.evaluate("window.scrollTo(0, document.querySelector('#table-turn').getBoundingClientRect().top + scrollY - 4)")
-    page.wait_for_timeout(100)
+    next_frames(page)  # drawn where it scrolled to
     uncovered(page, "#table-turn .countdown")
     page.evaluate("window.scrollTo(0, 0)")
 

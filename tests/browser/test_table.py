@@ -5,8 +5,10 @@ from __future__ import annotations
 import re
 
 import pytest
+from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 from playwright.sync_api import expect
 
+from ..waiting import until
 from .conftest import DESKTOP, PHONE
 from .play import create_table, decide, deciding, join, play_until, two_players
 
@@ -39,19 +41,18 @@ def test_two_friends_play_a_round_live_and_a_spectator_watches(browser, live_url
     # every draw appears on the other screens at once
     seen_draw = False
     for _ in range(40):
-        page = deciding([ana, ben])
-        if page is None:
-            ana.wait_for_timeout(100)
-            continue
+        page = until(lambda: deciding([ana, ben]), "someone to decide")
         name = "Ana" if page is ana else "Ben"
         other = ben if page is ana else ana
         before = log_text(other).count(f"{name} draws")
+        version = page.locator("#table-meta").get_attribute("data-version")
         if decide(page) == "draw":
             expect(other.locator("#log-list")).to_contain_text(f"{name} draws", timeout=5000)
             assert log_text(other).count(f"{name} draws") == before + 1
             expect(watcher.locator("#log-list")).to_contain_text(f"{name} draws")
             seen_draw = True
             break
+        expect(page.locator("#table-meta")).not_to_have_attribute("data-version", version or "")
     assert seen_draw
     assert watcher.locator("#controls button").count() == 0
     shoot(ana, "table-desktop")
@@ -90,10 +91,7 @@ def test_a_refusal_arriving_after_the_socket_redrew_its_form_still_shows(browser
     held = []
     ana.route("**/start/", lambda route: held.append(route))
     ana.click("text=Start the game")
-    for _ in range(100):  # the request reaches the route within moments (longer on a busy machine)
-        if held:
-            break
-        ana.wait_for_timeout(100)
+    until(lambda: held, "the start reached the route", page=ana)
     assert len(held) == 1
     ben.click(".lobby__actions button")  # Leave seat
     expect(ana.locator(".lobby-seat", has_text="Ben")).to_have_count(0)
@@ -163,13 +161,14 @@ TURN_LIGHT = """() => {
 
 def lit_seats(page, seconds: float = 2.0) -> list:
     """Each seat: (whether #table-meta says it decides, whether it is lit), once the light's fade
-    (0.2 s) has settled."""
-    for _ in range(int(seconds * 10)):
-        lights = page.evaluate(TURN_LIGHT)
-        if all(is_turn == lit for is_turn, lit in lights):
-            break
-        page.wait_for_timeout(100)
-    return lights
+    (0.2 s) has settled, or as it is after `seconds` (for the caller's message)."""
+    try:
+        page.wait_for_function(
+            f"() => ({TURN_LIGHT})().every(([isTurn, lit]) => isTurn === lit)", timeout=seconds * 1000
+        )
+    except PlaywrightTimeoutError:
+        pass
+    return page.evaluate(TURN_LIGHT)
 
 
 def test_the_turn_light_follows_the_decider_and_a_summary_stays_beside_play(browser, live_url):
@@ -178,10 +177,7 @@ def test_the_turn_light_follows_the_decider_and_a_summary_stays_beside_play(brow
         for page in (ana, ben):
             lights = lit_seats(page)
             assert len(lights) == 2 and all(is_turn == lit for is_turn, lit in lights), lights
-        page = deciding([ana, ben])
-        if page is None:
-            ana.wait_for_timeout(100)
-            continue
+        page = until(lambda: deciding([ana, ben]), "someone to decide")
         version = page.locator("#table-meta").get_attribute("data-version")
         decide(page)
         expect(page.locator("#table-meta")).not_to_have_attribute("data-version", version)
@@ -189,12 +185,7 @@ def test_the_turn_light_follows_the_decider_and_a_summary_stays_beside_play(brow
     play_until([ana, ben], lambda: "Round 1 scored" in log_text(ana) and "Round 1 scored" in log_text(ben))
     expect(ana.locator("#summary")).to_be_visible()
     expect(ben.locator("#summary")).to_be_visible()
-    for _ in range(100):
-        mover = deciding([ana, ben])
-        if mover is not None:
-            break
-        ana.wait_for_timeout(100)
-    assert mover is not None
+    mover = until(lambda: deciding([ana, ben]), "someone to decide")
     reader = ben if mover is ana else ana
     version = reader.locator("#table-meta").get_attribute("data-version")
     decide(mover)  # at once: nothing to close first

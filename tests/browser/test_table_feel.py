@@ -13,6 +13,7 @@ from rules.content.load import LANGUAGES
 
 from ..web.factories import act, game_of
 from . import scenes
+from .play import next_frames
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -20,14 +21,15 @@ SIZES = {"phone": {"width": 360, "height": 740}, "desktop": {"width": 1366, "hei
 
 
 def box(page, selector: str) -> dict:
-    """Where an element is drawn, once it is (a piece swapped in at that moment is measured again)."""
+    """Where an element is drawn, once it is (a piece swapped in at that moment is measured again,
+    once the page has drawn it)."""
     locator = page.locator(selector).first
     for _attempt in range(20):
         expect(locator).to_be_visible()
         found = locator.bounding_box()
         if found is not None:
             return found
-        page.wait_for_timeout(50)
+        next_frames(page)
     raise AssertionError(f"{selector} is not on screen")
 
 

@@ -8,6 +8,7 @@ import pytest
 from playwright.sync_api import expect
 
 from . import scenes
+from .play import next_frames
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -49,16 +50,15 @@ def opened(browser, live_url, table, player, size: str):
 
 
 def settled_box(page, selector: str) -> dict:
-    """Where an element is once scrolling has stopped (two frames alike)."""
+    """Where an element is once scrolling has stopped (the same over three frames drawn)."""
     locator = page.locator(selector).first
     expect(locator).to_be_visible()
-    last = None
-    for _attempt in range(40):
-        found = locator.bounding_box()
-        if found is not None and found == last:
-            return found
-        last = found
-        page.wait_for_timeout(50)
+    seen: list = []
+    for _attempt in range(120):
+        seen = [*seen[-2:], locator.bounding_box()]
+        if len(seen) == 3 and seen[0] is not None and seen.count(seen[0]) == 3:
+            return seen[0]
+        next_frames(page)
     raise AssertionError(f"{selector} never settled on screen")
 
 

@@ -6,16 +6,19 @@ from __future__ import annotations
 import time
 
 import pytest
+from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 from playwright.sync_api import expect
 
 from game import services
+from game.live import timers, watch
+from game.services import play as playing
 from game.services import presence
 from game.sevens.engine import playable
 
 from ..tables.sevens_tables import game_of, play, sevens_table, state_of
 from ..web.factories import act
 from . import scenes
-from .conftest import DESKTOP, PHONE
+from .conftest import DESKTOP, PHONE, _serving
 from .play import create_table, join
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -33,13 +36,15 @@ def marks(page) -> dict:
 
 
 def wait_for_marks(page, wanted: dict, seconds: float) -> None:
-    end = time.monotonic() + seconds
-    while True:
-        seen = marks(page)
-        if all(seen.get(seat) == mark for seat, mark in wanted.items()):
-            return
-        assert time.monotonic() < end, f"presence marks {seen}, wanted {wanted}"
-        time.sleep(0.1)
+    """Once the page shows these marks (within `seconds`: time under test)."""
+    try:
+        page.wait_for_function(
+            f"wanted => Object.entries(wanted).every(([seat, mark]) => ({MARKS})()[seat] === mark)",
+            arg=wanted,
+            timeout=max(seconds, 0.1) * 1000,
+        )
+    except PlaywrightTimeoutError:
+        raise AssertionError(f"presence marks {marks(page)}, wanted {wanted}") from None
 
 
 def seats_now(invite: str) -> list[tuple]:
@@ -65,10 +70,39 @@ def sevens_host(page, base: str, nickname: str) -> str:
     return page.locator("#invite-link").input_value()
 
 
+# Presence's clocks a fifth of their length on the server the presence test forks: what is under
+# test is that the heartbeat keeps people online past the sweep's thresholds (stale rows, away)
+# and that someone who left is marked away after AWAY_AFTER, whatever those lengths are; at a
+# fifth, past them takes 13 s instead of a minute (run twice). Not shorter: a beat a loaded
+# machine delays past STALE_AFTER would show someone present as offline.
+QUICK_PRESENCE = {
+    (presence, "HEARTBEAT"): presence.HEARTBEAT / 5,
+    (presence, "STALE_AFTER"): presence.STALE_AFTER / 5,
+    (presence, "AWAY_AFTER"): presence.AWAY_AFTER / 5,
+    (presence, "GRACE"): playing.GRACE / 5,
+    (playing, "GRACE"): playing.GRACE / 5,
+    (watch, "CHECK_SECONDS"): watch.CHECK_SECONDS / 5,
+    (timers, "ABSENCE_CHECK_SECONDS"): 1,
+}
+
+
+@pytest.fixture
+def quick_presence_url(django_db_blocker, monkeypatch):
+    """A server of the test's own, forked with presence's clocks at a fifth (the fork inherits
+    the patched modules; the session's server keeps the real ones, and its sweep, acting on the
+    same database, finds these seats seen every HEARTBEAT: it takes nobody for gone)."""
+    for (module, name), value in QUICK_PRESENCE.items():
+        monkeypatch.setattr(module, name, value)
+    with _serving(django_db_blocker) as url:
+        yield url
+
+
 @pytest.mark.parametrize("game", ["sevn", "sevens"])
-def test_people_connected_since_the_lobby_are_online_from_the_start_and_stay_so(browser, live_url, game):
-    """Both online on both screens within 2 s of the start and a minute later; Ben closes his
-    tab: offline on Ana's screen at once, away (a bot plays for him) after presence.AWAY_AFTER."""
+def test_people_connected_since_the_lobby_are_online_from_the_start_and_stay_so(browser, quick_presence_url, game):
+    """Both online on both screens within 2 s of the start and still after AWAY_AFTER (several
+    heartbeats, past the sweep's STALE_AFTER); Ben closes his tab: offline on Ana's screen at
+    once, away (a bot plays for him) after presence.AWAY_AFTER."""
+    live_url = quick_presence_url
     contexts = [browser.new_context(viewport=size) for size in (DESKTOP, PHONE)]
     ana, ben = (context.new_page() for context in contexts)
     invite = create_table(ana, live_url, "Ana", seats=2) if game == "sevn" else sevens_host(ana, live_url, "Ana")
@@ -83,14 +117,16 @@ def test_people_connected_since_the_lobby_are_online_from_the_start_and_stay_so(
         expect(page.locator("#table")).to_have_attribute("data-status", "playing")
         wait_for_marks(page, both, 2 - (time.monotonic() - started))
     expect(ana.locator("#seat-0 .badge--you")).to_have_count(1)
-    ana.wait_for_timeout(60_000)
+    # time under test: online still once the sweep's thresholds have passed (nothing to wait for)
+    ana.wait_for_timeout((presence.AWAY_AFTER.total_seconds() + 1) * 1000)
     for page in (ana, ben):
         assert all(marks(page)[seat] == "online" for seat in both), marks(page)
     contexts[1].close()
     closed = time.monotonic()
     wait_for_marks(ana, {"0": "online", "1": "offline"}, 2)
     if game == "sevens":  # the away mark is the platform's: one game shows it
-        # the sweep runs every 2 s; a loaded machine (the whole suite on two cores) may add more
+        # the sweep runs every ABSENCE_CHECK_SECONDS; a loaded machine (the whole suite on two
+        # cores) may add more
         stated = presence.AWAY_AFTER.total_seconds() + 20
         try:
             expect(ana.locator("#seat-1 .badge--away")).to_have_count(

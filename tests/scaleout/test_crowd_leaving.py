@@ -13,6 +13,8 @@ import pytest
 from deploy.local_stack import Stack
 from deploy.players import Seat, started_table
 
+from ..waiting import until_async
+
 TABLES = 40  # 160 sockets in one process, all dropped in the same moment
 
 
@@ -23,10 +25,8 @@ def stack():
 
 
 async def until_true(check, seconds: float = 60) -> None:
-    deadline = time.monotonic() + seconds
-    while not check():
-        assert time.monotonic() < deadline, "it never happened"
-        await asyncio.sleep(0.1)
+    """Once `check()` holds (asked every 0.1 s: it may read the stack's database)."""
+    await until_async(check, "it happened", seconds, every=0.1)
 
 
 def presence_rows(stack) -> int:

@@ -14,6 +14,8 @@ import pytest
 from deploy.local_stack import Stack
 from deploy.players import META, Browser, Screen, Seat, address_of, started_table
 
+from ..waiting import until_async
+
 SERVERS = 4
 POOL = 5  # connections per Daphne process: 4 x 5, well under max_connections
 # Tables through nginx: with four processes equally likely for each, all four get one but for a
@@ -54,25 +56,36 @@ def database_version(stack, code: str) -> tuple[int, int]:
     return number, version
 
 
-async def connect_then_play(seats: list[Seat], seconds: float, before_closing=None) -> None:
-    """Every socket connects and shows its table (nobody plays yet), then the players play for
-    `seconds`, then every socket reads what is still coming for a few seconds more; then
-    `before_closing()`, and the sockets close."""
+async def connect_then_play(stack, seats: list[Seat], seconds: float, before_closing=None) -> None:
+    """Every socket connects and shows its table with its players connected (nobody plays yet),
+    then the players play for `seconds`, then every socket reads what is still coming until it
+    shows the table the database holds; then `before_closing()`, and the sockets close."""
     players = [seat for seat in seats if seat.plays]
+    people = {seat.code: sum(player.code == seat.code for player in players) for seat in seats}
     for seat in seats:
         seat.plays = False
-    until = time.monotonic() + 60 + seconds
+    until = time.monotonic() + 120 + seconds
     running = asyncio.gather(*(seat.run(until) for seat in seats))
-    while time.monotonic() < until - seconds and any(seat.screen.version[1] < 0 for seat in seats):
-        await asyncio.sleep(0.2)
-    await asyncio.sleep(1.0)  # the last presence broadcasts drawn
+    # each table drawn, and the players' arrivals (presence, of the same version) drawn with it
+    await until_async(
+        lambda: all(seat.screen.version[1] >= 0 and seat.screen.online >= people[seat.code] for seat in seats),
+        "every screen with its table and its players",
+        seconds=60,
+        every=0.1,
+    )
     for seat in players:
         seat.plays = True
         asyncio.ensure_future(seat._decide())  # answer the table already shown
-    await asyncio.sleep(seconds)
+    await asyncio.sleep(seconds)  # time under test: play goes on for this long
     for seat in players:
         seat.plays = False
-    await asyncio.sleep(3.0)  # moves in flight arrive (the screens' own check runs every second)
+    codes = {seat.code for seat in seats}
+
+    def caught_up() -> bool:  # (the screens' own check runs every second)
+        held = {code: database_version(stack, code) for code in codes}
+        return all(seat.screen.version == held[seat.code] for seat in seats)
+
+    await until_async(caught_up, "every screen showing the table the database holds", seconds=30, every=0.2)
     if before_closing is not None:
         before_closing()
     for seat in seats:
@@ -85,7 +98,7 @@ def test_pages_and_tables_spread_over_the_four_processes_and_every_screen_gets_e
     for n in range(TABLES):
         code, browsers = started_table(stack.nginx.port, 2, n=n, target=1000)
         tables.append((code, [Seat(browser, code, think=0.05, seed=n * 10 + i) for i, browser in enumerate(browsers)]))
-    asyncio.run(connect_then_play([seat for _code, seats in tables for seat in seats], 5))
+    asyncio.run(connect_then_play(stack, [seat for _code, seats in tables for seat in seats], 5))
 
     served = [server.requests() for server in stack.servers]
     assert all(any(request.startswith(("GET /en/", "POST /en/")) for request in got) for got in served)
@@ -106,7 +119,7 @@ def test_a_move_crosses_to_a_screen_on_each_other_process_once(stack):
     code, (ana, ben) = started_table(stack.nginx.port, 2, n=100, target=1000)
     servers = stack.servers
     probe = Seat(ana, code, plays=False)
-    asyncio.run(connect_then_play([probe], 0))  # nginx picks the table's process now
+    asyncio.run(connect_then_play(stack, [probe], 0))  # nginx picks the table's process now
     (home,) = [index for index, server in enumerate(servers) if code in server.table_sockets()]
     other = (home + 1) % SERVERS
     direct = Browser(servers[other].port, ben.address)
@@ -122,7 +135,7 @@ def test_a_move_crosses_to_a_screen_on_each_other_process_once(stack):
         for watcher in watchers:
             watcher.screen.recording = False
 
-    asyncio.run(connect_then_play([*players, *watchers], 6, stop_recording))
+    asyncio.run(connect_then_play(stack, [*players, *watchers], 6, stop_recording))
 
     held = database_version(stack, code)
     assert held[1] > 5, "too few moves to tell"
@@ -144,16 +157,19 @@ def test_a_deadline_all_four_processes_see_fires_once(stack):
     number, version = database_version(stack, code)
 
     async def scenario() -> None:
+        screens = [*people, *watchers]
         until = time.monotonic() + 60
-        running = asyncio.gather(*(seat.run(until) for seat in [*people, *watchers]))
-        while time.monotonic() < until and any(seat.screen.version[1] < 0 for seat in [*people, *watchers]):
-            await asyncio.sleep(0.2)
+        running = asyncio.gather(*(seat.run(until) for seat in screens))
+        await until_async(lambda: all(seat.screen.version[1] >= 0 for seat in screens), "every table shown", 60)
         stack.postgres.sql(
             "UPDATE game_game SET deadline = now() - interval '1 second' "
             f"WHERE table_id = (SELECT id FROM game_table WHERE code = '{code}') AND number = {number}"
         )
-        await asyncio.sleep(3.0)  # every process polls every 0.2 s
-        for seat in [*people, *watchers]:
+        await until_async(lambda: all(seat.screen.version[1] > version for seat in screens), "the timeout shown", 30)
+        # time under test: every process polls every 0.2 s; one that found the deadline due too
+        # would apply it again within a poll or two (a version more, a second timeout row)
+        await asyncio.sleep(1.0)
+        for seat in screens:
             seat.until = time.monotonic()
         await running
 

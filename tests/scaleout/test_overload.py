@@ -19,6 +19,8 @@ from deploy.local_stack import Stack
 from deploy.players import CLOSE_BUSY, Browser, Seat, address_of, errors_of, started_table
 from game.live import transport
 
+from ..waiting import until, until_async
+
 ROOM = 2  # table sockets the process takes
 
 
@@ -29,10 +31,8 @@ def stack():
 
 
 async def until_true(check, seconds: float = 60) -> None:
-    deadline = time.monotonic() + seconds
-    while not check():
-        assert time.monotonic() < deadline, "it never happened"
-        await asyncio.sleep(0.1)
+    """Once `check()` holds (asked every 0.1 s: it may read the stack's database)."""
+    await until_async(check, "it happened", seconds, every=0.1)
 
 
 def test_a_new_socket_waits_as_busy_while_the_server_is_full_and_gets_in_once_there_is_room(stack):
@@ -60,18 +60,15 @@ def test_a_new_socket_waits_as_busy_while_the_server_is_full_and_gets_in_once_th
     assert newcomer.errors["busy_shed"] >= 1 and figures["turned_away"] >= newcomer.errors["busy_shed"]
     assert errors_of(newcomer.errors) == 0 and newcomer.screen.version[0] >= 1
     assert all(errors_of(seat.errors) == 0 for seat in people), [dict(seat.errors) for seat in people]
-    for _ in range(100):  # every socket counted out again, once the server has seen them close
-        if stack.servers[0].health()[1]["table_sockets"] == 0:
-            break
-        time.sleep(0.1)
-    assert stack.servers[0].health()[1]["table_sockets"] == 0
+    # every socket counted out again, once the server has seen them close
+    until(lambda: stack.servers[0].health()[1]["table_sockets"] == 0, "every socket counted out", 10, every=0.1)
 
 
 def turned_away_and_dropped(port: int, code: str) -> tuple[bytes, float]:
     """A table socket asked for through nginx at nine tenths into a second of the clock, that
     never answers the server's close: what came back, and how long after the close the server
     dropped the connection."""
-    while not 0.9 <= time.time() % 1 < 0.95:  # autobahn's timers round down to the whole second
+    while not 0.9 <= time.time() % 1 < 0.95:  # time under test: autobahn's timers round down to the whole second
         time.sleep(0.01)
     with socket.create_connection(("127.0.0.1", port), timeout=30) as sock:
         sock.sendall(
@@ -144,16 +141,23 @@ def test_people_a_full_server_kept_out_past_grace_get_their_turn_back_when_they_
 
     people = [Seat(browser, code, think=4.0, seed=i) for i, browser in enumerate(browsers)]
 
+    def actions_and_timeouts() -> list[tuple]:
+        return stack.postgres.sql(
+            "SELECT e.kind, e.data ? 'bot' FROM game_event e JOIN game_game g ON g.id = e.game_id "
+            f"JOIN game_table t ON t.id = g.table_id WHERE t.code = '{code}' AND e.kind IN ('action', 'timeout')"
+        )
+
     async def scene() -> None:
         await until_true(hurried, seconds=20)  # the server's sweep counted them gone
-        until = time.monotonic() + 9
-        await asyncio.gather(*(seat.run(until) for seat in people))
+        running = [asyncio.ensure_future(seat.run(time.monotonic() + 30)) for seat in people]
+        # they answer after thinking 4 s, past ABSENT_TURN (time under test): until a person's move is in
+        await until_true(lambda: {("action", False), ("timeout", False)} & set(actions_and_timeouts()), seconds=30)
+        for seat in people:
+            seat.until = time.monotonic()
+        await asyncio.gather(*running)
 
     asyncio.run(scene())
-    events = stack.postgres.sql(
-        "SELECT e.kind, e.data ? 'bot' FROM game_event e JOIN game_game g ON g.id = e.game_id "
-        f"JOIN game_table t ON t.id = g.table_id WHERE t.code = '{code}' AND e.kind IN ('action', 'timeout')"
-    )
+    events = actions_and_timeouts()
     assert ("timeout", False) not in events, events
     assert ("action", False) in events, events  # a person's own move, applied
     assert all(errors_of(seat.errors) == 0 for seat in people), [dict(seat.errors) for seat in people]

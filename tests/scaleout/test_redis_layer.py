@@ -15,6 +15,8 @@ import redis
 
 from game.delivery.channel_layer import ServiceRedisChannelLayer
 
+from ..waiting import until_async
+
 REDIS = os.environ.get("SEVN_TEST_REDIS", "redis://127.0.0.1:6379/8")
 # What the delivery script runs inside Redis, and what INFO's own connection costs: not round trips.
 NOT_ROUND_TRIPS = {"zadd", "zcard", "zremrangebyscore", "expire", "hello", "select", "info", "client"}
@@ -123,23 +125,20 @@ def test_a_process_alone_at_a_table_sends_redis_nothing_and_learns_of_a_second_a
     monkeypatch.setattr(broadcast, "ANSWERS_WITHIN", 0.3)
     first, second = (broadcast.Relay(layer) for layer in processes)
 
-    async def until(condition, seconds: float = 3.0) -> bool:
-        deadline = time.monotonic() + seconds
-        while not condition() and time.monotonic() < deadline:
-            await asyncio.sleep(0.02)
-        return condition()
+    async def until(condition) -> bool:
+        return await until_async(condition, "the relays heard each other", seconds=3)
 
     async def scenario():
         assert first.others_follow("ABC")  # not followed here: who else does is not known
         await first.follow("ABC")
         assert first.others_follow("ABC")  # just said hello: answers may be on their way
-        await asyncio.sleep(0.35)
+        await asyncio.sleep(0.35)  # time under test: ANSWERS_WITHIN (0.3 s) passes with no answer
         alone = first.others_follow("ABC")
         await second.follow("ABC")  # its hello reaches the first, whose answer reaches it
         both = await until(lambda: first.others_follow("ABC")) and await until(
             lambda: second.others.get("ABC", {}).keys() == {first.channel}
         )
-        await asyncio.sleep(0.35)
+        await asyncio.sleep(0.35)  # time under test: past ANSWERS_WITHIN, what was heard counts
         second_knows = second.others_follow("ABC")
         await second.unfollow("ABC")  # its goodbye
         gone = await until(lambda: not first.others_follow("ABC"))
@@ -212,6 +211,22 @@ def test_the_relay_and_a_page_socket_of_one_process_do_not_wait_behind_each_othe
     from game.delivery import broadcast
 
     here, there = processes
+    server = redis.Redis.from_url(REDIS)
+
+    def waiting_on_redis() -> int:
+        """Clients blocked in a pop (a receive waiting on Redis)."""
+        return sum("b" in client["flags"] for client in server.client_list())
+
+    def receiving(task: asyncio.Task) -> bool:
+        """The relay's task is waiting in the layer's receive (on Redis, or behind another): what
+        it awaits, and what that awaits, down to where it is suspended."""
+        awaited = task.get_coro()
+        while awaited is not None:
+            frame = getattr(awaited, "cr_frame", None)
+            if frame is not None and frame.f_code.co_name == "receive":
+                return True
+            awaited = getattr(awaited, "cr_await", None)
+        return False
 
     async def delivered(send, receive) -> float:
         started = time.monotonic()
@@ -226,14 +241,15 @@ def test_the_relay_and_a_page_socket_of_one_process_do_not_wait_behind_each_othe
         screen = await local.new_channel()
         await local.group_add(broadcast.group_name("ABC"), screen)
         waiting = asyncio.ensure_future(here.receive(page))  # a page's socket, waiting on Redis
-        await asyncio.sleep(0.3)
+        await until_async(lambda: waiting_on_redis() >= 1, "the page's receive waiting on Redis")
         await relay.follow("ABC")  # the relay's receive, waiting behind it
-        await asyncio.sleep(0.3)
+        await until_async(lambda: receiving(relay.task), "the relay's receive under way")
         update = {**broadcast.pack("ABC", {"snapshot": {"table": {}}, "events": []}), "sender": "elsewhere"}
         to_the_relay = await delivered(
             lambda: there.group_send(broadcast.group_name("ABC"), update), lambda: local.receive(screen)
         )
-        await asyncio.sleep(0.3)  # now the relay's receive may be the one waiting on Redis
+        # now the relay's receive may be the one waiting on Redis
+        await until_async(lambda: waiting_on_redis() >= 1, "a receive waiting on Redis again")
         to_the_page = await delivered(lambda: there.send(page, {"type": "invitation"}), lambda: waiting)
         relay.task.cancel()
         for layer in processes:

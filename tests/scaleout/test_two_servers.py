@@ -22,6 +22,10 @@ import pytest
 import redis
 from websockets.sync.client import connect
 
+from deploy.local_stack import wait_for_port
+
+from ..waiting import until
+
 ROOT = Path(__file__).resolve().parents[2]
 PG = os.environ.get("SEVN_TEST_POSTGRES", "postgresql://postgres@127.0.0.1:5432")
 REDIS = os.environ.get("SEVN_TEST_REDIS", "redis://127.0.0.1:6379/7")
@@ -50,14 +54,7 @@ class Server:
             stdout=subprocess.DEVNULL,
             stderr=subprocess.DEVNULL,
         )
-        deadline = time.time() + 30
-        while time.time() < deadline:
-            try:
-                with socket.create_connection(("127.0.0.1", self.port), timeout=0.5):
-                    return
-            except OSError:
-                time.sleep(0.1)
-        raise RuntimeError("daphne did not start")
+        wait_for_port(self.port, process=self.process)
 
     def stop(self) -> None:
         self.process.terminate()
@@ -131,19 +128,17 @@ class Browser:
         )
 
 
-def newest_version(sock, wait: float = 5.0) -> tuple[int, str]:
-    """Read until the socket is quiet; the newest table version and its HTML."""
-    version, html = -1, ""
-    deadline = time.time() + wait
-    while time.time() < deadline:
-        try:
-            message = sock.recv(timeout=0.5 if version >= 0 else wait)
-        except TimeoutError:
-            break
+def shown_version(sock, at_least: int = 0, seconds: float = 15.0) -> tuple[int, str]:
+    """The first table the socket is sent at version `at_least` or newer (its first table, with
+    no `at_least`; what comes before it, a presence mark say, is passed over): its version and HTML."""
+    deadline = time.monotonic() + seconds
+    while True:
+        left = deadline - time.monotonic()
+        assert left > 0, f"no table at version {at_least} or newer within {seconds} s"
+        message = sock.recv(timeout=left)
         match = VERSION.search(message)
-        if match and int(match.group(1)) >= version:
-            version, html = int(match.group(1)), message
-    return version, html
+        if match and int(match.group(1)) >= at_least:
+            return int(match.group(1)), message
 
 
 def started_table(cluster, timer: str = "0") -> tuple[str, Browser, Browser]:
@@ -167,23 +162,26 @@ def sql(cluster, query: str, *params) -> list[tuple]:
 def test_a_move_on_one_server_reaches_a_player_on_the_other(cluster):
     code, ana, ben = started_table(cluster)
     with ana.socket(code) as ana_socket, ben.socket(code) as ben_socket:  # Ana on server A, Ben on B
-        version, ana_html = newest_version(ana_socket)
-        _, ben_html = newest_version(ben_socket)
+        version, ana_html = shown_version(ana_socket)
+        _, ben_html = shown_version(ben_socket)
         deciding, html = (ana_socket, ana_html) if "controls--active" in ana_html else (ben_socket, ben_html)
         other = ben_socket if deciding is ana_socket else ana_socket
         form = dict(re.findall(r'name="(\w+)" value="([^"]*)"', re.search(r"<form ws-send.*?</form>", html, re.S)[0]))
         deciding.send(json.dumps({**form, "version": str(version)}))  # as the page's script adds it
-        seen, _ = newest_version(other)
+        seen, _ = shown_version(other, version + 1)
         assert seen == version + 1
 
 
-def messages_until_quiet(sock, quiet: float = 1.5) -> list[str]:
-    got = []
-    while True:
-        try:
-            got.append(sock.recv(timeout=quiet))
-        except TimeoutError:
-            return got
+def messages_until(sock, texts: list[str], seconds: float = 15.0) -> list[str]:
+    """What the socket is sent until every one of `texts` has come (each said once, in the last
+    message that brings one)."""
+    got: list[str] = []
+    deadline = time.monotonic() + seconds
+    while not all(any(text in message for message in got) for text in texts):
+        left = deadline - time.monotonic()
+        assert left > 0, f"not all of {texts} within {seconds} s"
+        got.append(sock.recv(timeout=left))
+    return got
 
 
 def test_a_move_reaches_each_screen_once_on_its_server_and_the_other(cluster):
@@ -193,24 +191,32 @@ def test_a_move_reaches_each_screen_once_on_its_server_and_the_other(cluster):
     watcher = Browser(cluster["servers"][0])
     watcher.get(f"/en/t/{code}/")
     with ana.socket(code) as ana_socket, ben.socket(code) as ben_socket, watcher.socket(code) as watching:
-        version, ana_html = newest_version(ana_socket)
-        _, ben_html = newest_version(ben_socket)
-        newest_version(watching)
+        version, ana_html = shown_version(ana_socket)
+        _, ben_html = shown_version(ben_socket)
+        shown_version(watching)
         deciding, html = (ana_socket, ana_html) if "controls--active" in ana_html else (ben_socket, ben_html)
         form = dict(re.findall(r'name="(\w+)" value="([^"]*)"', re.search(r"<form ws-send.*?</form>", html, re.S)[0]))
         deciding.send(json.dumps({**form, "version": str(version)}))
+        moved = f'data-version="{version + 1}"'
+        got = {sock: messages_until(sock, [moved]) for sock in (ana_socket, ben_socket, watching)}
+        # then a line said on each server: what either server sent before its line (the move, or
+        # a second copy of it) has come once both lines have
+        lines = {ana_socket: "said on the first server", ben_socket: "said on the second server"}
+        for sock, line in lines.items():
+            sock.send(json.dumps({"kind": "chat", "text": line}))
         for sock in (ana_socket, ben_socket, watching):
-            got = messages_until_quiet(sock)
-            updates = [message for message in got if f'data-version="{version + 1}"' in message]
-            assert len(updates) == 1, got
-            assert sum(message.count("log__line") for message in got) == updates[0].count("log__line") >= 1
+            got[sock] += messages_until(sock, list(lines.values()))
+            moves = [message for message in got[sock] if not any(line in message for line in lines.values())]
+            updates = [message for message in moves if moved in message]
+            assert len(updates) == 1, got[sock]
+            assert sum(message.count("log__line") for message in moves) == updates[0].count("log__line") >= 1
 
 
 def test_a_deadline_both_servers_see_fires_exactly_once(cluster):
     code, ana, ben = started_table(cluster, timer="15")
     with ana.socket(code) as ana_socket, ben.socket(code) as ben_socket:
         sockets = [ana_socket, ben_socket]
-        version = max(newest_version(sock)[0] for sock in sockets)
+        version = max(shown_version(sock)[0] for sock in sockets)
         deadline_passes(cluster, code, sockets, version)
 
 
@@ -220,19 +226,23 @@ def deadline_passes(cluster, code: str, sockets: list, version: int) -> None:
         cluster, "SELECT g.id FROM game_game g JOIN game_table r ON r.id = g.table_id WHERE r.code = %s", code
     )[0]
     sql(cluster, "UPDATE game_game SET deadline = now() - interval '1 second' WHERE id = %s", game_id)
-    time.sleep(1.5)  # both servers poll every 0.2 s
+    timeouts = "SELECT count(*) FROM game_event WHERE game_id = %s AND kind = 'timeout'"
+    until(lambda: sql(cluster, timeouts, game_id)[0][0], "the deadline applied", every=0.1)
+    # time under test: both servers poll every 0.2 s; the other, had it found the deadline due
+    # too, would apply it again within a poll or two (a second timeout row, a version more)
+    time.sleep(0.6)
     (version_after,) = sql(cluster, "SELECT version FROM game_game WHERE id = %s", game_id)[0]
     (timeouts,) = sql(cluster, "SELECT count(*) FROM game_event WHERE game_id = %s AND kind = 'timeout'", game_id)[0]
     assert timeouts == 1 and version_after == version + 1
-    assert [newest_version(sock)[0] for sock in sockets] == [version + 1, version + 1]
+    assert [shown_version(sock, version + 1)[0] for sock in sockets] == [version + 1, version + 1]
 
 
 def test_a_server_restart_loses_nothing(cluster):
     code, ana, ben = started_table(cluster)
     with ana.socket(code) as sock:
-        version, _ = newest_version(sock)
+        version, _ = shown_version(sock)
     server_a = cluster["servers"][0]
     server_a.stop()
     server_a.start()
     with ana.socket(code) as again:
-        assert newest_version(again)[0] == version
+        assert shown_version(again)[0] == version

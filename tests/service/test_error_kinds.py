@@ -6,7 +6,6 @@ as the websockets library reports them."""
 
 from __future__ import annotations
 
-import asyncio
 import json
 import time
 
@@ -20,7 +19,7 @@ from deploy.players import Browser, Seat, errors_of
 from game import services
 from game.live import admission, consumers
 
-from ..web.test_consumers import connect, drain, started_table
+from ..web.test_consumers import WHOLE_TABLE, connect, drain, started_table
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -33,13 +32,18 @@ class Replay:
 
     def __init__(self, texts: list[str], code: int | None) -> None:
         self.texts, self.code = list(texts), code
+        self.seat: Seat | None = None  # the seat reading it (counted() says)
 
     async def recv(self) -> str:
         if self.texts:
             return self.texts.pop(0)
         if self.code is not None:
             raise ConnectionClosed(None if self.code == 1006 else Close(self.code, ""), None)
-        await asyncio.sleep(3600)  # open and quiet: the Seat stops reading when its time is up
+        # open and quiet, as a read that times out says: nothing more comes, and the seat has met
+        # all there was to meet, so its time is up now
+        if self.seat is not None:
+            self.seat.until = time.monotonic()
+        raise TimeoutError
 
     async def send(self, text: str) -> None:
         pass
@@ -48,20 +52,23 @@ class Replay:
         pass
 
 
-async def transcript(socket) -> Replay:
-    """What a communicator's consumer sent from now on: its messages, then its close if it closed."""
+async def transcript(socket, until: str | None = None) -> Replay:
+    """What a communicator's consumer sent from now on: its messages up to its close, or (with
+    `until`) up to the first that says `until`, the socket then left open."""
     texts = []
-    while not await socket.receive_nothing(timeout=0.3):
-        output = await socket.receive_output()
+    while True:
+        output = await socket.receive_output(timeout=10)
         if output["type"] == "websocket.close":
             return Replay(texts, output["code"])
         texts.append(output["text"])
-    return Replay(texts, None)
+        if until is not None and until in texts[-1]:
+            return Replay(texts, None)
 
 
-async def counted(*attempts, seconds: float = 0.6) -> Seat:
+async def counted(*attempts, seconds: float = 10) -> Seat:
     """A load client's Seat that meets these connection attempts in turn (a Replay, or what the
-    attempt raised), then a quiet open socket; its counts by kind."""
+    attempt raised), then a quiet open socket; its counts by kind. It stops once an open socket
+    has nothing more to say (or after `seconds`: a deadline, not a wait)."""
     seat = Seat(Browser(0), "TABLE", plays=False)
     waiting = list(attempts)
 
@@ -69,6 +76,7 @@ async def counted(*attempts, seconds: float = 0.6) -> Seat:
         attempt = waiting.pop(0) if waiting else Replay([], None)
         if isinstance(attempt, BaseException):
             raise attempt
+        attempt.seat = seat
         seat.socket = attempt
 
     seat.connect = connect_next
@@ -80,9 +88,9 @@ async def refusal(message: str, key: str = "ben") -> Replay:
     """Ben's (or a watcher's) socket at a started table after it sent `message`."""
     table, (ana, ben) = await started_table(deck=["5", "9", "4", "1", "2"])
     socket = await connect(table.code, ben.key if key == "ben" else ana.key if key == "ana" else None)
-    await drain(socket)
+    await drain(socket, WHOLE_TABLE)
     await socket.send_to(text_data=message)
-    replay = await transcript(socket)
+    replay = await transcript(socket, 'class="toast"')
     await socket.disconnect()
     return replay
 
@@ -116,7 +124,7 @@ async def test_slow_down_notices_and_the_flooding_close_are_counted_apart(settin
     settings.SEVN_SOCKET_RATE, settings.SEVN_SOCKET_BURST, settings.SEVN_SOCKET_CLOSE_AFTER = 1, 2, 20
     table, (ana, ben) = await started_table()
     socket = await connect(table.code, ben.key)
-    await drain(socket)
+    await drain(socket, WHOLE_TABLE)
     for _ in range(40):
         await socket.send_to(text_data=STALE)
     replay = await transcript(socket)
@@ -167,12 +175,12 @@ async def test_a_server_turning_a_new_socket_away_is_busy_not_an_error(settings)
     settings.SEVN_MAX_SOCKETS = 1
     table, (ana, ben) = await started_table()
     inside = await connect(table.code, ana.key)
-    await drain(inside)
+    await drain(inside, WHOLE_TABLE)
     turned_away = await transcript(await connect(table.code, ben.key))
     assert turned_away.texts == [] and turned_away.code == admission.CLOSE_BUSY
     await inside.disconnect()
     getting_in = await connect(table.code, ben.key)
-    seat = await counted(turned_away, await transcript(getting_in), seconds=2.5)
+    seat = await counted(turned_away, await transcript(getting_in, WHOLE_TABLE))
     assert dict(seat.errors) == {"busy_shed": 1} and errors_of(seat.errors) == 0
     assert seat.screen.version[1] == 1  # it tried again and got its table
     await getting_in.disconnect()

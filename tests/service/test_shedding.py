@@ -16,7 +16,8 @@ from asgiref.sync import sync_to_async
 from game.live import admission, consumers
 from game.runtime import capacity, limits
 
-from ..web.test_consumers import connect, drain, started_table
+from ..waiting import until_async
+from ..web.test_consumers import BOTH_ONLINE, WHOLE_TABLE, connect, drain, started_table
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -33,7 +34,7 @@ async def test_a_full_process_turns_new_sockets_away_before_any_work_and_serves_
     table, (ana, ben) = await started_table(deck=["5", "9", "4", "1", "2"])
     ana_socket, ben_socket = await connect(table.code, ana.key), await connect(table.code, ben.key)
     for socket in (ana_socket, ben_socket):
-        await drain(socket)
+        await drain(socket, BOTH_ONLINE)
     work = []
     monkeypatch.setattr(channels.auth, "get_user", lambda scope: work.append("session and user"))
     monkeypatch.setattr(limits, "lookups_exhausted", lambda address: work.append("cache"))
@@ -46,7 +47,7 @@ async def test_a_full_process_turns_new_sockets_away_before_any_work_and_serves_
     monkeypatch.undo()
 
     await ben_socket.send_to(text_data=json.dumps({"kind": "draw", "version": 1}))  # the open ones play on
-    assert 'data-version="2"' in "".join(await drain(ana_socket))
+    await drain(ana_socket, 'data-version="2"')
     await ana_socket.disconnect()
     again = await connect(table.code, None)  # room again: it gets in
     assert 'id="table"' in await again.receive_from()
@@ -68,7 +69,7 @@ async def test_a_crowd_arriving_at_once_is_let_in_a_few_at_a_time(settings, monk
 
     monkeypatch.setattr(consumers, "_read_table", slow_read)
     first = await connect(table.code, ana.key)
-    await until(lambda: capacity.connecting_now() == 1)
+    await until_async(lambda: capacity.connecting_now() == 1, "the first socket being let in")
     assert await turned_away(await connect(table.code, ben.key), admission.CLOSE_ARRIVING)
     release.set()
     assert 'id="table"' in await first.receive_from()
@@ -92,25 +93,17 @@ def test_a_process_late_and_letting_a_crowd_in_says_it_is_full_not_arriving(sett
     assert capacity.refusal() == "delay" and capacity.turned_away() == 3
 
 
-async def until(check) -> None:
-    for _ in range(100):
-        if check():
-            return
-        await asyncio.sleep(0.02)
-    raise AssertionError("never")
-
-
 async def test_a_process_whose_work_starts_late_takes_no_new_socket_until_it_catches_up(settings):
     settings.SEVN_BUSY_DELAY_MS = 500
     table, (ana, ben) = await started_table()
     inside = await connect(table.code, ana.key)
-    await drain(inside)
+    await drain(inside, WHOLE_TABLE)
     for _ in range(3):
         capacity.record_delay(2.0)  # three probes came back two seconds late
     assert capacity.reason_full() == "delay"
     assert await turned_away(await connect(table.code, ben.key))
     await inside.send_to(text_data=json.dumps({"kind": "chat", "text": "still here"}))
-    assert "still here" in "".join(await drain(inside))  # the socket it has is served
+    await drain(inside, "still here")  # the socket it has is served
     while capacity.reason_full() is not None:
         capacity.record_delay(0.0)  # the probes come back on time: the smoothed delay fades
     later = await connect(table.code, ben.key)
@@ -119,29 +112,34 @@ async def test_a_process_whose_work_starts_late_takes_no_new_socket_until_it_cat
         await socket.disconnect()
 
 
-async def test_the_probe_counts_the_wait_for_the_database_thread(settings):
+async def test_the_probe_counts_the_wait_for_the_database_thread(settings, monkeypatch):
     """Every database call of a process runs on one thread: work queued there waits, the event
     loop may be idle meanwhile. The probe hops to that thread, so the wait shows."""
+    # Time under test: a wait behind the thread, measured. The probe every 0.05 s (not 0.5), so
+    # that its errand is queued early in a hold of one second (not two).
     settings.SEVN_BUSY_DELAY_MS = 300
+    monkeypatch.setattr(capacity, "PROBE_SECONDS", 0.05)
     probe = asyncio.ensure_future(capacity.probe_forever())
     try:
-        await sync_to_async(time.sleep)(2.0)  # a database call holding the thread for two seconds
+        await sync_to_async(time.sleep)(1.0)  # a database call holding the thread for a second
         await sync_to_async(lambda: None)()  # behind the probe's errand, queued meanwhile: it is back
-        await asyncio.sleep(0)
-        assert capacity.reason_full() == "delay"  # its wait (>= 1.5 s, halved once) is over 300 ms
-        while capacity.reason_full() is not None:
-            await asyncio.sleep(capacity.PROBE_SECONDS)  # nothing holds it now: room again
+        # its wait (>= 0.9 s, halved once) is over 300 ms
+        await until_async(lambda: capacity.reason_full() == "delay", "the probe's late sample")
+        # nothing holds it now: room again, as the probes come back on time
+        await until_async(lambda: capacity.reason_full() is None, "room again")
     finally:
         probe.cancel()
 
 
 async def test_open_sockets_are_counted_back_to_zero_whatever_closed_them(settings):
     async def settled(socket) -> list[str]:
-        """What it was sent: its table, or its refusal and close."""
+        """What it was sent: up to its table, or its refusal and close."""
         outputs = []
-        while not await socket.receive_nothing(timeout=0.3):
-            outputs.append((await socket.receive_output())["type"])
-        return outputs
+        while True:
+            output = await socket.receive_output(timeout=10)
+            outputs.append(output["type"])
+            if output["type"] == "websocket.close" or WHOLE_TABLE in output.get("text", ""):
+                return outputs
 
     settings.SEVN_MAX_SOCKETS_PER_ADDRESS = 2
     table, (ana, ben) = await started_table()

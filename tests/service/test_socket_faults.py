@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+from types import SimpleNamespace
 
 import pytest
 from channels.db import database_sync_to_async
@@ -16,7 +17,19 @@ from game.live import consumers, watch
 from game.models import Presence
 from game.services import presence
 
-from ..web.test_consumers import connect, current_state, drain, started_table, version_of
+from ..waiting import until_async
+from ..web.test_consumers import (
+    BOTH_ONLINE,
+    WHOLE_TABLE,
+    connect,
+    current_state,
+    drain,
+    first_with,
+    last_word,
+    online,
+    started_table,
+    version_of,
+)
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -25,9 +38,9 @@ def live_tasks() -> int:
     return sum(1 for task in asyncio.all_tasks() if not task.done())
 
 
-async def settle() -> None:
-    for _ in range(5):
-        await asyncio.sleep(0.05)
+async def settled(before: int) -> None:
+    """Once the tasks a closed socket left have ended (no more than there were before it)."""
+    await until_async(lambda: live_tasks() == before, "the socket's tasks ended", seconds=5)
 
 
 FUZZ = [
@@ -48,19 +61,17 @@ async def test_fuzzed_messages_get_an_answer_close_nothing_and_leave_no_task():
     table, (ana, ben) = await started_table(deck=["5", "9", "4", "1", "2"])
     before = live_tasks()
     socket = await connect(table.code, ben.key)
-    await drain(socket)
-    for text in FUZZ:
+    await drain(socket, WHOLE_TABLE)
+    for text in FUZZ:  # each answered, in turn
         await socket.send_to(text_data=text)
-        reply = await socket.receive_from()
-        assert 'class="toast"' in reply, text
+        assert 'class="toast"' in await first_with(socket, "toast"), text
     await socket.send_to(bytes_data=b"\x00\x01")
-    assert 'class="toast"' in await socket.receive_from()
+    assert 'class="toast"' in await first_with(socket, "toast")
     assert await version_of(table) == 1
     await socket.send_to(text_data=json.dumps({"kind": "draw", "version": 1}))  # still open and playing
-    assert 'data-version="2"' in "".join(await drain(socket))
+    await drain(socket, 'data-version="2"')
     await socket.disconnect()
-    await settle()
-    assert live_tasks() == before
+    await settled(before)
     assert not await database_sync_to_async(Presence.objects.exists)()
 
 
@@ -68,7 +79,7 @@ async def test_a_crashing_handler_leaves_no_task_and_marks_the_player_gone(monke
     table, (ana, ben) = await started_table(deck=["5", "9", "4", "1", "2"])
     before = live_tasks()
     socket = await connect(table.code, ben.key)
-    await drain(socket)
+    await drain(socket, WHOLE_TABLE)
     assert await database_sync_to_async(Presence.objects.count)() == 1
 
     async def crash(self, error):
@@ -78,8 +89,7 @@ async def test_a_crashing_handler_leaves_no_task_and_marks_the_player_gone(monke
     await socket.send_to(text_data=json.dumps({"kind": "fly", "version": 1}))
     with pytest.raises(RuntimeError):
         await socket.wait(timeout=2)
-    await settle()
-    assert live_tasks() == before
+    await settled(before)
     assert not await database_sync_to_async(Presence.objects.exists)()
     assert watch.count() == 0
 
@@ -88,7 +98,7 @@ async def test_a_failing_group_discard_still_forgets_the_socket(monkeypatch):
     table, (ana, ben) = await started_table()
     before = live_tasks()
     socket = await connect(table.code, ben.key)
-    await drain(socket)
+    await drain(socket, WHOLE_TABLE)
 
     async def unreachable(*args, **kwargs):
         raise ConnectionError("redis went away")
@@ -97,8 +107,7 @@ async def test_a_failing_group_discard_still_forgets_the_socket(monkeypatch):
 
     monkeypatch.setattr(get_channel_layer("local"), "group_discard", unreachable)
     await socket.disconnect()
-    await settle()
-    assert live_tasks() == before
+    await settled(before)
     assert not await database_sync_to_async(Presence.objects.exists)()
 
 
@@ -119,8 +128,9 @@ async def test_a_flooding_socket_is_slowed_then_closed_while_another_table_plays
         await connect(quiet.code, dan.key),
         await connect(quiet.code, cleo.key),
     )
-    for socket in (flooder, dan_socket, cleo_socket):
-        await drain(socket)
+    await drain(flooder, WHOLE_TABLE)
+    for socket in (dan_socket, cleo_socket):
+        await drain(socket, BOTH_ONLINE)
     stale = json.dumps({"kind": "draw", "version": 0})
     for _ in range(150):
         await flooder.send_to(text_data=stale)
@@ -135,7 +145,7 @@ async def test_a_flooding_socket_is_slowed_then_closed_while_another_table_plays
     assert all('id="table"' not in reply for reply in replies)  # refusals never redraw the table
     assert calls == []  # stale moves were refused from the screen, without the database
     await dan_socket.send_to(text_data=json.dumps({"kind": "draw", "version": 1}))
-    assert 'data-version="2"' in await cleo_socket.receive_from()
+    await drain(cleo_socket, 'data-version="2"')
     assert await version_of(flooded) == 1
     for socket in (dan_socket, cleo_socket):
         await socket.disconnect()
@@ -159,8 +169,8 @@ async def test_too_many_sockets_from_one_address_are_refused_with_a_reason(setti
 async def test_a_move_whose_broadcast_fails_still_reaches_this_servers_screens(monkeypatch):
     table, (ana, ben) = await started_table(deck=["5", "9", "4", "1", "2"])
     ana_socket, ben_socket = await connect(table.code, ana.key), await connect(table.code, ben.key)
-    await drain(ana_socket)
-    await drain(ben_socket)
+    await drain(ana_socket, BOTH_ONLINE)
+    await drain(ben_socket, BOTH_ONLINE)
 
     async def layer_down(code, update):
         raise ConnectionError("redis restarting")
@@ -168,27 +178,28 @@ async def test_a_move_whose_broadcast_fails_still_reaches_this_servers_screens(m
     monkeypatch.setattr(watch, "send_async", layer_down)
     await ben_socket.send_to(text_data=json.dumps({"kind": "draw", "version": 1}))
     for socket in (ana_socket, ben_socket):
-        html = "".join(await drain(socket))
-        assert 'data-version="2"' in html and "Ben draws 4." in html
+        assert "Ben draws 4." in await first_with(socket, 'data-version="2"')
     for socket in (ana_socket, ben_socket):
         await socket.disconnect()
 
 
 async def test_a_screen_that_missed_a_move_finds_out_from_the_database(monkeypatch):
     """A move committed but never broadcast (the layer lost it): the check finds the screen
-    behind, and once nothing has arrived for RESYNC_AFTER, draws it again."""
-    monkeypatch.setattr(watch, "RESYNC_AFTER", 0.3)
+    behind, and once nothing has arrived for RESYNC_AFTER, draws it again. (Time under test, on
+    the consumers' own clock: RESYNC_AFTER passes at once.)"""
+    clock = {"now": 1000.0}
+    monkeypatch.setattr(consumers, "time", SimpleNamespace(monotonic=lambda: clock["now"]))
     table, (ana, ben) = await started_table(deck=["5", "9", "4", "1", "2"])
     socket = await connect(table.code, ana.key)
-    await drain(socket)
+    await drain(socket, WHOLE_TABLE)
     with announce.held():  # and never sent: lost
         await database_sync_to_async(services.game_act)(code=table.code, player=ben, action={"kind": "draw"}, version=1)
     assert await watch.check_once() == 0  # an update may still be on its way
+    clock["now"] += watch.RESYNC_AFTER / 2
     assert await watch.check_once() == 0
-    await asyncio.sleep(0.35)
+    clock["now"] += watch.RESYNC_AFTER / 2
     assert await watch.check_once() == 1
-    html = "".join(await drain(socket))
-    assert 'data-version="2"' in html and "Ben draws 4." in html
+    assert "Ben draws 4." in await first_with(socket, 'data-version="2"')
     assert await watch.check_once() == 0 and await watch.check_once() == 0  # caught up: nothing more
     await socket.disconnect()
 
@@ -197,7 +208,7 @@ async def test_the_heartbeat_refreshes_live_sockets_only():
     table, (ana, ben) = await started_table()
     ana_socket, ben_socket = await connect(table.code, ana.key), await connect(table.code, ben.key)
     for socket in (ana_socket, ben_socket):
-        await drain(socket)
+        await drain(socket, BOTH_ONLINE)
     await database_sync_to_async(Presence.objects.update)(seen="2000-01-01T00:00:00Z")
     await ben_socket.disconnect()
     await watch.heartbeat()
@@ -213,7 +224,7 @@ async def test_a_live_sockets_row_a_sweep_took_for_stale_comes_back_at_the_next_
     table, (ana, ben) = await started_table()
     ana_socket, ben_socket = await connect(table.code, ana.key), await connect(table.code, ben.key)
     for socket in (ana_socket, ben_socket):
-        await drain(socket)
+        await drain(socket, BOTH_ONLINE)
     await database_sync_to_async(Presence.objects.all().delete)()  # the sweep of stale rows
     await ben_socket.disconnect()
     await watch.heartbeat()
@@ -232,14 +243,14 @@ async def test_screens_see_a_socket_a_sweep_took_for_stale_go_and_come_back():
     table, (ana, ben) = await started_table()
     ana_socket, ben_socket = await connect(table.code, ana.key), await connect(table.code, ben.key)
     for socket in (ana_socket, ben_socket):
-        await drain(socket)
+        await drain(socket, BOTH_ONLINE)
     await database_sync_to_async(Presence.objects.filter(player_key=ben.key).update)(seen="2000-01-01T00:00:00Z")
     await watch.call(presence.mark_absent)
-    assert 'data-online="0"' in "".join(await drain(ana_socket))
+    await drain(ana_socket, online(0))
     await watch.heartbeat()
-    assert 'data-online="0 1"' in "".join(await drain(ana_socket))
-    await watch.heartbeat()  # nothing missing now: nothing told
-    assert await drain(ana_socket) == []
+    await drain(ana_socket, BOTH_ONLINE)
+    await watch.heartbeat()  # nothing missing now: nothing told before a line said after it
+    assert len(await drain(ana_socket, await last_word(table.code, ana))) == 1
     for socket in (ana_socket, ben_socket):
         await socket.disconnect()
 
@@ -275,10 +286,10 @@ async def test_a_screen_that_is_up_to_date_is_never_redrawn_by_the_check():
     table, (ana, ben) = await started_table(deck=["5", "9", "4", "1", "2"])
     sockets = [await connect(table.code, ana.key), await connect(table.code, ben.key), await connect(table.code, None)]
     for socket in sockets:
-        await drain(socket)
+        await drain(socket, BOTH_ONLINE)
     await sockets[1].send_to(text_data=json.dumps({"kind": "draw", "version": 1}))
     for socket in sockets:
-        await drain(socket)
+        await drain(socket, 'data-version="2"')
     assert [await watch.check_once() for _ in range(3)] == [0, 0, 0]
     for socket in sockets:
         await socket.disconnect()
@@ -287,24 +298,28 @@ async def test_a_screen_that_is_up_to_date_is_never_redrawn_by_the_check():
 async def test_an_update_after_a_gap_in_versions_brings_the_whole_log():
     table, (ana, ben) = await started_table(deck=["5", "9", "4", "1", "2", "3"])
     socket = await connect(table.code, ana.key)
-    await drain(socket)
+    await drain(socket, WHOLE_TABLE)
     act = database_sync_to_async(services.game_act)
     with announce.held():  # its update lost
         await act(code=table.code, player=ben, action={"kind": "draw"}, version=1)
     await act(code=table.code, player=ana, action={"kind": "draw"}, version=2)
-    html = "".join(await drain(socket))
-    assert 'id="log"' in html and "Ben draws 4." in html and 'data-version="3"' in html
+    html = "".join(await drain(socket, 'id="log"'))
+    assert "Ben draws 4." in html and 'data-version="3"' in html
     await socket.disconnect()
 
 
 async def test_two_identical_moves_on_two_sockets_apply_once():
     table, (ana, ben) = await started_table(deck=["5", "9", "4", "1", "2"])
     first, second = await connect(table.code, ben.key), await connect(table.code, ben.key)
-    await drain(first)
-    await drain(second)
+    await drain(first, WHOLE_TABLE)
+    await drain(second, WHOLE_TABLE)
     move = json.dumps({"kind": "draw", "version": 1})
     await asyncio.gather(first.send_to(text_data=move), second.send_to(text_data=move))
-    replies = "".join(await drain(first) + await drain(second))
+    replies = await drain(first, 'data-version="2"') + await drain(second, 'data-version="2"')
+    for socket in (first, second):  # a socket answers its messages in turn: its move's answer came first
+        await socket.send_to(text_data="not json")
+        replies += await drain(socket, "That move was not understood.")
+    replies = "".join(replies)
     assert await version_of(table) == 2
     assert "The table changed before your move arrived" in replies
     assert len((await current_state(table))["seats"][1]["row"]) == 2  # dealt one, drew one
@@ -312,25 +327,13 @@ async def test_two_identical_moves_on_two_sockets_apply_once():
         await socket.disconnect()
 
 
-async def _until(socket, text: str, seconds: float = 10.0) -> str:
-    """The first message that says `text`, however late a busy machine brings it (what came
-    before it, such as an earlier presence mark, is passed over)."""
-    deadline = asyncio.get_running_loop().time() + seconds
-    while True:
-        left = deadline - asyncio.get_running_loop().time()
-        assert left > 0, f"no message with {text!r} within {seconds} s"
-        message = await socket.receive_from(timeout=left)
-        if text in message:
-            return message
-
-
 async def test_the_last_socket_of_a_player_closing_tells_the_others_at_once():
     table, (ana, ben) = await started_table()
     ana_socket, ben_socket = await connect(table.code, ana.key), await connect(table.code, ben.key)
-    await _until(ana_socket, 'data-online="0 1"')
-    await drain(ben_socket)
+    await drain(ana_socket, BOTH_ONLINE)
+    await drain(ben_socket, BOTH_ONLINE)
     await ben_socket.disconnect()
-    await _until(ana_socket, 'data-online="0"')
+    await drain(ana_socket, online(0))
     await ana_socket.disconnect()
 
 
@@ -339,11 +342,10 @@ async def test_a_spectator_without_a_session_sees_who_is_here_in_its_first_table
     here until someone came or went: its first table says so itself."""
     table, (ana, ben) = await started_table()
     ana_socket = await connect(table.code, ana.key)
-    await drain(ana_socket)
+    await drain(ana_socket, WHOLE_TABLE)
     watcher = await connect(table.code, None)
     first = await watcher.receive_from()
     assert 'id="table-presence" hidden data-online="0" data-known' in first
-    await drain(ana_socket)
     for socket in (watcher, ana_socket):
         await socket.disconnect()
 

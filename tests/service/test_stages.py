@@ -42,7 +42,7 @@ def test_a_section_counts_its_threads_cpu_and_its_calls(counting):
             with stages.timed("render"):
                 _busy(0.01)
         with stages.timed("parse"):
-            time.sleep(0.05)  # waiting is not CPU
+            time.sleep(0.05)  # time under test: waiting, which is not CPU
     finally:
         gc.enable()
     totals = stages.totals()

@@ -23,7 +23,7 @@ from game.services.play import hurry
 from game.sevn.engine import legal_actions
 
 from ..web.factories import deciding, game_of, open_table, stack, state_of
-from ..web.test_consumers import connect, drain
+from ..web.test_consumers import WHOLE_TABLE, connect, drain, first_with
 
 NAMES = ("Ana", "Ben", "Cleo")
 
@@ -167,16 +167,16 @@ async def test_the_decider_s_move_lands_while_another_player_comes_back_over_the
 async def test_a_screen_that_saw_the_game_move_still_refuses_older_moves_without_the_database(monkeypatch):
     table, _players, decider, _other = await database_sync_to_async(three_at_a_table)()
     socket = await connect(table.code, decider.key)
-    await drain(socket)
+    await drain(socket, WHOLE_TABLE)
     shown = await database_sync_to_async(lambda: game_of(table).version)()
     move = {**await database_sync_to_async(a_move)(table), "version": shown, "game": 1}
     await socket.send_to(text_data=json.dumps(move))
-    assert f'data-version="{shown + 1}"' in "".join(await drain(socket))
+    await drain(socket, f'data-version="{shown + 1}"')
     calls = []
     real = services.game_act
     monkeypatch.setattr(services, "game_act", lambda **kwargs: calls.append(kwargs) or real(**kwargs))
     await socket.send_to(text_data=json.dumps(move))  # the same move again: a double click
-    reply = await socket.receive_from()
+    reply = await first_with(socket, 'class="toast"')
     assert "The table changed before your move arrived." in reply and calls == []
     assert await database_sync_to_async(lambda: game_of(table).version)() == shown + 1
     await socket.disconnect()
@@ -261,8 +261,8 @@ async def test_a_person_back_from_away_is_shown_a_decision_no_bot_takes_from_the
     first = await socket.receive_from(timeout=10)
     shown = int(re.search(r'id="table-meta"[^>]*data-version="(\d+)"', first).group(1))
     await socket.send_to(text_data=json.dumps({**move, "version": shown, "game": 1}))
-    answer = await shown_until(socket, 'data-version="')  # the move, or its refusal, answered
-    answer += "".join(await drain(socket))
+    await socket.send_to(text_data="not json")  # answered in turn: a refusal of the move came before
+    answer = "".join((await drain(socket, "That move was not understood."))[:-1])
     assert 'class="toast"' not in answer, answer[-400:]
     moves = await database_sync_to_async(
         lambda: list(game_of(table).events.filter(kind="action", data__seat=decider_seat(table, decider)))

@@ -8,7 +8,6 @@ other seats' hands (as codes, as names, as the log writes them). Cards shown aft
 
 from __future__ import annotations
 
-import asyncio
 import json
 import random
 import re
@@ -22,7 +21,8 @@ from game.core.identity import SESSION_KEY
 from game.sevens.engine import playable
 from game.sevens.faces import card_name, short_name
 
-from ..web.test_consumers import connect, drain
+from ..waiting import until_async
+from ..web.test_consumers import connect, drain, online
 from .sevens_tables import game_of, sevens_table, state_of
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -75,14 +75,15 @@ def page_for(table, key: str | None) -> str:
 LOG_APPEND = re.compile(r'<ol hx-swap-oob="beforeend:#log-list">.*?</ol>|<div id="announce".*?</div>', re.S)
 
 
-async def settled(table, version: int) -> dict:
-    """The state once the move sent on `version` (and the bots' answers) is saved."""
-    for _ in range(200):
+async def settled(table, version: int) -> tuple[dict, int]:
+    """The state and its version once the move sent on `version` (and the bots' answers) is saved."""
+
+    async def moved():
         game = await database_sync_to_async(game_of)(table)
-        if game.version != version:
-            return await database_sync_to_async(state_of)(table)
-        await asyncio.sleep(0.02)
-    raise AssertionError("the move was never applied")
+        return game.version if game.version != version else None
+
+    moved_to = await until_async(moved, "the move was applied")
+    return await database_sync_to_async(state_of)(table), moved_to
 
 
 def checked(messages: list[str], state: dict, seat: int | None, new_round: bool) -> int:
@@ -104,7 +105,7 @@ async def test_no_viewer_receives_another_seats_cards_in_complete_games(seed):
     viewers = {0: ana.key, 1: ben.key, None: None}
     sockets = {seat: await connect(table.code, key) for seat, key in viewers.items()}
     state = await database_sync_to_async(state_of)(table)
-    sent = sum([checked(await drain(socket), state, seat, False) for seat, socket in sockets.items()])
+    sent = sum([checked(await drain(socket, online(0, 1)), state, seat, False) for seat, socket in sockets.items()])
     moves = 0
     while not state["over"]:
         assert moves < 200
@@ -118,10 +119,11 @@ async def test_no_viewer_receives_another_seats_cards_in_complete_games(seed):
         card = rng.choice(playable(state["seats"][seat]["hand"], state["layout"]))
         version = (await database_sync_to_async(game_of)(table)).version
         await sockets[seat].send_to(text_data=json.dumps({"kind": "play", "card": card, "version": version}))
-        before, state = state, await settled(table, version)
+        before, (state, now) = state, await settled(table, version)
         moves += 1
         new_round = state["round"] != before["round"] or state["over"]
-        sent += sum([checked(await drain(socket), state, seat, new_round) for seat, socket in sockets.items()])
+        shown = f'data-version="{now}"'  # what every screen is sent of the move (and the bots' answers)
+        sent += sum([checked(await drain(socket, shown), state, seat, new_round) for seat, socket in sockets.items()])
     for seat, key in viewers.items():  # game over: the last round's cards are shown to everyone
         assert not leaks(await database_sync_to_async(page_for)(table, key), state, seat)
     assert moves > 10 and sent > 3 * moves

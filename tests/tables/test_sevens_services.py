@@ -21,13 +21,12 @@ from game.services import presence, table_reads
 from game.services.play import ABSENT_TURN
 from game.sevens.engine import playable
 
-from ..web.test_consumers import connect, drain
+from ..web.test_consumers import WHOLE_TABLE, connect, drain, last_word
 from .sevens_tables import game_of, play, sevens_table, state_of
 
 
 async def first_with(socket, *texts: str, timeout: float = 10) -> str:
-    """The first message on `socket` that holds all of `texts`, waited for (a loaded machine may
-    take more than the 0.3 s of silence `drain` takes as done)."""
+    """The first message on `socket` that holds all of `texts`, waited for."""
     while True:
         message = await socket.receive_from(timeout=timeout)
         if all(text in message for text in texts):
@@ -195,12 +194,14 @@ async def test_the_socket_refuses_a_card_that_does_not_fit_to_the_sender_only():
     misfit = next(card for card in hand if card not in playable(hand, state["layout"]))
     version = (await database_sync_to_async(game_of)(table)).version
     mover_socket, other_socket = await connect(table.code, mover.key), await connect(table.code, other.key)
-    await drain(mover_socket)
-    await drain(other_socket)
+    await drain(mover_socket, WHOLE_TABLE)
+    await drain(other_socket, WHOLE_TABLE)
     await mover_socket.send_to(text_data=json.dumps({"kind": "play", "card": misfit, "version": version}))
     await first_with(mover_socket, "does not fit", "toast")
-    # the other screen hears no refusal (a frame of its own opening may still come in late)
-    assert not any("toast" in message and "does not fit" in message for message in await drain(other_socket))
+    # the other screen hears no refusal before a line said after it (a frame of its own opening
+    # may still come in late)
+    heard = await drain(other_socket, await last_word(table.code, other))
+    assert not any("toast" in message and "does not fit" in message for message in heard)
     await mover_socket.send_to(text_data=json.dumps({"kind": "play", "card": {"x": 1}, "version": version}))
     await first_with(mover_socket, "not understood")
     fits = playable(hand, state["layout"])[0]

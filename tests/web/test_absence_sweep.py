@@ -6,6 +6,7 @@ sweeps are harmless), and nothing waits on it on the database thread."""
 from __future__ import annotations
 
 import asyncio
+import threading
 import time
 
 import pytest
@@ -13,6 +14,8 @@ from django.core.cache import cache
 
 from game.live import timers
 from game.runtime import outage
+
+from ..waiting import until_async
 
 
 @pytest.fixture(autouse=True)
@@ -29,6 +32,7 @@ async def test_one_process_sweeps_until_its_claim_runs_out(monkeypatch):
     assert await timers.sweep_is_mine()  # the first to ask
     assert not await timers.sweep_is_mine()  # another process, within the claim
     assert not await timers.sweep_is_mine()
+    # time under test: the claim's own length (the cache keeps it for whole seconds)
     await asyncio.sleep(1.1)
     assert await timers.sweep_is_mine()  # the claim ran out: whoever asks next sweeps
 
@@ -50,15 +54,20 @@ async def test_a_cache_that_fails_leaves_the_sweep_to_each_process(monkeypatch):
 
 
 async def test_a_slow_cache_is_not_waited_for(monkeypatch):
+    paused = threading.Event()
+
     def stuck(*_args, **_kwargs):
-        time.sleep(2)  # Redis paused: the call waits for its socket's timeout
+        paused.wait(10)  # Redis paused: the call waits (for its socket's timeout) until the test is done
         return False
 
     monkeypatch.setattr(timers, "cache", Cache(stuck))
     monkeypatch.setattr(timers, "CLAIM_WAIT", 0.2)
     started = time.monotonic()
-    assert await timers.sweep_is_mine()
-    assert time.monotonic() - started < 1
+    try:
+        assert await timers.sweep_is_mine()
+        assert time.monotonic() - started < 1
+    finally:
+        paused.set()
 
 
 async def test_while_redis_is_known_down_the_cache_is_not_asked(monkeypatch):
@@ -71,18 +80,24 @@ async def test_while_redis_is_known_down_the_cache_is_not_asked(monkeypatch):
 
 @pytest.mark.django_db(transaction=True)
 async def test_the_loop_sweeps_only_when_the_claim_is_its_own(monkeypatch):
-    swept = []
+    swept, asked = [], []
     monkeypatch.setattr(timers, "ABSENCE_CHECK_SECONDS", 0)
     monkeypatch.setattr(timers, "POLL_SECONDS", 0.01)
     monkeypatch.setattr(timers.presence, "mark_absent", lambda now=None: swept.append(now) or [])
+    sweep_is_mine = timers.sweep_is_mine
+
+    async def noted():
+        mine = await sweep_is_mine()
+        asked.append(mine)
+        return mine
+
+    monkeypatch.setattr(timers, "sweep_is_mine", noted)
     cache.add(timers.SWEEP_KEY, "another process", timeout=60)
     loop = asyncio.ensure_future(timers.run_forever())
-    await asyncio.sleep(0.3)
-    assert swept == []  # another process holds the sweep
-    cache.delete(timers.SWEEP_KEY)
-    for _ in range(100):  # free again: this one takes it (within seconds on a busy machine)
-        if swept:
-            break
-        await asyncio.sleep(0.05)
-    loop.cancel()
-    assert swept
+    try:
+        await until_async(lambda: len(asked) >= 5, "five rounds of the loop")
+        assert swept == [] and not any(asked)  # another process holds the sweep
+        cache.delete(timers.SWEEP_KEY)
+        await until_async(lambda: swept, "the sweep, free again, taken by this one")
+    finally:
+        loop.cancel()

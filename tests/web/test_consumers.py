@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
 
 import pytest
@@ -39,11 +40,51 @@ async def connect(code: str, key: str | None, lang: str = "en", nickname: str = 
     return socket
 
 
-async def drain(socket: WebsocketCommunicator) -> list[str]:
-    messages = []
-    while not await socket.receive_nothing(timeout=0.3):
-        messages.append(await socket.receive_from())
-    return messages
+async def drain(socket: WebsocketCommunicator, until: str | tuple[str, ...], seconds: float = 10.0) -> list[str]:
+    """What the socket was sent up to and including the first message that says `until` (or
+    any one of them): a marker the test names (a piece's id, a table's version, a line of the
+    log, who is online), however late a loaded machine brings it; whatever came before it (an
+    earlier presence mark, say) comes with it. Never a quiet moment taken for the end: on a
+    loaded machine a message may come after any pause."""
+    markers = (until,) if isinstance(until, str) else until
+    loop = asyncio.get_running_loop()
+    deadline, messages = loop.time() + seconds, []
+    while True:
+        left = deadline - loop.time()
+        assert left > 0, f"no message with {until!r} within {seconds} s; before it: {messages}"
+        try:
+            messages.append(await socket.receive_from(timeout=left))
+        except TimeoutError:
+            raise AssertionError(f"no message with {until!r} within {seconds} s; before it: {messages}") from None
+        if any(marker in messages[-1] for marker in markers):
+            return messages
+
+
+async def first_with(socket: WebsocketCommunicator, text: str, seconds: float = 10.0) -> str:
+    """The first message that says `text` (those before it are passed over)."""
+    return (await drain(socket, text, seconds))[-1]
+
+
+# A table socket's first table, and who is online (its seat's own arrival is in it).
+WHOLE_TABLE = 'id="table"'
+BOTH_ONLINE = 'data-online="0 1"'
+
+
+def online(*seats: int) -> str:
+    """The marker of the presence mark every screen shows when these seats have a socket open."""
+    return f'data-online="{" ".join(map(str, seats))}"'
+
+
+async def last_word(code: str, player, text: str = "that is all") -> str:
+    """A chat line said at the table and broadcast to every screen of it, through the group as
+    every update is: what a screen is sent after it came after everything broadcast before it.
+    Its text is the marker to drain to, so that what was not sent before it was not sent at all."""
+    from game import services
+    from game.delivery.broadcast import send_async
+
+    said = await database_sync_to_async(services.chat_post)(code=code, player=player, text=text)
+    await send_async(code, said)
+    return text
 
 
 @database_sync_to_async
@@ -77,9 +118,9 @@ async def test_a_move_reaches_every_viewer_at_once():
     table, (ana, ben) = await started_table(deck=["5", "9", "4", "1", "2"])
     sockets = [await connect(table.code, ana.key), await connect(table.code, ben.key), await connect(table.code, None)]
     for socket in sockets:
-        await drain(socket)
+        await drain(socket, BOTH_ONLINE)
     await sockets[1].send_to(text_data=json.dumps({"kind": "draw", "version": "1"}))
-    updates = [await socket.receive_from() for socket in sockets]
+    updates = [await first_with(socket, 'data-version="2"') for socket in sockets]
     for html in updates:
         assert "Ben draws 4." in html and 'data-version="2"' in html
         # only what changed is sent, each piece swapped in by its id: Ben's row, not the table
@@ -104,15 +145,15 @@ async def test_a_move_reaches_every_viewer_at_once():
 async def test_bad_messages_get_an_error_only_for_the_sender_and_change_nothing(message, error):
     table, (ana, ben) = await started_table(deck=["5", "9", "4", "1", "2"])
     ana_socket, ben_socket = await connect(table.code, ana.key), await connect(table.code, ben.key)
-    for socket in (ana_socket, ben_socket):  # each table drawn (late on a busy machine), then the rest
-        assert 'id="table"' in await socket.receive_from(timeout=10)
-        await drain(socket)
+    for socket in (ana_socket, ben_socket):  # each table drawn (late on a busy machine), then both online
+        assert WHOLE_TABLE in (await drain(socket, BOTH_ONLINE))[0]
     before = await current_state(table)
     await ben_socket.send_to(text_data=message)
-    reply = await ben_socket.receive_from()
-    assert 'class="toast"' in reply and error in reply
-    # Ana hears nothing of it (a presence mark from Ben's socket may still arrive on a slow machine)
-    assert not [html for html in await drain(ana_socket) if "toast" in html or 'id="table"' in html]
+    reply = await first_with(ben_socket, 'class="toast"')
+    assert error in reply
+    # Ana hears nothing of it before a line said after it (a presence mark may come meanwhile)
+    heard = await drain(ana_socket, await last_word(table.code, ana))
+    assert not [html for html in heard if "toast" in html or WHOLE_TABLE in html]
     assert await current_state(table) == before and await version_of(table) == 1
     await ana_socket.disconnect()
     await ben_socket.disconnect()
@@ -123,12 +164,13 @@ async def test_out_of_turn_and_spectator_moves_are_refused_to_the_sender_only():
     ana_socket, ben_socket = await connect(table.code, ana.key), await connect(table.code, ben.key)
     watcher = await connect(table.code, "guest:watcher")
     for socket in (ana_socket, ben_socket, watcher):
-        await drain(socket)
+        await drain(socket, BOTH_ONLINE)
     await ana_socket.send_to(text_data=json.dumps({"kind": "draw", "version": "1"}))
-    assert "It is not your turn." in await ana_socket.receive_from()
+    assert "It is not your turn." in await first_with(ana_socket, "toast")
     await watcher.send_to(text_data=json.dumps({"kind": "draw", "version": "1"}))
-    assert "only seated players can play" in await watcher.receive_from()
-    assert await ben_socket.receive_nothing(timeout=0.3)
+    assert "only seated players can play" in await first_with(watcher, "toast")
+    heard = await drain(ben_socket, await last_word(table.code, ben))  # Ben hears neither refusal
+    assert not [html for html in heard if "toast" in html or WHOLE_TABLE in html]
     assert await version_of(table) == 1
     for socket in (ana_socket, ben_socket, watcher):
         await socket.disconnect()
@@ -137,9 +179,9 @@ async def test_out_of_turn_and_spectator_moves_are_refused_to_the_sender_only():
 async def test_reconnect_gets_the_full_current_table():
     table, (ana, ben) = await started_table(deck=["5", "9", "4", "1", "2"])
     ben_socket = await connect(table.code, ben.key)
-    await drain(ben_socket)
+    await drain(ben_socket, WHOLE_TABLE)
     await ben_socket.send_to(text_data=json.dumps({"kind": "draw", "version": "1"}))
-    await drain(ben_socket)
+    await drain(ben_socket, 'data-version="2"')
     await ben_socket.disconnect()
     again = await connect(table.code, ben.key)
     snapshot = await again.receive_from()
@@ -181,9 +223,9 @@ async def test_deck_order_seed_and_player_keys_never_reach_a_client():
     state = await current_state(table)
     game = await database_sync_to_async(game_of)(table)
     socket = await connect(table.code, ben.key)
-    html = "".join(await drain(socket))
+    html = "".join(await drain(socket, WHOLE_TABLE))
     await socket.send_to(text_data=json.dumps({"kind": "draw", "version": "1"}))
-    html += "".join(await drain(socket))
+    html += "".join(await drain(socket, ('data-version="2"', 'class="toast"')))  # the draw, or its refusal
     assert str(game.seed) not in html and ana.key not in html and ben.key not in html
     deck_order = ",".join(state["deck"][-12:])
     assert deck_order not in html.replace('"', "")
@@ -197,9 +239,9 @@ async def test_closed_by_staff_reaches_every_viewer():
 
     table, (ana, _ben) = await started_table()
     socket = await connect(table.code, ana.key)
-    await drain(socket)
+    await drain(socket, WHOLE_TABLE)
     await database_sync_to_async(services.table_close)(code=table.code, reason="")
-    assert "This table was closed by staff." in await socket.receive_from()
+    await drain(socket, "This table was closed by staff.")
     await socket.disconnect()
 
 
@@ -234,15 +276,16 @@ async def test_an_update_overtaken_by_a_newer_one_brings_the_whole_log_again():
 
     table, (ana, ben) = await started_table(deck=["5", "9", "4", "1", "2", "3"])
     socket = await connect(table.code, ana.key)
-    await drain(socket)
+    await drain(socket, WHOLE_TABLE)
     act = database_sync_to_async(services.game_act)
     with announce.held():
         older = await act(code=table.code, player=ben, action={"kind": "draw"}, version="1")
         newer = await act(code=table.code, player=ana, action={"kind": "draw"}, version="2")
     await broadcast.send_async(table.code, newer)
-    again = await socket.receive_from()
+    again = await first_with(socket, 'data-version="3"')
     await broadcast.send_async(table.code, older)
-    assert await socket.receive_nothing(timeout=0.5)
+    # the older one draws nothing: the next thing the socket is sent is a line said after it
+    assert len(await drain(socket, await last_word(table.code, ana))) == 1
     log = again[again.index('id="log"') :]  # (the table's last-move line says "Ana draws 1." too)
     assert "Ben draws 4." in log and "Ana draws 1." in log
     assert log.index("Ben draws 4.") < log.index("Ana draws 1.") and 'data-version="3"' in again
@@ -274,8 +317,6 @@ def test_quick_dispatch_still_matches_channels_dispatch_but_for_the_database_hop
 async def test_sockets_closing_at_once_clear_their_presence_together(monkeypatch):
     """A crowd closing at once (game.live.leaving): every presence row goes, in fewer batches
     than sockets, and a spectator who stays sees every seat disconnected."""
-    import asyncio
-
     from game.models import Presence
     from game.services import presence
 
@@ -291,12 +332,12 @@ async def test_sockets_closing_at_once_clear_their_presence_together(monkeypatch
     watcher = await connect(table.code, None)
     sockets = [await connect(table.code, person.key) for person in people]
     for socket in (watcher, *sockets):
-        await drain(socket)
+        await drain(socket, online(0, 1, 2, 3))
     assert await database_sync_to_async(Presence.objects.count)() == 4
     await asyncio.gather(*(socket.disconnect() for socket in sockets))
     assert await database_sync_to_async(Presence.objects.count)() == 0
     closed = [channel for batch in batches for channel in batch]
     assert len(closed) == len(set(closed)) == 4 and len(batches) < 4
-    shown = "".join(await drain(watcher))
+    shown = "".join(await drain(watcher, 'data-online=""'))
     assert 'data-online=""' in shown.split('id="table-presence"')[-1].split(">")[0]
     await watcher.disconnect()

@@ -17,8 +17,9 @@ from game.live import consumers, readings, watch
 from game.screen import Screen
 from game.services import presence
 
+from ..waiting import until_async
 from .factories import act, game_of, open_table
-from .test_consumers import connect, drain
+from .test_consumers import WHOLE_TABLE, connect, drain, last_word, online
 
 pytestmark = pytest.mark.django_db(transaction=True)
 ONLINE = re.compile(r'<div id="table-presence" hidden data-online="([\d ]*)"')
@@ -59,7 +60,7 @@ async def test_someone_arriving_while_a_screen_reads_its_table_is_shown_connecte
     socket = await connect(table.code, None)
     first = await socket.receive_from(timeout=10)
     assert online_shown([first]) == ""  # nobody was connected when it read the table
-    assert online_shown([first, *await drain(socket)]) == "0"
+    assert online_shown([first, *await drain(socket, online(0))]) == "0"
     await socket.disconnect()
 
 
@@ -84,7 +85,8 @@ async def test_a_move_made_while_a_screen_reads_its_table_reaches_it_once(monkey
 
         monkeypatch.setattr(consumers, "_read_table", read_as_ben_draws)
         socket = await connect(table.code, ana.key)
-        frames = [await socket.receive_from(timeout=10), *await drain(socket)]
+        frames = await drain(socket, WHOLE_TABLE)  # once it is drawn, a line said comes after the move's message
+        frames += (await drain(socket, await last_word(table.code, ben)))[:-1]
         seen = "".join(frames)
         assert seen.count('log__line--drawn">Ben draws 4.</li>') == 1, (before_reading, frames)
         versions = re.findall(r'id="table-meta"[^>]*data-version="(\d+)"', seen)
@@ -156,15 +158,14 @@ async def test_sockets_asking_together_share_a_reading_that_started_after_they_a
         return seen
 
     first = asyncio.ensure_future(readings.fresh("T1", read))
-    await asyncio.sleep(0)
+    await until_async(lambda: gates, "the first reading under way")
     database["version"] = 2  # a move, broadcast before the next sockets joined
     crowd = [asyncio.ensure_future(readings.fresh("T1", read)) for _ in range(5)]
-    await asyncio.sleep(0)
+    await asyncio.sleep(0)  # one turn of the loop (no time): a reading the crowd began at once would be under way
     assert len(gates) == 1  # the next reading waits for the one under way
     gates[0].set()
     assert await first == 1
-    while len(gates) < 2:
-        await asyncio.sleep(0)
+    await until_async(lambda: len(gates) == 2, "the next reading, once that one is done")
     gates[1].set()
     assert [await reading for reading in crowd] == [2] * 5
     assert len(gates) == 2
@@ -183,29 +184,37 @@ async def test_a_socket_that_joins_while_another_s_reading_is_under_way_gets_the
     broadcast; then a spectator's socket joins and asks: it is shown the draw, which a share of
     Ana's reading (begun before it) would not hold, and whose broadcast came before it joined."""
     table, (ana, ben) = await started_table()
-    release, read_table = asyncio.Event(), consumers._read_table
+    release, read, read_table = asyncio.Event(), asyncio.Event(), consumers._read_table
     slow = {"once": True}
+    asked, fresh = [], readings.fresh
 
     async def slow_read(code):
         reading = await read_table(code)
         if slow["once"]:  # Ana's: it read the table, then waits for its turn back on the loop
             slow["once"] = False
+            read.set()
             await release.wait()
         return reading
 
+    def noted(code, reading):
+        asked.append(code)
+        return fresh(code, reading)
+
     monkeypatch.setattr(consumers, "_read_table", slow_read)
+    monkeypatch.setattr(readings, "fresh", noted)
     anas = await connect(table.code, ana.key)
-    while slow["once"]:
-        await asyncio.sleep(0.01)
+    await asyncio.wait_for(read.wait(), 10)
     await database_sync_to_async(services.game_act)(code=table.code, player=ben, action={"kind": "draw"}, version=1)
     watching = asyncio.ensure_future(connect(table.code, None))
-    await asyncio.sleep(0.2)
+    await until_async(lambda: len(asked) == 2, "the spectator's socket asked for the table")
     release.set()
     spectator = await watching
-    shown = "".join([await spectator.receive_from(timeout=10), *await drain(spectator)])
+    shown, seen = await drain(spectator, WHOLE_TABLE), await drain(anas, WHOLE_TABLE)
+    said = await last_word(table.code, ben)  # after both tables: what comes before it is all there is
+    shown = "".join(shown + (await drain(spectator, said))[:-1])
     assert re.findall(r'id="table-meta"[^>]*data-version="(\d+)"', shown)[-1] == "2"
     assert shown.count('log__line--drawn">Ben draws 4.</li>') == 1
-    seen = "".join([await anas.receive_from(timeout=10), *await drain(anas)])
+    seen = "".join(seen + (await drain(anas, said))[:-1])
     assert seen.count('log__line--drawn">Ben draws 4.</li>') == 1  # Ana's: her reading, then the update
     for socket in (anas, spectator):
         await socket.disconnect()
@@ -225,7 +234,8 @@ async def test_a_chat_line_said_while_a_screen_joins_is_shown_once(monkeypatch):
 
     monkeypatch.setattr(consumers, "_read_table", read_as_ben_speaks)
     socket = await connect(table.code, ana.key)
-    frames = [await socket.receive_from(timeout=10), *await drain(socket)]
+    frames = await drain(socket, WHOLE_TABLE)
+    frames += (await drain(socket, await last_word(table.code, ana)))[:-1]  # all that came before a line said after
     assert "".join(frames).count("hello there") == 1, frames
     await socket.disconnect()
 
@@ -234,21 +244,22 @@ async def test_the_screens_check_leaves_a_socket_still_reading_its_table_alone(m
     """A socket joins its table's messages, then reads the table, slowly on a busy process: the
     screens' check does not take it for a screen left behind and read the table a second time."""
     table, (ana, _ben) = await started_table()
-    release, read_table, reads = asyncio.Event(), consumers._read_table, []
+    release, reading, read_table, reads = asyncio.Event(), asyncio.Event(), consumers._read_table, []
 
     async def slow_read(code):
         reads.append(code)
+        reading.set()
         await release.wait()
         return await read_table(code)
 
     monkeypatch.setattr(consumers, "_read_table", slow_read)
     monkeypatch.setattr(watch, "RESYNC_AFTER", 0.0)
     socket = await connect(table.code, ana.key)  # the handshake is answered before the reading
-    while not reads:
-        await asyncio.sleep(0.01)
+    await asyncio.wait_for(reading.wait(), 10)
     for _ in range(3):  # (a check that read it again would wait here for the reading under way)
         assert await asyncio.wait_for(watch.check_once(), 2) == 0
     release.set()
-    frames = [await socket.receive_from(timeout=10), *await drain(socket)]
+    frames = await drain(socket, WHOLE_TABLE)
+    frames += (await drain(socket, await last_word(table.code, ana)))[:-1]  # all that came before a line said after
     assert sum('id="table"' in frame for frame in frames) == 1 and len(reads) == 1
     await socket.disconnect()
