@@ -13,7 +13,7 @@ from game.fair.seeds import new_server_seed
 
 PUBLIC_ID_BYTES = 16  # a game's public id: 16 random bytes, 22 URL-safe characters
 
-DEFAULT_TARGET = 250  # SEVN's target score (game.sevn.engine.cards.TARGET; a test checks they agree)
+DEFAULT_TARGET = 250  # SEVN's target score (game.games.sevn.engine.cards.TARGET; a test checks they agree)
 
 
 def new_public_id() -> str:

@@ -4,7 +4,7 @@ through (boardgame.io's game object, OpenSpiel's Game: rules hooks plus a little
 What is common (tables, seats, presence, timers, versions, the event log, broadcast, the screen)
 knows a game only as a `Kind`: how to deal a new game for a table, apply a move or a timeout,
 who must act, whether it is over, what each viewer may see, what its computer players do, how
-its table is drawn and how its log reads. Each game's folder (game/sevn, game/sevens) holds its
+its table is drawn and how its log reads. Each game's folder (game/games/sevn, game/games/sevens) holds its
 engine, bots, pieces, partials, faces and log sentences, and one `kind.py` with its `KIND`;
 game.registry lists them.
 
@@ -175,7 +175,7 @@ class Kind:
 
 
 class FolderKind(Kind):
-    """A game laid out as game/sevn and game/sevens are (engine/, bots/, pieces.py, log.py,
+    """A game laid out as game/games/sevn and game/games/sevens are (engine/, bots/, pieces.py, log.py,
     faces.py, rulebook.py): the Kind's plumbing is its modules' own functions, so a game's kind.py
     says only what is its own (dealing, whose turn, who won, what viewers see, its settings)."""
 

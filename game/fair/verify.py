@@ -1,6 +1,6 @@
 """A game record checked (docs/fair-deal.md): the commitment, the engine seed, the deal, every
 move replayed with the events it caused, and the final scores. Plain Python: the standard
-library and the game's own replay module (game.<name>.replay, found by the record's game name).
+library and the game's own replay module (game.games.<name>.replay, found by the record's game name).
 
 `verify(record, site_key)` answers a Verdict: each check in order, stopping at the first that
 fails (the later ones build on it), and whose signature the record carries. Its standing is one of
@@ -177,11 +177,11 @@ def _check_signature(record: dict, state: dict) -> bool:
 
 
 def replay_module(name: object) -> ModuleType:
-    """The game's replay module (game.<name>.replay), by the record's game name."""
+    """The game's replay module (game.games.<name>.replay), by the record's game name."""
     if not isinstance(name, str) or not GAME_NAME.fullmatch(name):
         raise Refused("no such game")
     try:
-        module = importlib.import_module(f"game.{name}.replay")
+        module = importlib.import_module(f"game.games.{name}.replay")
     except ImportError:
         raise Refused("no such game") from None
     if getattr(module, "NAME", None) != name:

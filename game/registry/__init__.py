@@ -12,8 +12,8 @@ them for Django, so adding a game touches neither the settings nor the platform'
 from __future__ import annotations
 
 from game.core.kind import Kind
-from game.sevens.kind import KIND as SEVENS
-from game.sevn.kind import KIND as SEVN
+from game.games.sevens.kind import KIND as SEVENS
+from game.games.sevn.kind import KIND as SEVN
 
 KINDS: dict[str, Kind] = {kind.name: kind for kind in (SEVN, SEVENS)}
 DEFAULT = SEVN.name  # the game a table plays unless its host chooses another

@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 from game import registry
+from game.games.sevn.engine.cards import TARGET
 from game.models import DEFAULT_TARGET, Table
 from game.registry.checks import kinds_complete
-from game.sevn.engine.cards import TARGET
 
 
 def test_the_site_plays_sevn_and_sevens_and_each_fills_the_kind_protocol():

@@ -9,8 +9,8 @@ from html.parser import HTMLParser
 
 import pytest
 
-from game.sevn import rulebook as demo
-from game.sevn.engine import DECK, apply, new_game, score_steps
+from game.games.sevn import rulebook as demo
+from game.games.sevn.engine import DECK, apply, new_game, score_steps
 from rules.content.load import LANGUAGES, read
 from rules.models import Section
 

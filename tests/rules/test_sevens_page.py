@@ -10,9 +10,9 @@ import re
 import pytest
 from django.utils import translation
 
-from game.sevens import rulebook as sevens
-from game.sevens.engine import DECK, IllegalAction, new_game, playable
-from game.sevens.engine.state import MAX_ROUNDS, MAX_SEATS, MIN_ROUNDS, MIN_SEATS
+from game.games.sevens import rulebook as sevens
+from game.games.sevens.engine import DECK, IllegalAction, new_game, playable
+from game.games.sevens.engine.state import MAX_ROUNDS, MAX_SEATS, MIN_ROUNDS, MIN_SEATS
 from rules.content.load import LANGUAGES, read_sevens
 from rules.models import Section
 from rules.numbers import numbers

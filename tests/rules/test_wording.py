@@ -135,8 +135,8 @@ def test_polish_reviewed_wording():
     ("seats", "shown"), [(2, "2 miejsca"), (3, "3 miejsca"), (4, "4 miejsca"), (5, "5 miejsc"), (7, "7 miejsc")]
 )
 def test_polish_seat_counts_take_their_plural(seats, shown):
-    from game.sevens.kind import KIND as SEVENS
-    from game.sevn.kind import KIND as SEVN
+    from game.games.sevens.kind import KIND as SEVENS
+    from game.games.sevn.kind import KIND as SEVN
 
     with translation.override("pl"):
         assert SEVN.lobby_line({"seat_count": seats, "target": 200}).startswith(shown + " ·")
@@ -155,7 +155,7 @@ def test_polish_seat_counts_take_their_plural(seats, shown):
     ],
 )
 def test_tied_winners_are_joined_as_each_language_lists_names(language, three, two):
-    from game.sevens.log import line
+    from game.games.sevens.log import line
     from game.ui.words import names_list
 
     names = ["Ana", "Ben", "Cleo", "Dan"]

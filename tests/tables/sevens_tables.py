@@ -7,8 +7,8 @@ from unittest import mock
 
 from game import services
 from game.core.identity import Player
+from game.games.sevens.engine import DECK, from_json, new_game, to_json
 from game.models import Game, Table
-from game.sevens.engine import DECK, from_json, new_game, to_json
 
 from ..web.factories import people
 

@@ -14,11 +14,11 @@ from django.utils import timezone, translation
 from game import registry, services
 from game import screen as render
 from game.core.errors import ServiceError
+from game.games.sevens.engine import playable
 from game.live import timers
 from game.models import Seat, Table
 from game.services import presence, selectors
 from game.services.play import ABSENT_TURN
-from game.sevens.engine import playable
 from game.ui import log
 
 from ..web.test_consumers import connect, drain

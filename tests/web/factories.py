@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from game import services
 from game.core.identity import Player
+from game.games.sevn.engine import from_json, new_game, to_json
 from game.models import Game, Table
-from game.sevn.engine import from_json, new_game, to_json
 
 
 def people(*names: str) -> list[Player]:

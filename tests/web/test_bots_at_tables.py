@@ -89,7 +89,7 @@ def test_one_person_and_three_bots_play_to_game_over_through_the_services():
 
 
 def services_default(state: dict) -> dict:
-    from game.sevn.engine.decisions import default_action
+    from game.games.sevn.engine.decisions import default_action
 
     if state["pending"]["kind"] == "turn":
         return {"kind": "draw"}

@@ -9,9 +9,9 @@ import pytest
 
 from game import services
 from game.delivery.broadcast import Passed
+from game.games.sevn.panels import Pile
 from game.screen import Screen, table_view
 from game.services import selectors
-from game.sevn.panels import Pile
 from game.ui import common as common_module
 from game.ui import pieces as pieces_module
 from game.ui.pieces import Drawings, Piece, draw, drawings

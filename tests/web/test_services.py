@@ -9,8 +9,8 @@ import pytest
 from game import services
 from game.core.errors import ServiceError
 from game.core.identity import Player
+from game.games.sevn.engine import legal_actions
 from game.models import Event, Table
-from game.sevn.engine import legal_actions
 
 from .factories import act, deciding, game_of, open_table, people, stack, state_of
 

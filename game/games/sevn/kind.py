@@ -1,0 +1,110 @@
+"""SEVN behind the platform's Kind (game.core.kind): its engine, bots, pieces and log as the
+tables use them. Every card is face up, so every viewer shares one view."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+from django.utils.translation import gettext
+from django.utils.translation import gettext_lazy as _
+
+from game.core.errors import choose_int
+from game.core.kind import FolderKind, places_by, rate
+from game.games.sevn import bots, engine, faces, log, pieces, replay, rulebook
+from game.games.sevn.engine.cards import TARGET
+from game.games.sevn.engine.state import MAX_SEATS, MIN_SEATS
+from game.games.sevn.faces import card_name
+from game.ui.words import percent, seat_count
+
+MIN_TARGET, MAX_TARGET = 50, 1000
+
+
+class Sevn(FolderKind):
+    name, label = "sevn", "SEVN"
+    min_seats, max_seats, max_bots, secret = MIN_SEATS, MAX_SEATS, MAX_SEATS - 1, False
+    about = _("push your luck, 2 to 8 players")
+    illegal = engine.IllegalAction
+    folder = Path(__file__).resolve().parent
+    table_template = "sevn/_table.html"
+    seat_range = _("A table has 2 to 8 seats.")
+    start_note = _("At least two players must be seated to start.")
+    options = ("target", "odds")
+    phrases = ("good_luck", "well_played", "nice_sevn", "oops", "thinking", "rematch")
+    actions = {
+        "draw": (),
+        "pass": (),
+        "freeze": ("seat",),
+        "triple_draw": ("seat",),
+        "gift": ("seat",),
+        "crossroads": ("pick",),
+        "ballast": ("keep",),
+    }
+
+    engine, bots, pieces, log, faces, rulebook, replay = engine, bots, pieces, log, faces, rulebook, replay
+
+    def new(self, table, seat_count, seed, events):
+        return replay.new(seat_count, seed, self.deal_options(table), events)
+
+    def timeout(self, state):
+        return replay.timeout(state)
+
+    def acting(self, state):
+        return None if state["pending"] is None else state["pending"]["seat"]
+
+    def winner(self, state):
+        return state["winner"]
+
+    def views(self, state):
+        return {"view": engine.public_view(state), "seat_views": None}
+
+    def bot_rng(self, seed, version, state):
+        return random.Random(f"{seed}/{version}/{len(state['history'])}/{state['round']}")
+
+    def settings(self, target, rounds):
+        message = _("The target score is between 50 and 1000.")
+        goal = choose_int(
+            TARGET if target is None else target, range(MIN_TARGET, MAX_TARGET + 1), "bad_target", message
+        )
+        return {"target": goal}
+
+    def lobby_line(self, table):
+        target = gettext("first to %(target)s") % {"target": table["target"]}
+        return f"{seat_count(table['seat_count'])} · {target}"
+
+    figure_events = ("round_scored", "bust")
+
+    def points(self, state):
+        return [seat["total"] for seat in state["seats"]]
+
+    def places(self, state):
+        return places_by(self.points(state), higher_wins=True)
+
+    def seat_figures(self, state, events):
+        """Per seat: rounds played, rounds won with SEVN, rounds that ended in a bust."""
+        figures = [{"rounds": 0, "sevns": 0, "busts": 0} for _seat in state["seats"]]
+        for event in events:
+            if event["type"] == "round_scored":
+                for seat in figures:
+                    seat["rounds"] += 1
+                if event.get("sevn") is not None:
+                    figures[event["sevn"]]["sevns"] += 1
+            elif event["type"] == "bust":
+                figures[event["seat"]]["busts"] += 1
+        return figures
+
+    def figure_lines(self, totals, games):
+        rounds = totals.get("rounds", 0)
+        return [
+            (gettext("SEVN rate"), percent(rate(totals.get("sevns", 0), rounds))),
+            (gettext("Bust rate"), percent(rate(totals.get("busts", 0), rounds))),
+        ]
+
+    def card_label(self, code):
+        return card_name(code)
+
+    def rulebook_numbers(self):
+        return rulebook.numbers()
+
+
+KIND = Sevn()
