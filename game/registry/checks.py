@@ -42,4 +42,6 @@ def kinds_complete(app_configs=None, **kwargs) -> list[checks.CheckMessage]:
             )
         if not (kind.folder / "templates").is_dir():
             errors.append(checks.Error(f"The game {name!r} has no templates folder.", id="game.E003"))
+        if kind.replay is not None and getattr(kind.replay, "NAME", None) != name:
+            errors.append(checks.Error(f"The game {name!r}'s replay module names another game.", id="game.E004"))
     return errors

@@ -16,11 +16,10 @@ from django.utils import timezone
 
 from game import registry, services
 from game.core.identity import Player
-from game.fair.verify import verify
 from game.models import Game, Profile, Seat, Table
 from game.services import friends, selectors, staff
 
-from ..fair.play import Watch, play_out
+from ..fair.play import Watch, play_out, verify
 from .test_home import account, signed_in
 
 pytestmark = pytest.mark.django_db

@@ -13,11 +13,17 @@ from django.utils import timezone
 
 from game import registry, services
 from game.core.identity import SESSION_KEY, Player
+from game.fair import verify as verifier
 from game.models import Game, Table
 from game.screen import Screen
 from game.services import selectors
 
 from ..web.factories import people
+
+
+def verify(record: object, site_key: str | None = None) -> verifier.Verdict:
+    """The verifier as the site runs it: the registered games' replays (game.registry)."""
+    return verifier.verify(record, site_key, replays=registry.replays())
 
 
 def table_of(kind: str, names=("Ana", "Ben"), bots=("easy",), seeds: dict[int, str] | None = None):

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from game import registry
+from game.core.kind import Kind
 from game.games.sevn.engine.cards import TARGET
 from game.models import DEFAULT_TARGET, Table
 from game.registry.checks import kinds_complete
@@ -17,7 +18,7 @@ def test_a_game_that_lacks_part_of_the_protocol_fails_the_system_check():
     class Half(type(registry.KINDS["sevn"])):
         name = "half"
 
-    Half.apply = registry.Kind.apply  # back to the protocol's "not implemented"
+    Half.apply = Kind.apply  # back to the protocol's "not implemented"
     registry.register(Half())
     try:
         errors = kinds_complete()
