@@ -32,7 +32,7 @@ def table_of(kind: str, names=("Ana", "Ben"), bots=("easy",), seeds: dict[int, s
     players = people(*names)
     options = {"target": 120} if kind == "sevn" else {"rounds": 1}
     table = services.table_create(
-        player=players[0], nickname=names[0], seat_count=len(names) + len(bots), kind=kind, **options
+        player=players[0], nickname=names[0], seat_count=len(names) + len(bots), kind=kind, options=options
     )
     for player, name in zip(players[1:], names[1:], strict=True):
         services.seat_take(code=table.code, player=player, nickname=name)

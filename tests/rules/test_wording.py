@@ -139,8 +139,10 @@ def test_polish_seat_counts_take_their_plural(seats, shown):
     from game.games.sevn.kind import KIND as SEVN
 
     with translation.override("pl"):
-        assert SEVN.lobby_line({"seat_count": seats, "target": 200}).startswith(shown + " ·")
-        line = SEVENS.lobby_line({"seat_count": seats, "rounds": 1})
+        assert SEVN.lobby_line({"seat_count": seats, "options": {"target": 200, "show_odds": True}}).startswith(
+            shown + " ·"
+        )
+        line = SEVENS.lobby_line({"seat_count": seats, "options": {"rounds": 1}})
         assert line == f"Karciane domino · {shown} · 1 runda"
 
 

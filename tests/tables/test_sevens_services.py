@@ -60,7 +60,7 @@ def test_a_sevens_table_takes_three_to_seven_seats_and_one_to_ten_rounds():
             sevens_table(names=("Ana",), seats=seats, rounds=rounds, start=False)
         assert caught.value.code in ("bad_seats", "bad_rounds")
     table, _players = sevens_table(names=("Ana",), seats=7, rounds=10, start=False)
-    assert (table.kind, table.seat_count, table.rounds) == ("sevens", 7, 10)
+    assert (table.kind, table.seat_count, table.options["rounds"]) == ("sevens", 7, 10)
 
 
 def test_seven_seats_need_two_people_at_least_five_bots_at_most():

@@ -31,7 +31,7 @@ def open_table(
 def stack(table: Table, deck: list[str], target: int | None = None) -> None:
     """Replace the running game with one dealt from a stacked deck (top card first)."""
     game = table.games.order_by("-number").first()
-    state = new_game(len(game.players), seed=game.seed, target=target or table.target, deck=deck)
+    state = new_game(len(game.players), seed=game.seed, target=target or table.options["target"], deck=deck)
     game.state = to_json(state)
     game.save(update_fields=["state"])
 

@@ -167,7 +167,7 @@ def test_the_deciding_player_sees_their_bust_chance():
     table, (ana, ben) = open_table(deck=["5", "9", "4", "1", "2"])
     html = render.render_table(selectors.snapshot(table), ben.key)
     assert "Bust chance:" in html
-    Table.objects.filter(id=table.id).update(show_odds=False)
+    Table.objects.filter(id=table.id).update(options={"target": 250, "show_odds": False})
     table.refresh_from_db()
     assert "Bust chance:" not in render.render_table(selectors.snapshot(table), ben.key)
 

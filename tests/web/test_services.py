@@ -40,7 +40,7 @@ def test_create_seats_the_host_first():
         ({"seat_count": 1}, "bad_seats"),
         ({"seat_count": 9}, "bad_seats"),
         ({"seat_count": "x"}, "bad_seats"),
-        ({"target": 10}, "bad_target"),
+        ({"options": {"target": 10}}, "bad_target"),
         ({"turn_seconds": 45}, "bad_timer"),
         ({"nickname": ""}, "bad_nickname"),
         ({"nickname": "x" * 21}, "bad_nickname"),

@@ -7,11 +7,13 @@ from __future__ import annotations
 import random
 from pathlib import Path
 
+from django import forms
 from django.utils.translation import gettext, ngettext
 from django.utils.translation import gettext_lazy as _
 
 from game.core.errors import choose_int
 from game.core.kind import FolderKind, places_by, rate
+from game.core.options import Option
 from game.games.sevens import bots, engine, faces, log, pieces, replay, rulebook
 from game.games.sevens.engine.state import MAX_ROUNDS, MAX_SEATS, MIN_ROUNDS, MIN_SEATS
 from game.games.sevens.faces import short_name
@@ -19,6 +21,18 @@ from game.ui.words import decimal, seat_count
 
 MAX_BOTS = 5
 ROUNDS = range(MIN_ROUNDS, MAX_ROUNDS + 1)
+DEFAULT_ROUNDS = 3
+ROUNDS_OPTION = Option(
+    "rounds",
+    lambda: forms.TypedChoiceField(
+        label=_("Rounds"), coerce=int, initial=DEFAULT_ROUNDS, required=False, choices=[(n, str(n)) for n in ROUNDS]
+    ),
+    DEFAULT_ROUNDS,
+    lambda asked: choose_int(
+        DEFAULT_ROUNDS if asked is None else asked, ROUNDS, "bad_rounds", _("A game of Sevens has 1 to 10 rounds.")
+    ),
+    lambda rounds: ngettext("%(n)s round", "%(n)s rounds", rounds) % {"n": rounds},
+)
 
 
 class Sevens(FolderKind):
@@ -30,7 +44,7 @@ class Sevens(FolderKind):
     table_template = "sevens/_table.html"
     seat_range = _("A table of Sevens has 3 to 7 seats.")
     start_note = _("At least three players must be seated to start a game of Sevens.")
-    options = ("rounds",)
+    options = (ROUNDS_OPTION,)
     actions = {"play": ("card",), "pass": ()}
     own_seat_apart = False  # every seat in one list around the layout, yours marked
 
@@ -58,12 +72,8 @@ class Sevens(FolderKind):
     def bot_rng(self, seed, version, state):
         return random.Random(f"{seed}/{version}/{len(state['moves'])}/{state['round']}")
 
-    def settings(self, target, rounds):
-        return {"rounds": choose_int(rounds, ROUNDS, "bad_rounds", _("A game of Sevens has 1 to 10 rounds."))}
-
     def lobby_line(self, table):
-        rounds = ngettext("%(n)s round", "%(n)s rounds", table["rounds"]) % {"n": table["rounds"]}
-        return " · ".join((gettext("Sevens"), seat_count(table["seat_count"]), rounds))
+        return " · ".join((gettext("Sevens"), seat_count(table["seat_count"]), self.summaries(table)["rounds"]))
 
     def points(self, state):
         return [seat["total"] for seat in state["seats"]]  # penalty points: the fewest win

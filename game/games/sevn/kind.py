@@ -6,11 +6,13 @@ from __future__ import annotations
 import random
 from pathlib import Path
 
+from django import forms
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from game.core.errors import choose_int
 from game.core.kind import FolderKind, places_by, rate
+from game.core.options import Option
 from game.games.sevn import bots, engine, faces, log, pieces, replay, rulebook
 from game.games.sevn.engine.cards import TARGET
 from game.games.sevn.engine.state import MAX_SEATS, MIN_SEATS
@@ -18,6 +20,29 @@ from game.games.sevn.faces import card_name
 from game.ui.words import percent, seat_count
 
 MIN_TARGET, MAX_TARGET = 50, 1000
+
+
+def _target(asked):
+    message = _("The target score is between 50 and 1000.")
+    return choose_int(TARGET if asked is None else asked, range(MIN_TARGET, MAX_TARGET + 1), "bad_target", message)
+
+
+TARGET_OPTION = Option(
+    "target",
+    lambda: forms.IntegerField(
+        label=_("Target score"), initial=TARGET, min_value=MIN_TARGET, max_value=MAX_TARGET, required=False
+    ),
+    TARGET,
+    _target,
+    lambda target: gettext("first to %(target)s") % {"target": target},
+)
+ODDS_OPTION = Option(
+    "show_odds",
+    lambda: forms.BooleanField(label=_("Show bust odds to the deciding player"), initial=True, required=False),
+    True,
+    lambda asked: True if asked is None else bool(asked),
+    lambda shown: gettext("bust odds shown") if shown else "",
+)
 
 
 class Sevn(FolderKind):
@@ -29,7 +54,7 @@ class Sevn(FolderKind):
     table_template = "sevn/_table.html"
     seat_range = _("A table has 2 to 8 seats.")
     start_note = _("At least two players must be seated to start.")
-    options = ("target", "odds")
+    options = (TARGET_OPTION, ODDS_OPTION)
     phrases = ("good_luck", "well_played", "nice_sevn", "oops", "thinking", "rematch")
     actions = {
         "draw": (),
@@ -61,16 +86,11 @@ class Sevn(FolderKind):
     def bot_rng(self, seed, version, state):
         return random.Random(f"{seed}/{version}/{len(state['history'])}/{state['round']}")
 
-    def settings(self, target, rounds):
-        message = _("The target score is between 50 and 1000.")
-        goal = choose_int(
-            TARGET if target is None else target, range(MIN_TARGET, MAX_TARGET + 1), "bad_target", message
-        )
-        return {"target": goal}
-
     def lobby_line(self, table):
-        target = gettext("first to %(target)s") % {"target": table["target"]}
-        return f"{seat_count(table['seat_count'])} · {target}"
+        return f"{seat_count(table['seat_count'])} · {self.summaries(table)['target']}"
+
+    def lobby_notes(self, table):
+        return [note for note in (self.summaries(table)["show_odds"],) if note]
 
     figure_events = ("round_scored", "bust")
 

@@ -300,7 +300,7 @@ def decision(snapshot: dict, me: int | None, names: tuple[str, ...]) -> Decision
     pending = view["pending"]
     kind = pending["kind"]
     if kind == "turn":
-        odds = round(100 * bust_chance(view, me)) if snapshot["table"]["show_odds"] else None
+        odds = round(100 * bust_chance(view, me)) if snapshot["table"]["options"]["show_odds"] else None
         return Decision(kind, can_draw=view["deck_count"] + view["discard_count"] > 0, bust_chance=odds)
     if kind in ("freeze", "triple_draw", "gift"):
         options = tuple(
