@@ -16,7 +16,7 @@ seat the engine's view of its own hand and a spectator a view of none.
 from __future__ import annotations
 
 import random
-from collections.abc import Hashable, Mapping
+from collections.abc import Callable, Hashable, Mapping
 from pathlib import Path
 from types import ModuleType
 from typing import Any
@@ -41,6 +41,13 @@ class Kind:
     seat_range: Any  # the sentence that says how many seats a table of this game may have
     start_note: Any  # the sentence that says how many people must be seated to start
     actions: dict[str, tuple[str, ...]]  # each move's kind and the fields it carries: seat, pick, keep, card
+    # How each of those fields arrives on the socket and what it becomes (game.core.fields' converters).
+    fields: dict[str, Callable[[object], object]] = {}
+    # Its engine's refusals in the table's words, by the engine's code (beside the platform's own:
+    # game.core.errors.ENGINE_MESSAGES); "%(card)s" is the card an error names, as `card_label` says
+    # it. And the lobby's: "too_many_bots" when its seats take fewer computer players than seats.
+    refusals: dict[str, Any] = {}
+    showcase: tuple[str, ...] = ()  # cards the start page shows when it is the site's first game
     options: tuple[Option, ...] = ()  # the settings its tables offer, each with its form field (game.core.options)
     phrases: tuple[str, ...] = COMMON_PHRASES  # the quick phrases its tables' chat offers (game.core.phrases)
 

@@ -16,13 +16,12 @@ from game.pages.forms import CreateTableForm
 from game.pages.lookups import lookup_missed, lookups_exhausted
 from game.services import selectors
 
-HERO_CARDS = ("7", "second_chance", "13", "x2", "storm")
-
 
 def _home(request: HttpRequest, player, form: CreateTableForm, status: int = 200) -> HttpResponse:
     """A guest sees the tables they sit at; a signed-in person sees them with the ones waiting
     for their move first, and their recent games."""
     is_user = bool(player and player.is_user)
+    first = registry.KINDS[registry.DEFAULT]  # the site's first game: the page's cards are its
     return render(
         request,
         "game/home.html",
@@ -32,7 +31,7 @@ def _home(request: HttpRequest, player, form: CreateTableForm, status: int = 200
             "recent_games": selectors.recent_games(player.user_id, viewer_id=player.user_id) if is_user else [],
             "friends_online": [f for f in selectors.friends_of(player.user_id) if f["online"]] if is_user else [],
             "is_user": is_user,
-            "hero_cards": [registry.KINDS["sevn"].face(code) for code in HERO_CARDS],
+            "hero_cards": [first.face(code) for code in first.showcase],
         },
         status=status,
     )

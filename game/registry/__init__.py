@@ -17,6 +17,7 @@ a game touches neither the settings nor the platform's templates.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from types import ModuleType
 from typing import TYPE_CHECKING, Any
 
@@ -64,12 +65,13 @@ def replays() -> dict[str, ModuleType]:
     return modules
 
 
-def action_fields(action: str) -> tuple[str, ...]:
+def action_fields(action: str) -> dict[str, Callable[[object], object]]:
     """The fields a move of this kind carries besides its kind, as a game names them in its
-    Kind's `actions` (a KeyError for a move no game knows)."""
+    Kind's `actions`, each with the converter its Kind gives (`fields`: game.core.fields); a
+    KeyError for a move no game knows."""
     for kind in _kinds().values():
         if action in kind.actions:
-            return kind.actions[action]
+            return {field: kind.fields[field] for field in kind.actions[action]}
     raise KeyError(action)
 
 

@@ -45,6 +45,10 @@ def kinds_complete(app_configs=None, **kwargs) -> list[checks.CheckMessage]:
             )
         if not (kind.folder / "templates").is_dir():
             errors.append(checks.Error(f"The game {name!r} has no templates folder.", id="game.E003"))
+        unconverted = {field for carried in kind.actions.values() for field in carried} - set(kind.fields)
+        if unconverted:
+            message = f"The game {name!r} names no converter (its Kind's fields) for {', '.join(sorted(unconverted))}."
+            errors.append(checks.Error(message, id="game.E006"))
         if kind.replay is not None and getattr(kind.replay, "NAME", None) != name:
             errors.append(checks.Error(f"The game {name!r}'s replay module names another game.", id="game.E004"))
     return errors + _options_apart()

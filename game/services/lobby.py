@@ -31,6 +31,8 @@ TIMER_CHOICES = (0, 15, 30, 60)
 TIMER_LABELS = Table.TIMER_CHOICES  # what the create form offers
 
 BOT_SPEEDS = {"fast": 0.4, "normal": 1.0, "slow": 2.5}  # times the site's bot pause
+# a game's own words for it are its Kind's (`refusals`)
+TOO_MANY_BOTS = _("This game takes no more computer players: the other seats are for people.")
 BOT_NAMES = ("Ada", "Alan", "Grace", "Linus", "Edsger", "Barbara", "Ken", "Donald")
 
 
@@ -159,10 +161,9 @@ def bot_add(*, code: str, player: Player, level: object, index: object = None) -
         raise ServiceError("bad_level", _("Choose easy, medium or hard."))
     seats = list(table.seats.all())
     chosen = _free_seat(table, seats, index)
-    if sum(seat.is_bot for seat in seats) >= registry.of(table).max_bots:
-        raise ServiceError(
-            "too_many_bots", _("Sevens takes at most five computer players: the other seats are for people.")
-        )
+    kind = registry.of(table)
+    if sum(seat.is_bot for seat in seats) >= kind.max_bots:
+        raise ServiceError("too_many_bots", kind.refusals.get("too_many_bots") or TOO_MANY_BOTS)
     taken = {seat.nickname.casefold() for seat in seats}
     name = next(f"Bot {n}" for n in BOT_NAMES + tuple(str(i) for i in range(99)) if f"bot {n}".casefold() not in taken)
     seats.append(Seat.objects.create(table=table, index=chosen, nickname=name, bot_level=level))

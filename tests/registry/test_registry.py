@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from game import registry
+from game.core.fields import card_code, small_int
 from game.core.kind import Kind
 from game.games.sevn.engine.cards import TARGET
 from game.models import Table
@@ -48,4 +49,6 @@ def test_a_new_tables_target_is_sevns_and_the_models_choices_are_the_registered_
 
 def test_a_table_or_a_snapshot_that_names_no_game_plays_the_default():
     assert registry.of({"code": "ABC"}) is registry.KINDS[registry.DEFAULT]
-    assert registry.action_fields("freeze") == ("seat",) and registry.action_fields("play") == ("card",)
+    assert registry.action_fields("freeze") == {"seat": small_int} and registry.action_fields("play") == {
+        "card": card_code
+    }

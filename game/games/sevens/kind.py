@@ -12,6 +12,7 @@ from django.utils.translation import gettext, ngettext
 from django.utils.translation import gettext_lazy as _
 
 from game.core.errors import choose_int
+from game.core.fields import card_code
 from game.core.kind import FolderKind, places_by, rate
 from game.core.options import Option
 from game.games.sevens import bots, engine, faces, log, pieces, replay, rulebook
@@ -46,6 +47,14 @@ class Sevens(FolderKind):
     start_note = _("At least three players must be seated to start a game of Sevens.")
     options = (ROUNDS_OPTION,)
     actions = {"play": ("card",), "pass": ()}
+    fields = {"card": card_code}
+    refusals = {
+        "must_play": _("A card of yours fits, so you must play one: you pass only when nothing fits."),
+        "not_a_card": _("That is not a card."),
+        "not_in_hand": _("The %(card)s is not in your hand."),  # %(card)s: "8♠"
+        "does_not_fit": _("The %(card)s does not fit the layout: play one of your highlighted cards."),
+        "too_many_bots": _("Sevens takes at most five computer players: the other seats are for people."),
+    }
     own_seat_apart = False  # every seat in one list around the layout, yours marked
 
     engine, bots, pieces, log, faces, rulebook, replay = engine, bots, pieces, log, faces, rulebook, replay

@@ -11,6 +11,7 @@ from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from game.core.errors import choose_int
+from game.core.fields import flag, small_int
 from game.core.kind import FolderKind, places_by, rate
 from game.core.options import Option
 from game.games.sevn import bots, engine, faces, log, pieces, replay, rulebook
@@ -56,6 +57,13 @@ class Sevn(FolderKind):
     start_note = _("At least two players must be seated to start.")
     options = (TARGET_OPTION, ODDS_OPTION)
     phrases = ("good_luck", "well_played", "nice_sevn", "oops", "thinking", "rematch")
+    fields = {"seat": small_int, "pick": small_int, "keep": flag}
+    refusals = {
+        "wrong_decision": _("That is not the decision being asked for."),
+        "bad_target": _("That player cannot be chosen."),
+        "no_card": _("There is no card left to draw: pass."),
+    }
+    showcase = ("7", "second_chance", "13", "x2", "storm")  # the start page's cards
     actions = {
         "draw": (),
         "pass": (),
