@@ -42,11 +42,10 @@ def _fresh_limits():
 def rulebook(db):
     """The rulebook prose as the data migration writes it (a transactional test before this one
     may have flushed the tables)."""
-    from rules.content.load import fill_models, fill_sevens
+    from rules.content.load import fill_models
     from rules.models import Blurb, DemoStep, EdgeCase, GlossaryEntry, Section
 
     fill_models(Section, Blurb, DemoStep, EdgeCase, GlossaryEntry)
-    fill_sevens(Section, Blurb)
 
 
 def pytest_configure(config):

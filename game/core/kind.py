@@ -23,6 +23,7 @@ from typing import Any
 
 from game.core.options import Option
 from game.core.phrases import COMMON_PHRASES
+from game.core.rulebook import Rulebook
 
 
 class Kind:
@@ -185,7 +186,7 @@ class Kind:
         (label, value) in the active language."""
         return []
 
-    rulebook: ModuleType | None = None  # the game's rulebook pictures, computed by its engine (rules app)
+    rulebook: Rulebook | None = None  # its pages in the rulebook, their prose and pictures (game.core.rulebook)
     # How a game record replays it without Django (game.fair): a module game.games.<name>.replay
     # with NAME, RULES (the rules' version), OPTIONS (the names of the settings the deal is played
     # by), options(state), new(seats, seed, options, events), apply(state, action, seat),

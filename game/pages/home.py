@@ -32,6 +32,10 @@ def _home(request: HttpRequest, player, form: CreateTableForm, status: int = 200
             "friends_online": [f for f in selectors.friends_of(player.user_id) if f["online"]] if is_user else [],
             "is_user": is_user,
             "hero_cards": [first.face(code) for code in first.showcase],
+            # each game's lines about its rulebook (a partial in its folder), in the registry's order
+            "rulebook_homes": [
+                kind.rulebook.home for kind in registry.KINDS.values() if kind.rulebook and kind.rulebook.home
+            ],
         },
         status=status,
     )

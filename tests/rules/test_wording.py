@@ -12,8 +12,7 @@ from django.template.loader import render_to_string
 from django.utils import translation
 from django.utils.translation import gettext, ngettext, pgettext
 
-from rules.content.load import read, read_sevens
-from tests.rules.texts import all_text
+from .texts import all_text, read, read_sevens
 
 ROOT = Path(__file__).resolve().parents[2]
 

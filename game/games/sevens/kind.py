@@ -57,7 +57,8 @@ class Sevens(FolderKind):
     }
     own_seat_apart = False  # every seat in one list around the layout, yours marked
 
-    engine, bots, pieces, log, faces, rulebook, replay = engine, bots, pieces, log, faces, rulebook, replay
+    engine, bots, pieces, log, faces, replay = engine, bots, pieces, log, faces, replay
+    rulebook = rulebook.RULEBOOK
 
     def new(self, table, seat_count, seed, events):
         return replay.new(seat_count, seed, self.deal_options(table), events)

@@ -1,4 +1,6 @@
-"""The Sevens page's worked example, judged by the engine: "what fits this layout".
+"""The Sevens rulebook: its one page (how to play Sevens), drawn by templates/sevens/rules.html
+from its prose (the JSON files in prose/, which the rules app loads into its rows) and its
+worked example, judged by the engine: "what fits this layout".
 
 Whether a card fits is the engine's `playable`; the reason is read off the same layout (which end
 of its row it joins, or which card it waits for), so every verdict on the page is the rule the
@@ -8,9 +10,12 @@ table plays by, in the viewer's language.
 from __future__ import annotations
 
 import inspect
+from pathlib import Path
 
 from django.utils.translation import gettext, ngettext
+from django.utils.translation import gettext_lazy as _
 
+from game.core.rulebook import Page, Prose, Rulebook
 from game.games.sevens import engine
 from game.games.sevens.engine import playable
 from game.games.sevens.engine.cards import SUITS
@@ -99,3 +104,26 @@ def numbers(max_bots: int) -> dict[str, int]:
         "sevens_even_seats": even[0],
         "sevens_even_hand": deck // even[0],
     }
+
+
+def page(prose: Prose) -> dict:
+    """The Sevens page: its prose, and the worked example and cases judged by the engine."""
+    sections = prose.sections("sevens")
+    blurbs = prose.blurbs("sevens.")
+    return {
+        "s": sections,
+        "blurbs": blurbs,
+        "example": example(),
+        "cases": [{**case, "text": blurbs.get(f"case.{case['key']}", "")} for case in cases()],
+        "guide": [
+            sections[key] for key in ("guide_table", "guide_rows", "guide_passing", "guide_scoring") if key in sections
+        ],
+        "faq": [section for key, section in sections.items() if key.startswith("faq.")],
+    }
+
+
+RULEBOOK = Rulebook(
+    pages=(Page("sevens", _("How to play Sevens"), "sevens/rules.html", page, complete=True),),
+    prose=Path(__file__).resolve().parent / "prose",
+    home="sevens/_rules_home.html",
+)

@@ -74,7 +74,8 @@ class Sevn(FolderKind):
         "ballast": ("keep",),
     }
 
-    engine, bots, pieces, log, faces, rulebook, replay = engine, bots, pieces, log, faces, rulebook, replay
+    engine, bots, pieces, log, faces, replay = engine, bots, pieces, log, faces, replay
+    rulebook = rulebook.RULEBOOK
 
     def new(self, table, seat_count, seed, events):
         return replay.new(seat_count, seed, self.deal_options(table), events)

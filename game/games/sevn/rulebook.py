@@ -1,12 +1,17 @@
-"""SEVN's rulebook as the engine computes it: the numbers its prose refers to, the self-playing
-round, the scoring example, and the card rows the pages show (the prose is the rules app's)."""
+"""SEVN's rulebook: its two pages (SEVN in one minute, the full rules), each drawn by its
+template in templates/sevn/ from its prose (the JSON files in prose/, which the rules app loads
+into its rows) and what the engine computes: the numbers the prose refers to, the self-playing
+round, the scoring example, and the card rows the pages show."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
+from pathlib import Path
 
+from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 
+from game.core.rulebook import Page, Prose, Rulebook
 from game.games.sevn.engine import DECK, apply, new_game, public_view, score_steps, scoring
 from game.games.sevn.engine.cards import (
     ACTIONS,
@@ -139,10 +144,11 @@ def numbers() -> dict[str, int]:
     return values
 
 
-def card_rules(blurbs: dict[str, str], sections: dict[str, str], fill: Callable[[str], str]) -> list[tuple[dict, str]]:
+def card_rules(prose: Prose, fill: Callable[[str], str]) -> list[tuple[dict, str]]:
     """Each kind of card with its rule, in the active language, from the rulebook's texts (the
-    full rules' blurbs and its Ballast and modifier sections, by key) with `fill` putting the
-    numbers in (the rules app reads the texts: rules.cards)."""
+    full rules' blurbs and its Ballast and modifier sections) with `fill` putting the numbers in:
+    what tapping a card on a SEVN table shows."""
+    blurbs = prose.blurbs("full.")
     rules = []
     for code, copies in DECK.items():
         kind = KIND[code]
@@ -152,11 +158,84 @@ def card_rules(blurbs: dict[str, str], sections: dict[str, str], fill: Callable[
                 "%(n)s copies in the deck. Drawing a value you already hold busts you.",
                 copies,
             ) % {"n": copies}
-        elif kind == BALLAST:
-            text = sections.get("full.ballast", "")
-        elif kind == MODIFIER:
-            text = sections.get("full.modifiers", "")
+        elif kind in (BALLAST, MODIFIER):
+            section = prose.section("full.ballast" if kind == BALLAST else "full.modifiers")
+            text = section.body if section is not None else ""
         else:
-            text = blurbs.get(f"full.{'bonus' if kind == BONUS else 'actions'}.{code}", "")
+            text = blurbs.get(f"{'bonus' if kind == BONUS else 'actions'}.{code}", "")
         rules.append((face(code), fill(text)))
     return rules
+
+
+def _card_rules(prose: Prose, prefix: str, codes) -> list[tuple[dict, str]]:
+    """Each card with its one-line rule (the blurb `<prefix><code>`)."""
+    texts = prose.blurbs(prefix)
+    return [(face(code), texts.get(code, "")) for code in codes]
+
+
+def _cards(codes: list[str]) -> list[dict]:
+    return [face(code) for code in codes]
+
+
+def tutorial(prose: Prose) -> dict:
+    """SEVN in one minute: the round that plays itself, and the cards to know first."""
+    frames = demo_frames()
+    captions = prose.demo_captions()
+    for frame in frames:
+        frame["caption"] = captions.get(frame["number"], "")
+        for seat in frame["seats"]:
+            seat["cards"] = [
+                {"face": face(code), "busting": seat["status"] == "bust" and i == len(seat["row"]) - 1}
+                for i, code in enumerate(seat["row"])
+            ]
+    glossary = prose.section("full.glossary")
+    return {
+        "s": prose.sections("tutorial"),
+        "blurbs": prose.blurbs("tutorial."),
+        "frames": frames,
+        "sample_row": _cards(SAMPLE_ROW),
+        "sample_draw": face(SAMPLE_DRAW),
+        "duplicate_row": _cards(DUPLICATE_ROW),
+        "duplicate_card": face(DUPLICATE_CARD),
+        "high_cards": [{"face": face(code), "copies": DECK[code]} for code in HIGH_CARDS],
+        "sevn_row": _cards(SEVN_ROW),
+        "specials": _card_rules(prose, "tutorial.special.", ("second_chance", "triple_draw", "freeze")),
+        "other_cards": _cards(["-4", "x2", "+6", "crossroads", "storm", "featherweight", "heavyweight", "ladder"]),
+        "glossary": prose.glossary(),
+        "glossary_heading": getattr(glossary, "heading", ""),
+    }
+
+
+def full(prose: Prose) -> dict:
+    """The full rules: the deck by group, every card's rule, scoring worked through, edge cases."""
+    example = scoring_example()
+    steps = [{"label": step_label(step["step"]), **step} for step in example["steps"]]
+    groups = deck_groups()
+    return {
+        "s": prose.sections("full"),
+        "blurbs": prose.blurbs("full."),
+        "numbers": [{"face": face(code), "copies": copies} for code, copies in groups[0]["cards"]],
+        "groups": groups,
+        "deck_total": sum(DECK.values()),
+        "ballast": _cards([code for code, _ in groups[1]["cards"]]),
+        "modifiers": _cards([code for code, _ in groups[2]["cards"]]),
+        "bonus": _card_rules(prose, "full.bonus.", [code for code, _ in groups[3]["cards"]]),
+        "actions": _card_rules(
+            prose, "full.actions.", ("freeze", "second_chance", "triple_draw", "crossroads", "storm")
+        ),
+        "example_row": _cards(example["row"]),
+        "example_steps": steps,
+        "edge_cases": prose.edge_cases(),
+        "glossary": prose.glossary(),
+    }
+
+
+RULEBOOK = Rulebook(
+    pages=(
+        Page("tutorial", _("SEVN in one minute"), "sevn/rules_tutorial.html", tutorial),
+        Page("full", _("The full rules"), "sevn/rules_full.html", full, complete=True),
+    ),
+    prose=Path(__file__).resolve().parent / "prose",
+    home="sevn/_rules_home.html",
+    card_rules=card_rules,
+)
