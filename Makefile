@@ -29,11 +29,11 @@ system:
 	@command -v msgfmt >/dev/null || ($(SUDO) apt-get update -qq && $(SUDO) apt-get install -y -qq gettext)
 	@command -v $(CC) >/dev/null || ($(SUDO) apt-get update -qq && $(SUDO) apt-get install -y -qq gcc)
 
-# The hard Sevens bot's hot loops in C (game/sevens/bots/native.py loads them with ctypes).
-NATIVE := game/sevens/bots/_native.so
+# The hard Sevens bot's hot loops in C (game/games/sevens/bots/native.py loads them with ctypes).
+NATIVE := game/games/sevens/bots/_native.so
 # Floating point exactly as Python's (no fused multiply-add), so both pick the same deals.
 NATIVE_FLAGS := -O2 -ffp-contract=off -Wall -Werror -shared -fPIC $(if $(filter x86_64,$(shell uname -m)),-mpopcnt)
-$(NATIVE): game/sevens/bots/native.c | system
+$(NATIVE): game/games/sevens/bots/native.c | system
 	$(CC) $(NATIVE_FLAGS) -o $@.new $< && mv $@.new $@
 
 setup: $(STAMP) system messages $(NATIVE)

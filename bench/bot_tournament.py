@@ -21,8 +21,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from game.sevn.bots import POLICIES  # noqa: E402
-from game.sevn.bots.arena import play_game  # noqa: E402
+from game.games.sevn.bots import POLICIES  # noqa: E402
+from game.games.sevn.bots.arena import play_game  # noqa: E402
 
 SEATS = 4
 MATCH_UPS = (("hard", "medium"), ("medium", "easy"), ("hard", "threshold25"))

@@ -40,13 +40,21 @@ for line in sys.stdin:
 
 
 def engine_paths(revision: str) -> list[str]:
-    """Where SEVN's engine is in `revision`: game/sevn/engine, or game/engine before the games
-    had folders of their own."""
-    folder = ["game/sevn/__init__.py", "game/sevn/engine"]
-    found = subprocess.run(
-        ["git", "-C", str(ROOT), "cat-file", "-e", f"{revision}:game/sevn/engine"], check=False, capture_output=True
+    """Where SEVN's engine is in `revision`: game/games/sevn/engine (with the package files above it
+    and the replay module its package names), game/games/sevn/engine before the games were gathered in
+    game/games, or game/engine before the games had folders of their own."""
+    layouts = (
+        ["game/games/__init__.py", "game/games/sevn/__init__.py", "game/games/sevn/record_play.py"]
+        + ["game/games/sevn/engine"],
+        ["game/games/sevn/__init__.py", "game/games/sevn/engine"],
     )
-    return folder if found.returncode == 0 else ["game/engine"]
+    for paths in layouts:
+        found = subprocess.run(
+            ["git", "-C", str(ROOT), "cat-file", "-e", f"{revision}:{paths[-1]}"], check=False, capture_output=True
+        )
+        if found.returncode == 0:
+            return paths
+    return ["game/engine"]
 
 
 def export(revision: str, into: Path) -> Path:

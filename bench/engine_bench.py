@@ -18,9 +18,12 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 try:
-    from game.sevn.engine import apply, new_game, score_steps, timeout
-except ImportError:  # a tree from before the games had folders of their own (bench/engine_ab.py)
-    from game.engine import apply, new_game, score_steps, timeout  # type: ignore[no-redef]
+    from game.games.sevn.engine import apply, new_game, score_steps, timeout
+except ImportError:  # an older tree (bench/engine_ab.py): before game/games, or before the games' folders
+    try:
+        from game.games.sevn.engine import apply, new_game, score_steps, timeout  # type: ignore[no-redef]
+    except ImportError:
+        from game.engine import apply, new_game, score_steps, timeout  # type: ignore[no-redef]
 
 RESOLVED = ("dealt", "drawn", "crossroads_picked")  # each resolves exactly one card
 

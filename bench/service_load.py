@@ -76,7 +76,7 @@ def prepare(stack: Stack, tables: int, first: int = 0) -> list[tuple[str, list[s
     for n in range(first, first + tables):
         players = [Player(key=f"guest:load-{n}-{i}") for i in range(PEOPLE)]
         table = services.table_create(
-            player=players[0], nickname=f"P{n}-0", seat_count=PEOPLE, turn_seconds=0, target=1000
+            player=players[0], nickname=f"P{n}-0", seat_count=PEOPLE, turn_seconds=0, options={"target": 1000}
         )
         for i, player in enumerate(players[1:], start=1):
             services.seat_take(code=table.code, player=player, nickname=f"P{n}-{i}")

@@ -18,7 +18,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from game.sevens.engine import apply, legal_actions, new_game  # noqa: E402
+from game.games.sevens.engine import apply, legal_actions, new_game  # noqa: E402
 
 MOVES = ("played", "passed")
 

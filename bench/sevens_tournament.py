@@ -24,8 +24,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from game.sevens.bots import POLICIES  # noqa: E402
-from game.sevens.bots.arena import play_game  # noqa: E402
+from game.games.sevens.bots import POLICIES  # noqa: E402
+from game.games.sevens.bots.arena import play_game  # noqa: E402
 
 SEATS = 4
 ROUNDS = 3

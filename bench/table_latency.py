@@ -62,7 +62,7 @@ def prepare_database(env: dict, tables: int) -> list[list[str]]:
     for r in range(tables):
         players = [Player(key=f"guest:bench-{r}-{i}") for i in range(SEATS)]
         table = services.table_create(
-            player=players[0], nickname=f"P{r}-0", seat_count=SEATS, turn_seconds=0, target=1000
+            player=players[0], nickname=f"P{r}-0", seat_count=SEATS, turn_seconds=0, options={"target": 1000}
         )
         for i, player in enumerate(players[1:], start=1):
             services.seat_take(code=table.code, player=player, nickname=f"P{r}-{i}")

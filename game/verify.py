@@ -1,6 +1,7 @@
 """`python -m game.verify record.json --key KEY`: check a game record (docs/fair-deal.md) with the
-standard library, the game's engine and, for the site's signature, the `cryptography` package (no
-Django, no database, no network). KEY is the site's public key (64 hex digits, as the site shows
+standard library, the game's engine (its replay module, from game.registry, which makes no Kind
+for it) and, for the site's signature, the `cryptography` package (no Django, no database, no
+network). KEY is the site's public key (64 hex digits, as the site shows
 it at /record-key.txt), or a file holding it.
 
 Prints each check and a verdict; exits 0 when the record is the site's game (every check holds
@@ -13,6 +14,7 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
+from game import registry
 from game.fair.signature import clean_key
 from game.fair.verify import CHECKS, CONSISTENT, SITE, Verdict, loads, verify
 
@@ -80,7 +82,7 @@ def main(argv: list[str]) -> int:
     if record is None:
         print(f"{path} is not JSON", file=sys.stderr)
         return 2
-    verdict = verify(record, site_key)
+    verdict = verify(record, site_key, replays=registry.replays())
     for check in verdict.checks:
         good, bad = CHECKS[check.code]
         line = f"  ok    {good}" if check.ok else f"  FAIL  {bad}"

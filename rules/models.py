@@ -1,7 +1,9 @@
 """The rulebook's prose, translated per field (django-modeltranslation) and editable by staff.
 
-Numbers are never written here: prose holds {placeholders} that rules.numbers fills from the
-engine, so the pages always state the rules the server plays by.
+Each game's prose comes from the JSON files in its own folder (its Kind's `rulebook`), loaded
+into these rows by rules.content.load. Numbers are never written here: prose holds
+{placeholders} that rules.numbers fills from the engine, so the pages always state the rules the
+server plays by.
 """
 
 from __future__ import annotations
@@ -9,14 +11,16 @@ from __future__ import annotations
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
+from game import registry
+
+
+def pages() -> list[tuple[str, object]]:
+    """Every registered game's rulebook pages, as (key, title): a section's choices."""
+    return [(page.key, page.title) for kind in registry.KINDS.values() if kind.rulebook for page in kind.rulebook.pages]
+
 
 class Section(models.Model):
-    class Page(models.TextChoices):
-        TUTORIAL = "tutorial", _("SEVN in one minute")
-        FULL = "full", _("The full rules")
-        SEVENS = "sevens", _("Sevens")
-
-    page = models.CharField(_("page"), max_length=10, choices=Page.choices)
+    page = models.CharField(_("page"), max_length=10, choices=pages)
     key = models.CharField(_("key"), max_length=40, unique=True)
     order = models.PositiveSmallIntegerField(_("order"))
     heading = models.CharField(_("heading"), max_length=200)
@@ -90,3 +94,18 @@ class GlossaryEntry(models.Model):
 
     def __str__(self) -> str:
         return self.source
+
+
+class LoadedRulebook(models.Model):
+    """Which version of a game's prose files its rows hold (rules.content.load loads a game's
+    rows again when its files' version is higher)."""
+
+    game = models.CharField(_("game"), max_length=8, unique=True)
+    version = models.PositiveIntegerField(_("version"))
+
+    class Meta:
+        verbose_name = _("loaded rulebook")
+        verbose_name_plural = _("loaded rulebooks")
+
+    def __str__(self) -> str:
+        return f"{self.game} {self.version}"

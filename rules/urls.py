@@ -6,7 +6,7 @@ from rules import views
 
 app_name = "rules"
 urlpatterns = [
-    path("", views.tutorial, name="tutorial"),
-    path("full/", views.full, name="full"),
-    path("sevens/", views.sevens, name="sevens"),
+    path("", views.page, name="index"),
+    path("<slug:name>/", views.page, name="page"),
+    path("<slug:name>/<slug:key>/", views.page, name="game_page"),
 ]

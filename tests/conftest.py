@@ -82,11 +82,12 @@ _RULEBOOK_ROWS: dict = {}
 def rulebook(db):
     """The rulebook prose as the data migration writes it (a transactional test before this one
     may have flushed the tables): left as it is when every row is there, copied back when the
-    tables are empty, written by the loader otherwise."""
-    from rules.content.load import fill_models, fill_sevens
-    from rules.models import Blurb, DemoStep, EdgeCase, GlossaryEntry, Section
+    tables are empty, loaded from every game's files otherwise (rules.content.load.ensure)."""
+    from game import registry
+    from rules.content.load import ensure
+    from rules.models import Blurb, DemoStep, EdgeCase, GlossaryEntry, LoadedRulebook, Section
 
-    models = (Section, Blurb, DemoStep, EdgeCase, GlossaryEntry)
+    models = (Section, Blurb, DemoStep, EdgeCase, GlossaryEntry, LoadedRulebook)
     counts = [model.objects.count() for model in models]
     if _RULEBOOK_ROWS and counts == [len(_RULEBOOK_ROWS[model]) for model in models]:
         return
@@ -94,8 +95,8 @@ def rulebook(db):
         for model in models:
             model.objects.bulk_create(model(**row) for row in _RULEBOOK_ROWS[model])
         return
-    fill_models(*models)
-    fill_sevens(Section, Blurb)
+    LoadedRulebook.objects.all().delete()  # rows half there: every game's loaded again
+    ensure(registry.KINDS.values())
     for model in models:
         fields = model._meta.concrete_fields
         _RULEBOOK_ROWS[model] = [

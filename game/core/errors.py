@@ -2,28 +2,21 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
+from typing import Any
 
 from django.utils.functional import lazy
 from django.utils.translation import gettext_lazy as _
 
-# Engine refusals (either game's), by code, in the words the table uses.
+# Engine refusals any game's engine may give, by code, in the words the table uses; each game's
+# own are its Kind's (`Kind.refusals`).
 ENGINE_MESSAGES = {
     "not_your_turn": _("It is not your turn."),
     "game_over": _("This game is over."),
     "malformed": _("That move was not understood."),
-    "wrong_decision": _("That is not the decision being asked for."),
-    "bad_target": _("That player cannot be chosen."),
-    "no_card": _("There is no card left to draw: pass."),
-    "must_play": _("A card of yours fits, so you must play one: you pass only when nothing fits."),
-    "not_a_card": _("That is not a card."),
     "bad_seat": _("It is not your turn."),
 }
-# Sevens refusals that name the card (%(card)s: "8♠").
-CARD_MESSAGES = {
-    "not_in_hand": _("The %(card)s is not in your hand."),
-    "does_not_fit": _("The %(card)s does not fit the layout: play one of your highlighted cards."),
-}
+NOT_ALLOWED = _("That move is not allowed now.")
 
 
 class ServiceError(Exception):
@@ -36,15 +29,18 @@ class ServiceError(Exception):
         self.version = version  # the table's version, when the refusal is that the move was stale
 
     @classmethod
-    def from_engine(cls, error: ValueError, card_label: Callable[[str], str] = str) -> ServiceError:
-        """An engine's IllegalAction (its `code` and `params`) in the table's words; a card it
-        names is named by `card_label` (the game's Kind knows how its cards read)."""
+    def from_engine(
+        cls, error: ValueError, refusals: Mapping[str, Any] | None = None, card_label: Callable[[str], str] = str
+    ) -> ServiceError:
+        """An engine's IllegalAction (its `code` and `params`) in the table's words: the game's own
+        (its Kind's `refusals`) or any game's (ENGINE_MESSAGES); a card it names is named by
+        `card_label` (the game's Kind knows how its cards read)."""
         code = getattr(error, "code", "illegal")
+        message = (refusals or {}).get(code) or ENGINE_MESSAGES.get(code) or NOT_ALLOWED
         card = getattr(error, "params", {}).get("card")
-        if code in CARD_MESSAGES and isinstance(card, str):
-            message = CARD_MESSAGES[code]
+        if isinstance(card, str):
             return cls(code, lazy(lambda: str(message) % {"card": card_label(card)}, str)())
-        return cls(code, ENGINE_MESSAGES.get(code, _("That move is not allowed now.")))
+        return cls(code, message)
 
 
 def later(message, **values):

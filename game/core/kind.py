@@ -4,9 +4,9 @@ through (boardgame.io's game object, OpenSpiel's Game: rules hooks plus a little
 What is common (tables, seats, presence, timers, versions, the event log, broadcast, the screen)
 knows a game only as a `Kind`: how to deal a new game for a table, apply a move or a timeout,
 who must act, whether it is over, what each viewer may see, what its computer players do, how
-its table is drawn and how its log reads. Each game's folder (game/sevn, game/sevens) holds its
-engine, bots, pieces, partials, faces and log sentences, and one `kind.py` with its `KIND`;
-game.registry lists them.
+its table is drawn and how its log reads, which settings its tables offer. Each game's folder
+(game/games/<name>) holds its engine, bots, pieces, partials, faces, log sentences, rulebook and
+look, and one `kind.py` with its `KIND`; game.registry lists them.
 
 Secrecy lives here too: `views` is the only way a game's state reaches a page or a socket. A
 game whose cards are all face up gives every viewer one view; a game of hidden hands gives each
@@ -16,12 +16,14 @@ seat the engine's view of its own hand and a spectator a view of none.
 from __future__ import annotations
 
 import random
-from collections.abc import Hashable
+from collections.abc import Callable, Hashable, Mapping
 from pathlib import Path
 from types import ModuleType
 from typing import Any
 
+from game.core.options import Option
 from game.core.phrases import COMMON_PHRASES
+from game.core.rulebook import Rulebook
 
 
 class Kind:
@@ -40,7 +42,14 @@ class Kind:
     seat_range: Any  # the sentence that says how many seats a table of this game may have
     start_note: Any  # the sentence that says how many people must be seated to start
     actions: dict[str, tuple[str, ...]]  # each move's kind and the fields it carries: seat, pick, keep, card
-    options: tuple[str, ...] = ()  # which of the table's settings the game reads: "target", "rounds"
+    # How each of those fields arrives on the socket and what it becomes (game.core.fields' converters).
+    fields: dict[str, Callable[[object], object]] = {}
+    # Its engine's refusals in the table's words, by the engine's code (beside the platform's own:
+    # game.core.errors.ENGINE_MESSAGES); "%(card)s" is the card an error names, as `card_label` says
+    # it. And the lobby's: "too_many_bots" when its seats take fewer computer players than seats.
+    refusals: dict[str, Any] = {}
+    showcase: tuple[str, ...] = ()  # cards the start page shows when it is the site's first game
+    options: tuple[Option, ...] = ()  # the settings its tables offer, each with its form field (game.core.options)
     phrases: tuple[str, ...] = COMMON_PHRASES  # the quick phrases its tables' chat offers (game.core.phrases)
 
     # The rules. A state is the engine's plain JSON-able dict; the platform reads only its "over"
@@ -52,7 +61,8 @@ class Kind:
     def deal_options(self, table) -> dict:
         """The table's settings the deal is played by, by name (a fair deal's seed is bound to them)."""
         names = self.replay.OPTIONS if self.replay is not None else ()
-        return {name: getattr(table, name) for name in names}
+        settings = self.table_options(table.options)
+        return {name: settings[name] for name in names}
 
     def apply(self, state: dict, action: object, actor: int | None = None) -> list[dict]:
         raise NotImplementedError
@@ -87,16 +97,30 @@ class Kind:
 
     # The table's settings.
 
-    def settings(self, target: object, rounds: object) -> dict[str, int]:
-        """The table's target score and number of rounds for this game, from what the host
-        asked for (a game that reads neither keeps the defaults); raises a ServiceError that
-        names what is wrong."""
-        raise NotImplementedError
+    def clean_options(self, asked: Mapping[str, Any]) -> dict[str, Any]:
+        """The settings a new table keeps (Table.options), each of this game's options from what the
+        host asked for (one not asked for keeps its default; other games' are left out); raises the
+        ServiceError of the first that is wrong."""
+        return {option.name: option.clean(asked.get(option.name)) for option in self.options}
+
+    def table_options(self, kept: Mapping[str, Any] | None) -> dict[str, Any]:
+        """A table's settings as the game reads them: those it keeps, any it lacks at their default."""
+        kept = kept or {}
+        return {option.name: kept.get(option.name, option.default) for option in self.options}
+
+    def summaries(self, table: dict) -> dict[str, str]:
+        """Each option's value in words (its `summary`), by name, for a snapshot's table."""
+        values = table.get("options") or self.table_options(None)
+        return {option.name: option.summary(values[option.name]) for option in self.options if option.summary}
 
     def lobby_line(self, table: dict) -> str:
         """The lobby's line about the game's settings (seats, target or rounds), in the active
         language; the table's timer follows it."""
         raise NotImplementedError
+
+    def lobby_notes(self, table: dict) -> list[str]:
+        """What the lobby's line says after the timer about the game's settings ("bust odds shown")."""
+        return []
 
     # The pictures.
 
@@ -162,11 +186,12 @@ class Kind:
         (label, value) in the active language."""
         return []
 
-    rulebook: ModuleType | None = None  # the game's rulebook pictures, computed by its engine (rules app)
-    # How a game record replays it without Django (game.fair): a module game.<name>.replay with NAME,
-    # RULES (the rules' version), options(state), new(seats, seed, options, events), apply(state,
-    # action, seat), timeout(state) and result(state). A game without one deals fairly all the
-    # same but has no record, replay or verification.
+    rulebook: Rulebook | None = None  # its pages in the rulebook, their prose and pictures (game.core.rulebook)
+    # How a game record replays it without Django (game.fair): a module game.games.<name>.replay
+    # with NAME, RULES (the rules' version), OPTIONS (the names of the settings the deal is played
+    # by), options(state), new(seats, seed, options, events), apply(state, action, seat),
+    # timeout(state) and result(state). A game without one deals fairly all the same but has no
+    # record, replay or verification.
     replay: ModuleType | None = None
 
     def rulebook_numbers(self) -> dict[str, int]:
@@ -175,9 +200,9 @@ class Kind:
 
 
 class FolderKind(Kind):
-    """A game laid out as game/sevn and game/sevens are (engine/, bots/, pieces.py, log.py,
-    faces.py, rulebook.py): the Kind's plumbing is its modules' own functions, so a game's kind.py
-    says only what is its own (dealing, whose turn, who won, what viewers see, its settings)."""
+    """A game laid out as game/games/sevn and game/games/sevens are (engine/, bots/, pieces.py,
+    log.py, faces.py, rulebook.py): the Kind's plumbing is its modules' own functions, so a game's
+    kind.py says only what is its own (dealing, whose turn, who won, what viewers see, its settings)."""
 
     engine: ModuleType  # new_game, apply, timeout, to_json, from_json, IllegalAction
     bots: ModuleType  # decide(level, state, rng)

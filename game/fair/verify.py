@@ -1,21 +1,22 @@
 """A game record checked (docs/fair-deal.md): the commitment, the engine seed, the deal, every
 move replayed with the events it caused, and the final scores. Plain Python: the standard
-library and the game's own replay module (game.<name>.replay, found by the record's game name).
+library and the game's own replay module, found by the record's game name among the `replays`
+its caller hands over (game.registry.replays(): the verifier names no game and imports none).
 
-`verify(record, site_key)` answers a Verdict: each check in order, stopping at the first that
-fails (the later ones build on it), and whose signature the record carries. Its standing is one of
-three: the site's game (every check holds and the record is signed with `site_key`), self-consistent
-(every check holds, but it is unsigned, as version 1 records are, or signed by another key), or
-refused. Each check has a code; its English sentence is here (for the command line), the pages say
-it in the viewer's language.
+`verify(record, site_key, replays=...)` answers a Verdict: each check in order, stopping at the
+first that fails (the later ones build on it), and whose signature the record carries. Its
+standing is one of three: the site's game (every check holds and the record is signed with
+`site_key`), self-consistent (every check holds, but it is unsigned, as version 1 records are, or
+signed by another key), or refused. Each check has a code; its English sentence is here (for the
+command line), the pages say it in the viewer's language.
 """
 
 from __future__ import annotations
 
 import hashlib
-import importlib
 import json
 import re
+from collections.abc import Mapping
 from datetime import datetime
 from types import ModuleType
 from typing import Any, NamedTuple
@@ -176,21 +177,18 @@ def _check_signature(record: dict, state: dict) -> bool:
     return True
 
 
-def replay_module(name: object) -> ModuleType:
-    """The game's replay module (game.<name>.replay), by the record's game name."""
-    if not isinstance(name, str) or not GAME_NAME.fullmatch(name):
+def replay_module(name: object, replays: Mapping[str, ModuleType]) -> ModuleType:
+    """The game's replay module, by the record's game name, among the games' `replays`."""
+    if not isinstance(name, str) or not GAME_NAME.fullmatch(name) or name not in replays:
         raise Refused("no such game")
-    try:
-        module = importlib.import_module(f"game.{name}.record_play")
-    except ImportError:
-        raise Refused("no such game") from None
+    module = replays[name]
     if getattr(module, "NAME", None) != name:
         raise Refused("no such game")
     return module
 
 
 def _check_game(record: dict, state: dict) -> None:
-    module = replay_module(record["game"])
+    module = replay_module(record["game"], state["replays"])
     if record["rules"] != module.RULES:
         raise Refused(f"rules {record['rules']!r}, this verifier knows {module.RULES!r}")
     options = record["options"]
@@ -355,11 +353,12 @@ STEPS: dict[str, Any] = {
 }
 
 
-def verify(record: object, site_key: str | None = None) -> Verdict:
+def verify(record: object, site_key: str | None = None, *, replays: Mapping[str, ModuleType]) -> Verdict:
     """Every check in order, up to the first that fails; `site_key`: the site's public key (hex),
-    which a signed record's key must be for its standing to be the site's."""
+    which a signed record's key must be for its standing to be the site's; `replays`: each game's
+    replay module by its name (game.registry.replays())."""
     checks: list[Check] = []
-    state: dict[str, Any] = {}
+    state: dict[str, Any] = {"replays": replays}
     for code in ORDER:
         try:
             if STEPS[code](record, state) is False:

@@ -24,6 +24,7 @@ from django.utils.translation import gettext_lazy as _
 from game import registry, services
 from game import screen as render
 from game.core.errors import ENGINE_MESSAGES, ServiceError
+from game.core.fields import small_int
 from game.core.identity import MARK_COOKIE, Traces, known_player, marks_in, tag, with_traces
 from game.delivery.broadcast import LOCAL, group_name, out_groups, passed, relay, unpack
 from game.live import readings, watch
@@ -49,32 +50,6 @@ CLEANUP_SECONDS = 5  # a closing socket's last writes may not hold up a server t
 
 def _refuse_constant(name: str):
     raise ValueError(name)  # NaN, Infinity, -Infinity are not JSON numbers a form can send
-
-
-def _small_int(value: object) -> int:
-    """A seat, a pick or a version: a whole number as JSON gives it (not a bool, not 1.9) or as a
-    form gives it (a string of digits)."""
-    if type(value) is int and 0 <= value < 10**9:
-        return value
-    if isinstance(value, str) and (value.isdigit() and value.isascii() and len(value) <= 9):
-        return int(value)
-    raise ValueError(value)
-
-
-def _flag(value: object) -> bool:
-    """Ballast's keep: a JSON bool, or the form's "true"/"false"."""
-    if isinstance(value, bool):
-        return value
-    if value in ("true", "false"):
-        return value == "true"
-    raise ValueError(value)
-
-
-def _card_code(value: object) -> str:
-    """A Sevens card as a form sends it ("8D", "10H"); the engine says whether it is one."""
-    if isinstance(value, str) and 2 <= len(value) <= 3 and value.isascii() and value.isalnum():
-        return value.upper()
-    raise ValueError(value)
 
 
 def decode(text: str) -> dict:
@@ -110,23 +85,20 @@ def parse_move(text: str) -> Move:
     return move_of(decode(text))
 
 
-# How each field an action may carry arrives from a form, and what it becomes for the engine.
-FIELDS = {"seat": _small_int, "pick": _small_int, "keep": _flag, "card": _card_code}
-
-
 def move_of(data: dict) -> Move:
     """The engine action and the table version (and game) of a decoded message (see parse_move).
-    Which fields an action carries is its game's (each Kind's `actions`, through the registry)."""
+    Which fields an action carries, and how each arrives, is its game's (each Kind's `actions` and
+    `fields`, through the registry)."""
     kind = data["kind"]
     action: dict = {"kind": kind}
     try:
-        for field in registry.action_fields(kind):
-            action[field] = FIELDS[field](data[field])
+        for field, convert in registry.action_fields(kind).items():
+            action[field] = convert(data[field])
     except (KeyError, TypeError, ValueError):
         raise ServiceError("malformed", NOT_UNDERSTOOD) from None
     try:
-        version = _small_int(data.get("version"))
-        game = None if data.get("game") is None else _small_int(data["game"])
+        version = small_int(data.get("version"))
+        game = None if data.get("game") is None else small_int(data["game"])
     except ValueError:
         raise ServiceError(
             "no_version", _("That move did not say which table it was made on: reload the page.")

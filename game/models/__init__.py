@@ -8,7 +8,6 @@ from game.models.accounts import Friendship, GuestKey, Invitation, Profile
 from game.models.moderation import ChatMessage, ModAction, RatingFlag, Report, Sanction
 from game.models.ratings import GameResult, Rating, RatingChange
 from game.models.tables import (
-    DEFAULT_TARGET,
     PUBLIC_ID_BYTES,
     Event,
     Game,
@@ -16,11 +15,11 @@ from game.models.tables import (
     Seat,
     Table,
     default_bot_delay_ms,
+    default_kind,
     new_public_id,
 )
 
 __all__ = [
-    "DEFAULT_TARGET",
     "PUBLIC_ID_BYTES",
     "ChatMessage",
     "Event",
@@ -40,5 +39,6 @@ __all__ = [
     "Seat",
     "Table",
     "default_bot_delay_ms",
+    "default_kind",
     "new_public_id",
 ]

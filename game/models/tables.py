@@ -9,17 +9,21 @@ from django.conf import settings
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
+from game import registry
 from game.fair.seeds import new_server_seed
 
 PUBLIC_ID_BYTES = 16  # a game's public id: 16 random bytes, 22 URL-safe characters
-
-DEFAULT_TARGET = 250  # SEVN's target score (game.sevn.engine.cards.TARGET; a test checks they agree)
 
 
 def new_public_id() -> str:
     """A game's id in links (/g/<id>/, its record): random, so that nobody can walk through
     every game by counting (the database's own id is sequential and stays inside)."""
     return secrets.token_urlsafe(PUBLIC_ID_BYTES)
+
+
+def default_kind() -> str:
+    """The game a table plays unless its host chooses another (game.registry.DEFAULT)."""
+    return registry.DEFAULT
 
 
 def default_bot_delay_ms() -> int:
@@ -36,24 +40,18 @@ class Table(models.Model):
         FINISHED = "finished", _("Game over")
         CLOSED = "closed", _("Closed")
 
-    class Kind(models.TextChoices):
-        """Which game the table plays (game.registry holds each one's engine, bots and pictures)."""
-
-        SEVN = "sevn", "SEVN"
-        SEVENS = "sevens", _("Sevens")
-
     TIMER_CHOICES = [(0, _("Off")), (15, _("15 s")), (30, _("30 s")), (60, _("60 s"))]
 
     code = models.CharField(_("code"), max_length=8, unique=True)
     host_key = models.CharField(_("host key"), max_length=64, db_index=True)
     host_name = models.CharField(_("host"), max_length=20)
     seat_count = models.PositiveSmallIntegerField(_("seats"))
-    kind = models.CharField(_("game"), max_length=8, choices=Kind.choices, default=Kind.SEVN)
-    target = models.PositiveIntegerField(_("target score"), default=DEFAULT_TARGET)
-    rounds = models.PositiveSmallIntegerField(_("rounds"), default=3, help_text=_("Sevens: rounds in a game."))
+    # Which game the table plays: the registry's games are the choices (a callable, so a new game
+    # needs no migration), and each game's settings are its Kind's, kept as the Kind checked them.
+    kind = models.CharField(_("game"), max_length=8, choices=registry.choices, default=default_kind)
+    options = models.JSONField(_("game settings"), default=dict, blank=True)
     turn_seconds = models.PositiveSmallIntegerField(_("turn timer"), choices=TIMER_CHOICES, default=30)
     bot_delay_ms = models.PositiveIntegerField(_("bot pause (ms)"), default=default_bot_delay_ms)
-    show_odds = models.BooleanField(_("show bust odds"), default=True)
     spectator_chat = models.BooleanField(_("spectators may chat"), default=True)
     members_only = models.BooleanField(
         _("signed-in players only"), default=False, help_text=_("Guests may watch but not take a seat.")

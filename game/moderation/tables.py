@@ -67,8 +67,6 @@ class TableAdmin(PeopleByTag, FiltersOnly):
         "host_name",
         "players",
         "seat_count",
-        "target",
-        "rounds",
         "turn_seconds",
         "created",
     )

@@ -16,13 +16,12 @@ from game.pages.lookups import lookup_missed, lookups_exhausted
 from game.runtime import limits
 from game.services import selectors, table_reads
 
-HERO_CARDS = ("7", "second_chance", "13", "x2", "storm")
-
 
 def _home(request: HttpRequest, player, form: CreateTableForm, status: int = 200) -> HttpResponse:
     """A guest sees the tables they sit at; a signed-in person sees them with the ones waiting
     for their move first, and their recent games."""
     is_user = bool(player and player.is_user)
+    first = registry.KINDS[registry.DEFAULT]  # the site's first game: the page's cards are its
     return render(
         request,
         "game/home.html",
@@ -32,7 +31,11 @@ def _home(request: HttpRequest, player, form: CreateTableForm, status: int = 200
             "recent_games": selectors.recent_games(player.user_id, viewer_id=player.user_id) if is_user else [],
             "friends_online": [f for f in selectors.friends_of(player.user_id) if f["online"]] if is_user else [],
             "is_user": is_user,
-            "hero_cards": [registry.KINDS["sevn"].face(code) for code in HERO_CARDS],
+            "hero_cards": [first.face(code) for code in first.showcase],
+            # each game's lines about its rulebook (a partial in its folder), in the registry's order
+            "rulebook_homes": [
+                kind.rulebook.home for kind in registry.KINDS.values() if kind.rulebook and kind.rulebook.home
+            ],
         },
         status=status,
     )
@@ -57,12 +60,10 @@ def table_create(request: HttpRequest) -> HttpResponse:
             player=player,
             nickname=data["nickname"],
             seat_count=data["seat_count"],
-            target=data["target"],
+            options=form.game_options(),
             turn_seconds=data["turn_seconds"],
-            show_odds=data["show_odds"],
             bot_speed=data["bot_speed"],
             kind=data["kind"],
-            rounds=data["rounds"],
             members_only=data["members_only"],
             rated=data["rated"],
             address=limits.client_address(request.META),

@@ -184,7 +184,8 @@ def verify_page(request: HttpRequest) -> HttpResponse:
         elif (record := loads(text)) is None:
             context["problem"] = _("That file is not JSON: a game record is a JSON file.")
         else:
-            context.update(_verdict_context(verify(record, site_public_key()), record))
+            verdict = verify(record, site_public_key(), replays=registry.replays())
+            context.update(_verdict_context(verdict, record))
     elif request.method == "POST" and "problem" not in context:
         context["problem"] = _("Choose a record file or give its link.")
     return render(request, "game/verify.html", context, status=200)

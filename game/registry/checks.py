@@ -1,5 +1,6 @@
 """A system check (run by every manage.py command and at start): each registered game fills the
-Kind protocol, so a game missing a piece fails at start, not at its first table."""
+Kind protocol, so a game missing a piece fails at start, not at its first table; and no two games
+name a setting alike (the start page's form has one field per name)."""
 
 from __future__ import annotations
 
@@ -23,6 +24,8 @@ ATTRIBUTES = (
     "table_template",
 )
 ATTRIBUTES += ("seat_range", "start_note", "actions")
+# The start page's own fields (game.pages.forms.CreateTableForm), which no game's setting may be named.
+FORM_FIELDS = ("kind", "nickname", "seat_count", "turn_seconds", "bot_speed", "members_only", "rated")
 
 
 def kinds_complete(app_configs=None, **kwargs) -> list[checks.CheckMessage]:
@@ -42,4 +45,23 @@ def kinds_complete(app_configs=None, **kwargs) -> list[checks.CheckMessage]:
             )
         if not (kind.folder / "templates").is_dir():
             errors.append(checks.Error(f"The game {name!r} has no templates folder.", id="game.E003"))
+        unconverted = {field for carried in kind.actions.values() for field in carried} - set(kind.fields)
+        if unconverted:
+            message = f"The game {name!r} names no converter (its Kind's fields) for {', '.join(sorted(unconverted))}."
+            errors.append(checks.Error(message, id="game.E006"))
+        if kind.replay is not None and getattr(kind.replay, "NAME", None) != name:
+            errors.append(checks.Error(f"The game {name!r}'s replay module names another game.", id="game.E004"))
+    return errors + _options_apart()
+
+
+def _options_apart() -> list[checks.CheckMessage]:
+    errors = []
+    owners: dict[str, str] = {}
+    for name, kind in registry.KINDS.items():
+        for option in kind.options:
+            if option.name in FORM_FIELDS or option.name in owners:
+                other = owners.get(option.name, "the start page")
+                message = f"The game {name!r} names a setting {option.name!r}, as {other!r} does: rename it."
+                errors.append(checks.Error(message, id="game.E005"))
+            owners[option.name] = name
     return errors

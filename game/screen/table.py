@@ -93,7 +93,7 @@ def table_context(
         kind = registry.of(table)
         context["lobby_line"] = kind.lobby_line(table)
         context["start_note"] = kind.start_note
-        context["shows_odds"] = table["show_odds"] and "odds" in kind.options
+        context["lobby_notes"] = kind.lobby_notes(table)
         context["can_start"] = len(seats) >= kind.min_seats
         context["bots_left"] = kind.max_bots - sum(1 for seat in seats if seat["bot_level"])
         return context

@@ -6,7 +6,6 @@ store under them, presence, chat, reports, staff actions and moderation's sancti
 from __future__ import annotations
 
 from game.core.errors import ServiceError
-from game.models import DEFAULT_TARGET
 from game.services.chat import chat_post, chat_recent, spectator_chat_set
 from game.services.common import clean_nickname
 from game.services.fair import client_seed_set
@@ -16,7 +15,6 @@ from game.services.reports import REPORT_REASONS, report_create
 from game.services.staff import seat_remove_by_staff, table_close
 
 __all__ = [
-    "DEFAULT_TARGET",
     "REPORT_REASONS",
     "TIMER_LABELS",
     "ServiceError",

@@ -118,11 +118,9 @@ def table_again(*, user, player: Player, code: str, address: str | None = None) 
             player=player,
             nickname=player.username,
             seat_count=old.seat_count,
-            target=old.target,
+            options=old.options if old.kind in registry.KINDS else {},
             turn_seconds=old.turn_seconds,
-            show_odds=old.show_odds,
             kind=old.kind if old.kind in registry.KINDS else registry.DEFAULT,
-            rounds=old.rounds,
             address=address,
         )
         Table.objects.filter(id=table.id).update(

@@ -5,6 +5,7 @@ has no screens yet."""
 from __future__ import annotations
 
 import secrets
+from collections.abc import Mapping
 
 from django.conf import settings
 from django.db import transaction
@@ -33,6 +34,8 @@ TIMER_CHOICES = (0, 15, 30, 60)
 TIMER_LABELS = Table.TIMER_CHOICES  # what the create form offers
 
 BOT_SPEEDS = {"fast": 0.4, "normal": 1.0, "slow": 2.5}  # times the site's bot pause
+# a game's own words for it are its Kind's (`refusals`)
+TOO_MANY_BOTS = _("This game takes no more computer players: the other seats are for people.")
 BOT_NAMES = ("Ada", "Alan", "Grace", "Linus", "Edsger", "Barbara", "Ken", "Donald")
 
 
@@ -49,27 +52,27 @@ def table_create(
     player: Player,
     nickname: object,
     seat_count: object,
-    target: object = None,
+    options: Mapping[str, object] | None = None,
     turn_seconds: object = 30,
-    show_odds: bool = True,
     bot_speed: str = "normal",
-    kind: object = registry.DEFAULT,
-    rounds: object = 3,
+    kind: object = None,
     members_only: bool = False,
     rated: bool = False,
     address: str | None = None,
 ) -> Table:
-    """A new table with its creator (the host) in the first seat, for any game (each reads the
-    settings it has: SEVN a target score, Sevens a number of rounds); not for a banned person,
-    nor past the hourly allowance of new tables (per person, and per client `address` when a
-    page passes it: game.runtime.limits.tables_exhausted)."""
+    """A new table with its creator (the host) in the first seat, for any game (the default one
+    unless `kind` names another), with the game's own `options` as its Kind checks them (those
+    not given keep their defaults; SEVN has a target score, Sevens a number of rounds); not for a
+    banned person, nor past the hourly allowance of new tables (per person, and per client
+    `address` when a page passes it: game.runtime.limits.tables_exhausted)."""
+    kind = registry.DEFAULT if kind is None else kind
     if kind not in registry.KINDS:
         raise ServiceError("bad_game", _("Choose a game from the list."))
     game = registry.KINDS[str(kind)]
     refuse_sanctioned(Sanction.Kind.BAN, player)
     name = player.username if player.is_user else clean_nickname(nickname)
     seats = choose_int(seat_count, range(game.min_seats, game.max_seats + 1), "bad_seats", game.seat_range)
-    options = game.settings(target, rounds)  # the game's own settings; the others keep their defaults
+    settings_kept = game.clean_options(options or {})  # the game's own settings; other games' are left out
     timer = choose_int(turn_seconds, TIMER_CHOICES, "bad_timer", _("Choose a turn timer from the list."))
     if bot_speed not in BOT_SPEEDS:
         raise ServiceError("bad_speed", _("Choose a bot speed from the list."))
@@ -81,9 +84,8 @@ def table_create(
         host_key=player.key,
         host_name=name,
         seat_count=seats,
-        **options,
+        options=settings_kept,
         turn_seconds=timer,
-        show_odds=bool(show_odds),
         # Only a signed-in host can keep guests out, or ask for ratings (which only people with an
         # account have, so a rated table is for signed-in players only).
         members_only=bool(members_only or rated) and player.is_user,
@@ -162,10 +164,9 @@ def bot_add(*, code: str, player: Player, level: object, index: object = None) -
         raise ServiceError("bad_level", _("Choose easy, medium or hard."))
     seats = list(table.seats.all())
     chosen = _free_seat(table, seats, index)
-    if sum(seat.is_bot for seat in seats) >= registry.of(table).max_bots:
-        raise ServiceError(
-            "too_many_bots", _("Sevens takes at most five computer players: the other seats are for people.")
-        )
+    kind = registry.of(table)
+    if sum(seat.is_bot for seat in seats) >= kind.max_bots:
+        raise ServiceError("too_many_bots", kind.refusals.get("too_many_bots") or TOO_MANY_BOTS)
     taken = {seat.nickname.casefold() for seat in seats}
     name = next(f"Bot {n}" for n in BOT_NAMES + tuple(str(i) for i in range(99)) if f"bot {n}".casefold() not in taken)
     seats.append(Seat.objects.create(table=table, index=chosen, nickname=name, bot_level=level))

@@ -149,7 +149,7 @@ def _game_act(*, code: str, player: Player, action: object, version: int, game: 
             state = kind.from_json(game.state)
             events = kind.apply(state, action, actor=mine.index)
     except kind.illegal as error:
-        raise ServiceError.from_engine(error, kind.card_label) from None
+        raise ServiceError.from_engine(error, kind.refusals, kind.card_label) from None
     if mine.away or mine.timeouts_in_row:
         mine.away, mine.timeouts_in_row = False, 0
         mine.save(update_fields=["away", "timeouts_in_row"])

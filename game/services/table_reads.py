@@ -44,16 +44,20 @@ def online(table_id: int) -> list[int]:
     )
 
 
+def _options(table: Table) -> dict:
+    """The table's game settings as its game reads them (each it lacks at its default)."""
+    kind = registry.KINDS.get(table.kind)
+    return kind.table_options(table.options) if kind is not None else dict(table.options or {})
+
+
 def table_dict(table: Table) -> dict:
     return {
         "code": table.code,
         "kind": table.kind,
         "status": table.status,
         "seat_count": table.seat_count,
-        "target": table.target,
-        "rounds": table.rounds,
+        "options": _options(table),
         "turn_seconds": table.turn_seconds,
-        "show_odds": table.show_odds,
         "members_only": table.members_only,
         "rated": table.rated,
         "closed_reason": table.closed_reason,

@@ -6,10 +6,9 @@ from django.db import migrations
 
 
 def fill(apps, schema_editor):
-    from rules.content.load import fill_models, fill_sevens
+    from rules.content.load import fill_models
 
     fill_models(*(apps.get_model("rules", name) for name in ("Section", "Blurb", "DemoStep", "EdgeCase", "GlossaryEntry")))
-    fill_sevens(apps.get_model("rules", "Section"), apps.get_model("rules", "Blurb"))
 
 
 class Migration(migrations.Migration):

@@ -16,11 +16,10 @@ from django.utils import timezone
 
 from game import registry, services
 from game.core.identity import Player
-from game.fair.verify import verify
 from game.models import Game, Profile, Seat, Table
 from game.services import friends, selectors, staff
 
-from ..fair.play import Watch, play_out
+from ..fair.play import Watch, play_out, verify
 from .test_home import account, signed_in
 
 pytestmark = pytest.mark.django_db
@@ -32,7 +31,7 @@ def finished_game(*, mia_private: bool = False, ola_hides: bool = False):
     mia_user, mia = account("Mia")
     Profile.objects.filter(user=mia_user).update(private=mia_private)
     Profile.objects.filter(user=ola_user).update(hide_online=ola_hides)
-    table = services.table_create(player=ola, nickname="", seat_count=3, target=120)
+    table = services.table_create(player=ola, nickname="", seat_count=3, options={"target": 120})
     services.seat_take(code=table.code, player=mia, nickname="")
     services.bot_add(code=table.code, player=ola, level="easy")
     table.refresh_from_db()
@@ -245,7 +244,7 @@ def test_a_private_person_staff_removed_mid_game_is_still_a_private_player_to_st
     ola_user, ola = account("Ola")
     mia_user, mia = account("Mia")
     Profile.objects.filter(user=mia_user).update(private=True)
-    table = services.table_create(player=ola, nickname="", seat_count=3, target=120)
+    table = services.table_create(player=ola, nickname="", seat_count=3, options={"target": 120})
     services.seat_take(code=table.code, player=mia, nickname="")
     services.bot_add(code=table.code, player=ola, level="easy")
     services.game_start(code=table.code, player=ola)

@@ -107,7 +107,7 @@ def test_the_chart_puts_the_highest_rating_at_the_top_and_the_lowest_at_the_bott
 
 def test_a_game_with_nobody_signed_in_records_nothing():
     ana, ben = Player(key="guest:ana"), Player(key="guest:ben")
-    table = services.table_create(player=ana, nickname="Ana", seat_count=2, target=50)
+    table = services.table_create(player=ana, nickname="Ana", seat_count=2, options={"target": 50})
     services.seat_take(code=table.code, player=ben, nickname="Ben")
     services.game_start(code=table.code, player=ana)
     play_out(table, [ana, ben])

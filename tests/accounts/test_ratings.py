@@ -29,10 +29,9 @@ def rated_table(
         player=host,
         nickname="",
         seat_count=len(players) + len(bots),
-        target=target,
+        options={"target": target} if kind == "sevn" else {"rounds": 1},
         rated=rated,
         kind=kind,
-        rounds=1,
     )
     for player in players[1:]:
         services.seat_take(code=table.code, player=player, nickname="")

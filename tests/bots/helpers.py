@@ -5,9 +5,9 @@ from __future__ import annotations
 import random
 from collections.abc import Iterator
 
-from game.sevn.bots.odds import unseen_counts
-from game.sevn.bots.rows import score
-from game.sevn.engine import apply, legal_actions, new_game
+from game.games.sevn.bots.odds import unseen_counts
+from game.games.sevn.bots.rows import score
+from game.games.sevn.engine import apply, legal_actions, new_game
 
 PENDING_KINDS = {"turn", "freeze", "triple_draw", "gift", "ballast", "crossroads"}
 

@@ -6,8 +6,8 @@ from collections import Counter
 
 import pytest
 
-from game.sevn.bots.odds import bust_chance, crossroads_busts, draw_pool, unseen_counts
-from game.sevn.engine import DECK, apply, legal_actions, new_game, public_view
+from game.games.sevn.bots.odds import bust_chance, crossroads_busts, draw_pool, unseen_counts
+from game.games.sevn.engine import DECK, apply, legal_actions, new_game, public_view
 
 from .helpers import make_view, random_positions
 

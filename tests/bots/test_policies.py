@@ -8,13 +8,13 @@ import sys
 from collections import Counter
 from pathlib import Path
 
-from game.sevn.bots import LEVELS, POLICIES, decide, hard
-from game.sevn.engine import legal_actions, timeout, to_json
+from game.games.sevn.bots import LEVELS, POLICIES, decide, hard
+from game.games.sevn.engine import legal_actions, timeout, to_json
 
 from ..purity import loads_without_django
 from .helpers import PENDING_KINDS, make_view, random_positions
 
-BOTS = Path(__file__).resolve().parents[2] / "game" / "sevn" / "bots"
+BOTS = Path(__file__).resolve().parents[2] / "game" / "games" / "sevn" / "bots"
 
 
 def test_the_levels_and_the_baseline():
@@ -61,11 +61,11 @@ def test_bots_import_nothing_but_the_standard_library_and_the_engine():
                 continue
             for name in names:
                 root = name.split(".")[0]
-                assert root in sys.stdlib_module_names or name.startswith("game.sevn.engine"), (path.name, name)
+                assert root in sys.stdlib_module_names or name.startswith("game.games.sevn.engine"), (path.name, name)
 
 
 def test_bots_import_without_django():
-    ok, error = loads_without_django("game.sevn.bots")
+    ok, error = loads_without_django("game.games.sevn.bots")
     assert ok, error
 
 

@@ -16,9 +16,9 @@ import random
 import statistics
 
 from game.core.kind import places_by
+from game.games.sevn.bots import LEVELS, POLICIES
+from game.games.sevn.bots.arena import play_game
 from game.services.ratings import MODEL, rate_places, shown, standings
-from game.sevn.bots import LEVELS, POLICIES
-from game.sevn.bots.arena import play_game
 
 REAL_GAMES_PER_PAIR = 400
 RATED_GAMES = 10_000

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import hashlib
 
-from game.sevn.bots import POLICIES
-from game.sevn.bots.arena import play_game
-from game.sevn.engine import to_json
+from game.games.sevn.bots import POLICIES
+from game.games.sevn.bots.arena import play_game
+from game.games.sevn.engine import to_json
 
 # sha256 of the final states below, recorded with a71c237's engine and bots.
 RECORDED = "31a799f598b00a1eabd11a359387bd8714c18701ab6861c1f2567fb49464486a"

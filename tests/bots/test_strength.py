@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from game.sevn.bots import POLICIES
-from game.sevn.bots.arena import play_game
+from game.games.sevn.bots import POLICIES
+from game.games.sevn.bots.arena import play_game
 
 GAMES = 240  # hard wins about 38% against three mediums; 0.25 is four standard errors below
 

@@ -7,8 +7,8 @@ from django.conf import settings
 from django.contrib.sessions.backends.db import SessionStore
 
 from game.core.identity import SESSION_KEY
-from game.sevens.engine import playable
-from game.sevn.engine import from_json, to_json
+from game.games.sevens.engine import playable
+from game.games.sevn.engine import from_json, to_json
 
 from ..tables.sevens_tables import play as sevens_play
 from ..tables.sevens_tables import sevens_table

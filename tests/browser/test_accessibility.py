@@ -95,7 +95,7 @@ def test_a_lobby_and_a_sevn_table_playing_and_at_game_over(browser, live_url, la
 
 @pytest.mark.parametrize("language", LANGUAGES)
 def test_a_sevens_table_playing_and_at_game_over(browser, live_url, language):
-    from game.sevens.engine import playable
+    from game.games.sevens.engine import playable
 
     from ..tables.sevens_tables import play, sevens_table, state_of
 

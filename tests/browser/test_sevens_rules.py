@@ -8,7 +8,7 @@ import pytest
 from django.utils import translation
 from playwright.sync_api import expect
 
-from game.sevens import rulebook as sevens
+from game.games.sevens import rulebook as sevens
 from rules.content.load import LANGUAGES
 
 from .conftest import DESKTOP

@@ -57,7 +57,7 @@ def test_a_host_creates_a_sevens_table_adds_a_bot_and_starts(page, live_url):
     page.click(".panel--create button.button--primary")
     page.wait_for_url("**/t/**")
     table = Table.objects.get(host_name="Mia")
-    assert (table.kind, table.rounds, table.seat_count) == ("sevens", 2, 3)
+    assert (table.kind, table.options["rounds"], table.seat_count) == ("sevens", 2, 3)
     for bots in (1, 2):
         page.locator('[data-action="add-bot"]').first.click()
         expect(page.locator(".lobby-seat .badge--bot")).to_have_count(bots)

@@ -244,7 +244,9 @@ def test_a_decision_like_the_last_one_is_answered_again_once_per_click(browser, 
     are not sent again. Each click still makes exactly one move, and the bar comes back for the
     next one once the table has moved on (not when some other message arrives meanwhile)."""
     table, (ana, ben) = scenes.two_players()
-    Table.objects.filter(id=table.id).update(show_odds=False)  # the same controls, draw after draw
+    Table.objects.filter(id=table.id).update(
+        options={"target": 250, "show_odds": False}
+    )  # the same controls, draw after draw
     act(table, ben, {"kind": "pass"})
     context, page = open_table(browser, live_url, table, ana, "en", "desktop")
     draw = page.locator('#controls [data-action="draw"]')

@@ -10,10 +10,10 @@ from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 from playwright.sync_api import expect
 
 from game import services
+from game.games.sevens.engine import playable
 from game.live import timers, watch
 from game.services import play as playing
 from game.services import presence
-from game.sevens.engine import playable
 
 from ..tables.sevens_tables import game_of, play, sevens_table, state_of
 from ..web.factories import act

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from game.sevn.engine import apply, new_game
+from game.games.sevn.engine import apply, new_game
 
 SEED = 7
 

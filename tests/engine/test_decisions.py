@@ -6,7 +6,7 @@ import random
 
 import pytest
 
-from game.sevn.engine import IllegalAction, apply, legal_actions, new_game, timeout, to_json
+from game.games.sevn.engine import IllegalAction, apply, legal_actions, new_game, timeout, to_json
 
 from .helpers import act, first, pending, rows, start, statuses
 

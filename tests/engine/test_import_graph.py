@@ -5,19 +5,19 @@ from __future__ import annotations
 import ast
 from pathlib import Path
 
-ENGINE = Path(__file__).resolve().parents[2] / "game" / "sevn" / "engine"
+ENGINE = Path(__file__).resolve().parents[2] / "game" / "games" / "sevn" / "engine"
 
 
 def engine_imports(path: Path) -> set[str]:
-    """The engine modules that `path` imports (relative or as `game.sevn.engine.x`)."""
+    """The engine modules that `path` imports (relative or as `game.games.sevn.engine.x`)."""
     names = set()
     for node in ast.walk(ast.parse(path.read_text())):
         if not isinstance(node, ast.ImportFrom):
             continue
         if node.level == 1:
             module = node.module
-        elif node.module and node.module.startswith("game.sevn.engine."):
-            module = node.module.removeprefix("game.sevn.engine.")
+        elif node.module and node.module.startswith("game.games.sevn.engine."):
+            module = node.module.removeprefix("game.games.sevn.engine.")
         else:
             continue
         if module is None:  # from . import a, b

@@ -9,8 +9,8 @@ from collections import Counter
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from game.sevn.engine import DECK, apply, from_json, legal_actions, new_game, timeout, to_json
-from game.sevn.engine.decisions import default_action
+from game.games.sevn.engine import DECK, apply, from_json, legal_actions, new_game, timeout, to_json
+from game.games.sevn.engine.decisions import default_action
 
 from .helpers import all_cards
 

@@ -8,7 +8,7 @@ from pathlib import Path
 
 from ..purity import loads_without_django
 
-ENGINE = Path(__file__).resolve().parents[2] / "game" / "sevn" / "engine"
+ENGINE = Path(__file__).resolve().parents[2] / "game" / "games" / "sevn" / "engine"
 STDLIB = set(sys.stdlib_module_names)
 
 
@@ -29,13 +29,13 @@ def test_engine_imports_only_the_standard_library():
 
 
 def test_engine_imports_without_django_installed_or_loaded():
-    ok, error = loads_without_django("game.sevn.engine")
+    ok, error = loads_without_django("game.games.sevn.engine")
     assert ok, error
 
 
 def test_deck_is_the_one_definition_of_the_counts():
-    from game.sevn.engine import DECK
-    from game.sevn.engine.cards import VALUE
+    from game.games.sevn.engine import DECK
+    from game.games.sevn.engine.cards import VALUE
 
     assert sum(DECK.values()) == 120
     assert len(VALUE) == 17

@@ -8,7 +8,7 @@ import json
 import random
 from pathlib import Path
 
-from game.sevn.engine import apply, from_json, legal_actions, new_game, public_view, timeout, to_json
+from game.games.sevn.engine import apply, from_json, legal_actions, new_game, public_view, timeout, to_json
 
 GAMES = 200
 # sha256 of every event, view and final state of the games below, recorded with a71c237's engine.

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from game.sevn.engine import public_view
+from game.games.sevn.engine import public_view
 
 from .helpers import act, first, kinds, pending, rows, start, statuses
 

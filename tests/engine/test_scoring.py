@@ -6,8 +6,8 @@ import hashlib
 import json
 import random
 
-from game.sevn.engine import DECK, score_steps
-from game.sevn.engine.scoring import row_score
+from game.games.sevn.engine import DECK, score_steps
+from game.games.sevn.engine.scoring import row_score
 
 
 def names(steps: list[dict]) -> list[str]:

@@ -5,8 +5,8 @@ from __future__ import annotations
 import json
 import random
 
-from game.sevn.engine import apply, from_json, legal_actions, new_game, public_view, to_json
-from game.sevn.engine.state import shuffle
+from game.games.sevn.engine import apply, from_json, legal_actions, new_game, public_view, to_json
+from game.games.sevn.engine.state import shuffle
 
 from .helpers import act, start
 

@@ -13,11 +13,17 @@ from django.utils import timezone
 
 from game import registry, services
 from game.core.identity import SESSION_KEY, Player
+from game.fair import verify as verifier
 from game.models import Game, Table
 from game.screen import Screen
 from game.services import table_reads
 
 from ..web.factories import people
+
+
+def verify(record: object, site_key: str | None = None) -> verifier.Verdict:
+    """The verifier as the site runs it: the registered games' replays (game.registry)."""
+    return verifier.verify(record, site_key, replays=registry.replays())
 
 
 def table_of(kind: str, names=("Ana", "Ben"), bots=("easy",), seeds: dict[int, str] | None = None):
@@ -26,7 +32,7 @@ def table_of(kind: str, names=("Ana", "Ben"), bots=("easy",), seeds: dict[int, s
     players = people(*names)
     options = {"target": 120} if kind == "sevn" else {"rounds": 1}
     table = services.table_create(
-        player=players[0], nickname=names[0], seat_count=len(names) + len(bots), kind=kind, **options
+        player=players[0], nickname=names[0], seat_count=len(names) + len(bots), kind=kind, options=options
     )
     for player, name in zip(players[1:], names[1:], strict=True):
         services.seat_take(code=table.code, player=player, nickname=name)

@@ -12,12 +12,11 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 from django.test import Client
 
 from game.fair import record as records
-from game.fair.verify import verify
 from game.models import Table
 from game.services.records import game_record, site_public_key
 
 from .forge import forged, signed_with, unsigned
-from .play import Watch, play_out, table_of
+from .play import Watch, play_out, table_of, verify
 from .test_verify import run_verify
 
 pytestmark = pytest.mark.django_db

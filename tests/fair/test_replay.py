@@ -10,9 +10,9 @@ from django.test import Client
 
 from game import services
 from game.core.identity import SESSION_KEY
+from game.games.sevens import engine as sevens_engine
+from game.games.sevens.faces import card_name
 from game.services.records import game_record
-from game.sevens import engine as sevens_engine
-from game.sevens.faces import card_name
 
 from .play import Watch, game_of, play_out, table_of
 

@@ -17,12 +17,12 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 from django.test import Client
 
 from game.fair import record as records
-from game.fair.verify import CONSISTENT, REFUSED, SITE, verify
+from game.fair.verify import CONSISTENT, REFUSED, SITE
 from game.models import Table
 from game.services.records import game_record, site_public_key
 
 from .forge import signed_with, unsigned
-from .play import Watch, play_out, table_of
+from .play import Watch, play_out, table_of, verify
 
 pytestmark = pytest.mark.django_db
 

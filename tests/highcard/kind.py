@@ -81,9 +81,6 @@ class HighCard(Kind):
     def from_json(self, text):
         return json.loads(text)
 
-    def settings(self, target, rounds):
-        return {}
-
     def lobby_line(self, table):
         return f"{table['seat_count']} seats · {engine.ROUNDS} rounds"
 

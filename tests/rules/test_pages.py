@@ -9,12 +9,13 @@ from html.parser import HTMLParser
 
 import pytest
 
-from game.sevn import rulebook as demo
-from game.sevn.engine import DECK, apply, new_game, score_steps
-from rules.content.load import LANGUAGES, read
+from game.games.sevn import rulebook as demo
+from game.games.sevn.engine import DECK, apply, new_game, score_steps
+from rules.content.load import LANGUAGES
 from rules.models import Section
 
 from .terms import TERMS, TITLES
+from .texts import read
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("rulebook")]
 PAGES = ("/rules/", "/rules/full/")

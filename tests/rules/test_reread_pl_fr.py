@@ -6,7 +6,7 @@ import re
 
 import pytest
 
-from rules.content.load import read
+from .texts import read
 
 
 def _strings(content: object) -> list[str]:

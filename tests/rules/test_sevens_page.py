@@ -10,14 +10,15 @@ import re
 import pytest
 from django.utils import translation
 
-from game.sevens import rulebook as sevens
-from game.sevens.engine import DECK, IllegalAction, new_game, playable
-from game.sevens.engine.state import MAX_ROUNDS, MAX_SEATS, MIN_ROUNDS, MIN_SEATS
-from rules.content.load import LANGUAGES, read_sevens
+from game.games.sevens import rulebook as sevens
+from game.games.sevens.engine import DECK, IllegalAction, new_game, playable
+from game.games.sevens.engine.state import MAX_ROUNDS, MAX_SEATS, MIN_ROUNDS, MIN_SEATS
+from rules.content.load import LANGUAGES
 from rules.models import Section
 from rules.numbers import numbers
 
 from .test_pages import texts
+from .texts import read_sevens
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("rulebook")]
 SEVENS_NAMES = ("Sevens", "Fan Tan", "Satte Pe Satta")

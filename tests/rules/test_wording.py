@@ -12,8 +12,7 @@ from django.template.loader import render_to_string
 from django.utils import translation
 from django.utils.translation import gettext, ngettext, pgettext
 
-from rules.content.load import read, read_sevens
-from tests.rules.texts import all_text
+from .texts import all_text, read, read_sevens
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -135,12 +134,14 @@ def test_polish_reviewed_wording():
     ("seats", "shown"), [(2, "2 miejsca"), (3, "3 miejsca"), (4, "4 miejsca"), (5, "5 miejsc"), (7, "7 miejsc")]
 )
 def test_polish_seat_counts_take_their_plural(seats, shown):
-    from game.sevens.kind import KIND as SEVENS
-    from game.sevn.kind import KIND as SEVN
+    from game.games.sevens.kind import KIND as SEVENS
+    from game.games.sevn.kind import KIND as SEVN
 
     with translation.override("pl"):
-        assert SEVN.lobby_line({"seat_count": seats, "target": 200}).startswith(shown + " ·")
-        line = SEVENS.lobby_line({"seat_count": seats, "rounds": 1})
+        assert SEVN.lobby_line({"seat_count": seats, "options": {"target": 200, "show_odds": True}}).startswith(
+            shown + " ·"
+        )
+        line = SEVENS.lobby_line({"seat_count": seats, "options": {"rounds": 1}})
         assert line == f"Karciane domino · {shown} · 1 runda"
 
 
@@ -156,7 +157,7 @@ def test_polish_seat_counts_take_their_plural(seats, shown):
 )
 def test_tied_winners_are_joined_as_each_language_lists_names(language, three, two):
     from game.drawkit.words import names_list
-    from game.sevens.log import line
+    from game.games.sevens.log import line
 
     names = ["Ana", "Ben", "Cleo", "Dan"]
     event = {"type": "game_over", "winners": [0, 1, 2], "totals": [4, 4, 4, 9]}

@@ -17,10 +17,10 @@ from django.utils import timezone
 
 from game import services
 from game.core.errors import ServiceError
+from game.games.sevn.engine import legal_actions
 from game.models import Seat
 from game.services import presence
 from game.services.play import hurry
-from game.sevn.engine import legal_actions
 
 from ..web.factories import deciding, game_of, open_table, stack, state_of
 from ..web.test_consumers import WHOLE_TABLE, connect, drain, first_with

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from game.sevens.engine import DECK, State
-from game.sevens.engine.cards import RANK_INDEX, RANKS
-from game.sevens.engine.layout import empty_layout
-from game.sevens.engine.state import blank_state
+from game.games.sevens.engine import DECK, State
+from game.games.sevens.engine.cards import RANK_INDEX, RANKS
+from game.games.sevens.engine.layout import empty_layout
+from game.games.sevens.engine.state import blank_state
 
 
 def stacked_deck(seats: int, hands: dict[int, list[str]], dealer: int = 0) -> list[str]:

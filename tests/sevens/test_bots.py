@@ -6,16 +6,16 @@ from __future__ import annotations
 import random
 from itertools import islice
 
-from game.sevens.bots import LEVELS, POLICIES, decide, read_sight, round_moves
-from game.sevens.bots.arena import play_game
-from game.sevens.bots.bits import ALL, cards, mask
-from game.sevens.bots.hard import _still_in_question
-from game.sevens.bots.inference import evidence_by_seat, likely_deals, odd_plays
-from game.sevens.bots.rollout import keen_pick
-from game.sevens.bots.sight import Sight
-from game.sevens.bots.standing import win_share
-from game.sevens.bots.worlds import Dealer
-from game.sevens.engine import apply, legal_actions, new_game, to_json, view
+from game.games.sevens.bots import LEVELS, POLICIES, decide, read_sight, round_moves
+from game.games.sevens.bots.arena import play_game
+from game.games.sevens.bots.bits import ALL, cards, mask
+from game.games.sevens.bots.hard import _still_in_question
+from game.games.sevens.bots.inference import evidence_by_seat, likely_deals, odd_plays
+from game.games.sevens.bots.rollout import keen_pick
+from game.games.sevens.bots.sight import Sight
+from game.games.sevens.bots.standing import win_share
+from game.games.sevens.bots.worlds import Dealer
+from game.games.sevens.engine import apply, legal_actions, new_game, to_json, view
 
 from .helpers import play, position
 

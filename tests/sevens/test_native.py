@@ -8,13 +8,13 @@ import random
 from array import array
 from itertools import chain, islice
 
-from game.sevens.bots import hard, inference, native
-from game.sevens.bots.bits import BIT, OPENS
-from game.sevens.bots.inference import evidence_by_seat, likely_deals
-from game.sevens.bots.rollout import counts_of, end_after, finish_round
-from game.sevens.bots.sight import read_sight
-from game.sevens.bots.worlds import Dealer
-from game.sevens.engine import view
+from game.games.sevens.bots import hard, inference, native
+from game.games.sevens.bots.bits import BIT, OPENS
+from game.games.sevens.bots.inference import evidence_by_seat, likely_deals
+from game.games.sevens.bots.rollout import counts_of, end_after, finish_round
+from game.games.sevens.bots.sight import read_sight
+from game.games.sevens.bots.worlds import Dealer
+from game.games.sevens.engine import view
 
 from .test_bots import random_positions
 

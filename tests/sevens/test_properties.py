@@ -10,8 +10,8 @@ from collections import Counter
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from game.sevens.engine import DECK, apply, from_json, legal_actions, new_game, playable, timeout, to_json, view
-from game.sevens.engine.layout import empty_layout, fitting_cards, place
+from game.games.sevens.engine import DECK, apply, from_json, legal_actions, new_game, playable, timeout, to_json, view
+from game.games.sevens.engine.layout import empty_layout, fitting_cards, place
 
 from .helpers import all_cards
 

@@ -12,7 +12,7 @@ import pytest
 
 from ..purity import loads_without_django
 
-SEVENS = Path(__file__).resolve().parents[2] / "game" / "sevens"
+SEVENS = Path(__file__).resolve().parents[2] / "game" / "games" / "sevens"
 STDLIB = set(sys.stdlib_module_names)
 
 
@@ -37,12 +37,12 @@ def test_the_bots_import_only_the_standard_library_and_the_sevens_engine():
         foreign = {
             name
             for name in absolute_imports(path)
-            if name.split(".")[0] not in STDLIB | {"__future__"} and not name.startswith("game.sevens.engine")
+            if name.split(".")[0] not in STDLIB | {"__future__"} and not name.startswith("game.games.sevens.engine")
         }
         assert not foreign, f"{path.name} imports {foreign}"
 
 
-@pytest.mark.parametrize("package", ["game.sevens.engine", "game.sevens.bots"])
+@pytest.mark.parametrize("package", ["game.games.sevens.engine", "game.games.sevens.bots"])
 def test_imports_without_django_installed_or_loaded(package):
     ok, error = loads_without_django(package)
     assert ok, error

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from game.sevens.engine import DECK, IllegalAction, apply, legal_actions, new_game, playable, timeout, view
+from game.games.sevens.engine import DECK, IllegalAction, apply, legal_actions, new_game, playable, timeout, view
 
 from .helpers import play, position, stacked_deck
 
@@ -97,7 +97,7 @@ def test_any_7_starts_its_row_and_no_other_card_starts_one():
 
 
 def test_never_more_than_eight_cards_fit():
-    from game.sevens.engine.layout import fitting_cards
+    from game.games.sevens.engine.layout import fitting_cards
 
     assert len(fitting_cards({"S": ["7", "7"], "H": ["5", "9"], "D": ["2", "Q"], "C": ["6", "8"]})) == 8
     assert len(fitting_cards({"S": None, "H": None, "D": ["7", "7"], "C": None})) == 5

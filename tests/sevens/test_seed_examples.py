@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from game.sevens.engine import IllegalAction, apply, legal_actions, new_game, playable, to_json, view
+from game.games.sevens.engine import IllegalAction, apply, legal_actions, new_game, playable, to_json, view
 
 from .helpers import play, position, stacked_deck
 

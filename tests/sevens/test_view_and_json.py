@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 
-from game.sevens.engine import apply, from_json, new_game, to_json, view
+from game.games.sevens.engine import apply, from_json, new_game, to_json, view
 
 from .helpers import play, position, stacked_deck
 

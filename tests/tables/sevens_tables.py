@@ -7,8 +7,8 @@ from unittest import mock
 
 from game import services
 from game.core.identity import Player
+from game.games.sevens.engine import DECK, from_json, new_game, to_json
 from game.models import Game, Table
-from game.sevens.engine import DECK, from_json, new_game, to_json
 
 from ..web.factories import people
 
@@ -39,7 +39,7 @@ def sevens_table(
         seat_count=seats or len(names) + len(bots),
         turn_seconds=turn_seconds,
         kind="sevens",
-        rounds=rounds,
+        options={"rounds": rounds},
     )
     for player, name in zip(players[1:], names[1:], strict=True):
         services.seat_take(code=table.code, player=player, nickname=name)
@@ -60,7 +60,7 @@ def sevens_table(
 def restack(table: Table, deck: list[str]) -> None:
     """Replace the running game with one whose first round is dealt from `deck`."""
     game = game_of(table)
-    state = new_game(len(game.players), seed=game.seed, rounds=table.rounds, deck=deck)
+    state = new_game(len(game.players), seed=game.seed, rounds=table.options["rounds"], deck=deck)
     game.state = to_json(state)
     game.save(update_fields=["state"])
 

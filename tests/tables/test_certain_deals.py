@@ -7,7 +7,7 @@ import copy
 
 import pytest
 
-from game.sevens.engine import apply, legal_actions, new_game
+from game.games.sevens.engine import apply, legal_actions, new_game
 
 from .sevens_tables import PASS_CERTAIN_SEED, sevens_table, state_of
 

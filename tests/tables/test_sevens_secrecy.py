@@ -18,8 +18,8 @@ from django.test import Client
 from django.utils import translation
 
 from game.core.identity import SESSION_KEY
-from game.sevens.engine import playable
-from game.sevens.faces import card_name, short_name
+from game.games.sevens.engine import playable
+from game.games.sevens.faces import card_name, short_name
 
 from ..waiting import until_async
 from ..web.test_consumers import connect, drain, online

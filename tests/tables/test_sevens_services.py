@@ -15,11 +15,11 @@ from game import registry, services
 from game import screen as render
 from game.core.errors import ServiceError
 from game.drawkit import log
+from game.games.sevens.engine import playable
 from game.live import timers
 from game.models import Seat, Table
 from game.services import presence, table_reads
 from game.services.play import ABSENT_TURN
-from game.sevens.engine import playable
 
 from ..web.test_consumers import WHOLE_TABLE, connect, drain, last_word
 from .sevens_tables import game_of, play, sevens_table, state_of
@@ -59,7 +59,7 @@ def test_a_sevens_table_takes_three_to_seven_seats_and_one_to_ten_rounds():
             sevens_table(names=("Ana",), seats=seats, rounds=rounds, start=False)
         assert caught.value.code in ("bad_seats", "bad_rounds")
     table, _players = sevens_table(names=("Ana",), seats=7, rounds=10, start=False)
-    assert (table.kind, table.seat_count, table.rounds) == ("sevens", 7, 10)
+    assert (table.kind, table.seat_count, table.options["rounds"]) == ("sevens", 7, 10)
 
 
 def test_seven_seats_need_two_people_at_least_five_bots_at_most():

@@ -11,13 +11,13 @@ from django.utils import translation
 
 from game import registry, services
 from game.core.phrases import QUICK_PHRASES
+from game.games.sevens.engine import playable
+from game.games.sevens.panels import Standing, standings_context
+from game.games.sevn.panels import Standings
+from game.games.sevn.panels import standings_context as sevn_standings_context
 from game.screen import Screen
 from game.screen import chat as chat_render
 from game.services import presence, table_reads
-from game.sevens.engine import playable
-from game.sevens.panels import Standing, standings_context
-from game.sevn.panels import Standings
-from game.sevn.panels import standings_context as sevn_standings_context
 
 from ..web.factories import act, open_table
 from .sevens_tables import game_of, play, sevens_table, state_of

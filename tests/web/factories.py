@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from game import services
 from game.core.identity import Player
+from game.games.sevn.engine import from_json, new_game, to_json
 from game.models import Game, Table
-from game.sevn.engine import from_json, new_game, to_json
 
 
 def people(*names: str) -> list[Player]:
@@ -31,7 +31,7 @@ def open_table(
 def stack(table: Table, deck: list[str], target: int | None = None) -> None:
     """Replace the running game with one dealt from a stacked deck (top card first)."""
     game = table.games.order_by("-number").first()
-    state = new_game(len(game.players), seed=game.seed, target=target or table.target, deck=deck)
+    state = new_game(len(game.players), seed=game.seed, target=target or table.options["target"], deck=deck)
     game.state = to_json(state)
     game.save(update_fields=["state"])
 

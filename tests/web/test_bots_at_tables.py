@@ -89,7 +89,7 @@ def test_one_person_and_three_bots_play_to_game_over_through_the_services():
 
 
 def services_default(state: dict) -> dict:
-    from game.sevn.engine.decisions import default_action
+    from game.games.sevn.engine.decisions import default_action
 
     if state["pending"]["kind"] == "turn":
         return {"kind": "draw"}
@@ -167,7 +167,7 @@ def test_the_deciding_player_sees_their_bust_chance():
     table, (ana, ben) = open_table(deck=["5", "9", "4", "1", "2"])
     html = render.render_table(table_reads.snapshot(table), ben.key)
     assert "Bust chance:" in html
-    Table.objects.filter(id=table.id).update(show_odds=False)
+    Table.objects.filter(id=table.id).update(options={"target": 250, "show_odds": False})
     table.refresh_from_db()
     assert "Bust chance:" not in render.render_table(table_reads.snapshot(table), ben.key)
 

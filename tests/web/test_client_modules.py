@@ -75,8 +75,8 @@ def test_the_page_loads_the_entry_as_a_module(client: Client, db):
 def test_each_game_radio_carries_its_kinds_seat_range(client: Client, db):
     page = client.get("/en/").content.decode()
     for name, kind in registry.KINDS.items():
-        label = re.search(rf'<label class="game-choice"([^>]*)><input[^>]*value="{name}"', page)
-        assert label, name
-        assert f'data-min-seats="{kind.min_seats}"' in label.group(1)
-        assert f'data-max-seats="{kind.max_seats}"' in label.group(1)
+        radio = re.search(rf'<input[^>]*value="{name}"[^>]*>', page)
+        assert radio, name
+        assert f'data-seat-min="{kind.min_seats}"' in radio.group(0)
+        assert f'data-seat-max="{kind.max_seats}"' in radio.group(0)
     assert not re.search(r"SEATS|\[\s*[23]\s*,\s*[78]\s*\]", (STATIC / "js" / "game_choice.js").read_text())

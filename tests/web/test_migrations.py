@@ -42,3 +42,31 @@ def test_games_made_before_public_ids_each_get_their_own():
 
     ids = list(Now.objects.filter(table__code="OLD234").values_list("public_id", flat=True))
     assert len(ids) == 3 and len(set(ids)) == 3 and all(len(public_id) >= 16 for public_id in ids)
+
+
+@pytest.mark.django_db(transaction=True)
+def test_each_tables_settings_move_into_its_games_options_and_back():
+    """0017: SEVN's target and bust odds and Sevens' rounds, kept in columns of every table before,
+    become each table's `options` for its own game (and the columns again when undone)."""
+    from django.db import connection
+    from django.db.migrations.executor import MigrationExecutor
+
+    call_command("migrate", "game", "0016_rating_flags", verbosity=0)
+    old = MigrationExecutor(connection).loader.project_state(("game", "0016_rating_flags")).apps
+    Table = old.get_model("game", "Table")
+    made = {"host_key": "k", "host_name": "Ana", "seat_count": 3}
+    Table.objects.create(code="SEVN23", kind="sevn", target=400, show_odds=False, rounds=3, **made)
+    Table.objects.create(code="SEVS23", kind="sevens", target=250, show_odds=True, rounds=7, **made)
+    call_command("migrate", "game", verbosity=0)
+    from game.models import Table as Now
+
+    kept = dict(Now.objects.filter(code__in=("SEVN23", "SEVS23")).values_list("code", "options"))
+    assert kept == {"SEVN23": {"target": 400, "show_odds": False}, "SEVS23": {"rounds": 7}}
+    call_command("migrate", "game", "0016_rating_flags", verbosity=0)
+    old = MigrationExecutor(connection).loader.project_state(("game", "0016_rating_flags")).apps
+    back = old.get_model("game", "Table").objects.filter(code__in=("SEVN23", "SEVS23")).order_by("code")
+    assert [(t.code, t.target, t.show_odds, t.rounds) for t in back] == [
+        ("SEVN23", 400, False, 3),
+        ("SEVS23", 250, True, 7),
+    ]
+    call_command("migrate", "game", verbosity=0)

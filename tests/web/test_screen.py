@@ -12,9 +12,9 @@ from game.delivery.broadcast import Passed
 from game.drawkit import common as common_module
 from game.drawkit import pieces as pieces_module
 from game.drawkit.pieces import Drawings, Piece, draw, drawings
+from game.games.sevn.panels import Pile
 from game.screen import Screen, table_view
 from game.services import table_reads
-from game.sevn.panels import Pile
 
 from .factories import open_table
 from .swaps import swapped_ids

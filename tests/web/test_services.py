@@ -9,8 +9,8 @@ import pytest
 from game import services
 from game.core.errors import ServiceError
 from game.core.identity import Player
+from game.games.sevn.engine import legal_actions
 from game.models import Event, Table
-from game.sevn.engine import legal_actions
 
 from .factories import act, deciding, game_of, open_table, people, stack, state_of
 
@@ -40,7 +40,7 @@ def test_create_seats_the_host_first():
         ({"seat_count": 1}, "bad_seats"),
         ({"seat_count": 9}, "bad_seats"),
         ({"seat_count": "x"}, "bad_seats"),
-        ({"target": 10}, "bad_target"),
+        ({"options": {"target": 10}}, "bad_target"),
         ({"turn_seconds": 45}, "bad_timer"),
         ({"nickname": ""}, "bad_nickname"),
         ({"nickname": "x" * 21}, "bad_nickname"),

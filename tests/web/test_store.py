@@ -11,9 +11,9 @@ from django.db.models.signals import post_init, pre_init
 from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
+from game.games.sevens.engine import playable
 from game.models import Event, Game, Seat, Table
 from game.services import store
-from game.sevens.engine import playable
 
 from ..tables.sevens_tables import play, sevens_table
 from ..tables.sevens_tables import state_of as sevens_state

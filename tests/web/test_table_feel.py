@@ -12,14 +12,14 @@ from django.test import Client
 from django.utils import timezone, translation
 
 from game.core.errors import ServiceError
+from game.games.sevn import log
+from game.games.sevn.engine import from_json, to_json
+from game.games.sevn.panels import access_keys, points
 from game.live import timers
 from game.models import Presence, Seat
 from game.screen import Screen, render_table
 from game.services import presence, table_reads
 from game.services.play import ABSENT_TURN, rematch_ask
-from game.sevn import log
-from game.sevn.engine import from_json, to_json
-from game.sevn.panels import access_keys, points
 
 from .factories import act, game_of, open_table
 

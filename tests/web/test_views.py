@@ -32,8 +32,10 @@ def test_create_a_table_and_land_in_its_lobby(client):
     )
     table = Table.objects.get()
     assert response.status_code == 302 and response["Location"] == f"/en/t/{table.code}/"
+    assert table.options == {"target": 250, "show_odds": True}  # SEVN's settings, as its Kind checked them
     html = client.get(response["Location"]).content.decode()
     assert table.code in html and "Start the game" in html and f"/t/{table.code}/" in html
+    assert "first to 250 · 30 s per decision · bust odds shown" in html
 
 
 def test_create_with_bad_settings_shows_the_form_again(client):

@@ -1,11 +1,11 @@
 /* Creating a table (the home page's form): the chosen game's own settings. Without JavaScript
    every field shows and the server takes the chosen game's; with it, the other games' fields
-   hide and the seat choices are the chosen game's, as its radio button's label says them
-   (data-min-seats, data-max-seats: drawn from the game's Kind). */
+   hide and the seat choices are the chosen game's, as its radio button says them
+   (data-seat-min, data-seat-max: drawn from the game's Kind by game.pages.forms). */
 
 function seatRange(radio) {
-  var label = radio && radio.closest("[data-min-seats]");
-  return label ? [Number(label.dataset.minSeats), Number(label.dataset.maxSeats)] : null;
+  if (!radio || !radio.dataset.seatMin) return null;
+  return [Number(radio.dataset.seatMin), Number(radio.dataset.seatMax)];
 }
 
 function setupGameChoice(form) {

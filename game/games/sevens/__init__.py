@@ -1,0 +1,17 @@
+"""Sevens (Fan Tan), the second game: everything about it in one folder (engine, bots, faces,
+log sentences, table pieces and partials, rulebook, look, and its Kind in kind.py), with the
+same file names as game/games/sevn for the same jobs.
+
+What the platform reaches (through game.registry): `replay`, how a record of it replays (plain
+Python, for `python -m game.verify` too), and `load()`, its Kind, which needs Django and so is
+imported only when the site asks for it."""
+
+from __future__ import annotations
+
+from game.games.sevens import record_play as replay  # noqa: F401 (what the registry reaches: game.registry)
+
+
+def load():
+    from game.games.sevens.kind import KIND
+
+    return KIND
