@@ -65,7 +65,7 @@ def nav(current: Page) -> list[dict]:
     return [
         {"url": page_url(kind, page), "title": page.title, "current": page is current}
         for kind in games()
-        for page in kind.rulebook.pages  # type: ignore[union-attr]
+        for page in (kind.rulebook.pages if kind.rulebook is not None else ())
     ]
 
 

@@ -49,6 +49,7 @@ class Kind:
     # it. And the lobby's: "too_many_bots" when its seats take fewer computer players than seats.
     refusals: dict[str, Any] = {}
     showcase: tuple[str, ...] = ()  # cards the start page shows when it is the site's first game
+    stylesheet: str = ""  # its look: a stylesheet in its folder's static/ ("games/<name>.css"), linked on every page
     options: tuple[Option, ...] = ()  # the settings its tables offer, each with its form field (game.core.options)
     phrases: tuple[str, ...] = COMMON_PHRASES  # the quick phrases its tables' chat offers (game.core.phrases)
 

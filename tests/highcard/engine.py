@@ -1,5 +1,6 @@
 """High card, a 30-line game: each seat in turn draws a card; when all have drawn, the highest wins
-the round (the first to draw it on a tie); three rounds, most rounds won wins."""
+the round (the first to draw it on a tie); after the rounds the table chose (three unless it chose
+otherwise), most rounds won wins."""
 
 from __future__ import annotations
 
@@ -14,10 +15,11 @@ class IllegalAction(ValueError):
         self.code = code
 
 
-def new_game(seats: int, seed: int) -> dict:
+def new_game(seats: int, seed: int, rounds: int = ROUNDS) -> dict:
     deck = [rank for rank in range(2, 15) for _ in range(4)]
     random.Random(seed).shuffle(deck)
-    return {"deck": deck, "drawn": [None] * seats, "wins": [0] * seats, "round": 1, "current": 0, "over": False}
+    state = {"deck": deck, "drawn": [None] * seats, "wins": [0] * seats, "round": 1, "current": 0, "over": False}
+    return {**state, "rounds": rounds}
 
 
 def legal_actions(state: dict) -> list[dict]:
@@ -41,7 +43,7 @@ def apply(state: dict, action: object, actor: int | None = None) -> list[dict]:
     state["wins"][best] += 1
     events.append({"type": "round_won", "seat": best, "round": state["round"]})
     state["drawn"], state["current"], state["round"] = [None] * len(state["drawn"]), 0, state["round"] + 1
-    if state["round"] > ROUNDS:
+    if state["round"] > state["rounds"]:
         state["over"], state["current"] = True, None
         events.append({"type": "game_over", "winners": winners(state)})
     return events

@@ -1,6 +1,8 @@
 """High card behind the platform's Kind: what a game must give the tables, and nothing more.
 Its one partial (templates/high/_table.html) draws the table and its one piece, the board; the
-kit (game.drawkit) gives it the meta, presence and rematch every table has."""
+kit (game.drawkit) gives it the meta, presence and rematch every table has. And what a game may give
+besides, each in this folder: a setting of its own (how many hands), its own seat range, its
+rulebook page (rulebook.py, prose/, templates/high/rules.html) and its look (static/games/high.css)."""
 
 from __future__ import annotations
 
@@ -9,12 +11,29 @@ import random
 from pathlib import Path
 from typing import NamedTuple
 
+from django import forms
+
+from game.core.errors import choose_int
 from game.core.kind import Kind
+from game.core.options import Option
 from game.drawkit import common
 from game.drawkit.common import TableView, seat_names, viewer_seat
 from game.drawkit.pieces import Piece
 
-from . import engine
+from . import engine, rulebook
+
+HANDS = range(1, 6)
+HANDS_OPTION = Option(
+    "hands",
+    lambda: forms.TypedChoiceField(
+        label="Hands", coerce=int, initial=engine.ROUNDS, required=False, choices=[(n, str(n)) for n in HANDS]
+    ),
+    engine.ROUNDS,
+    lambda asked: choose_int(
+        engine.ROUNDS if asked is None else asked, HANDS, "bad_hands", "High card has 1 to 5 hands."
+    ),
+    lambda hands: f"{hands} hands",
+)
 
 
 class Frame(NamedTuple):
@@ -42,16 +61,19 @@ def board_context(board: Board) -> dict:
 
 
 class HighCard(Kind):
-    name, label, about = "high", "High card", "draw the highest card, 2 to 4 players"
-    min_seats, max_seats, max_bots, secret = 2, 4, 3, False
+    name, label, about = "high", "High card", "draw the highest card, 2 to 10 players"
+    min_seats, max_seats, max_bots, secret = 2, 10, 9, False
     illegal = engine.IllegalAction
     folder = Path(__file__).resolve().parent
     table_template = "high/_table.html"
-    seat_range, start_note = "A table of high card has 2 to 4 seats.", "Two players are needed."
+    seat_range, start_note = "A table of high card has 2 to 10 seats.", "Two players are needed."
     actions = {"draw": ()}
+    options = (HANDS_OPTION,)
+    rulebook = rulebook.RULEBOOK
+    stylesheet = "games/high.css"
 
     def new(self, table, seat_count, seed, events):
-        return engine.new_game(seat_count, seed)
+        return engine.new_game(seat_count, seed, self.table_options(table.options)["hands"])
 
     def apply(self, state, action, actor=None):
         return engine.apply(state, action, actor)
@@ -82,7 +104,7 @@ class HighCard(Kind):
         return json.loads(text)
 
     def lobby_line(self, table):
-        return f"{table['seat_count']} seats · {engine.ROUNDS} rounds"
+        return f"{table['seat_count']} seats · {self.summaries(table)['hands']}"
 
     def shared_pieces(self, snapshot, events):
         return tuple(seat_names(snapshot))

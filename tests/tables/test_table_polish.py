@@ -180,7 +180,7 @@ def test_a_sevens_hand_says_why_a_card_cannot_be_played_and_never_of_a_playable_
     table, players = sevens_table(turn_seconds=0, seed=1)  # seat 2 chooses first: 7♥ and 8♦ fit
     hands = [
         re.findall(
-            r'<li class="sevens-hand__card([^"]*)"([^>]*)>',
+            r'<li class="sevens-hand__card([^"]*)" data-hand-card([^>]*)>',
             Screen(player.key, language).full(snapshot_of(table), [], [0, 1, 2]),
         )
         for player, language in ((players[2], "en"), (players[0], "de"))

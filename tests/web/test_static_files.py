@@ -27,6 +27,9 @@ def test_collected_files_are_hashed_compressed_and_cached_long(settings, tmp_pat
     response = Client().get(url, HTTP_ACCEPT_ENCODING="gzip")
     assert response.status_code == 200 and response["Content-Encoding"] == "gzip"
     assert "immutable" in response["Cache-Control"] and "max-age=315360000" in response["Cache-Control"]
+    sheet = static("games/sevens.css")  # a game's look, collected from its folder (game.registry.static)
+    assert sheet != "/static/games/sevens.css" and (tmp_path / sheet.removeprefix("/static/")).exists()
+    assert Client().get(sheet).status_code == 200
 
 
 def test_collected_modules_import_each_other_by_hashed_name(settings, tmp_path):

@@ -43,6 +43,7 @@ class Sevens(FolderKind):
     about = _("Fan Tan: play your cards onto the sevens, 3 to 7 players")
     illegal = engine.IllegalAction
     folder = Path(__file__).resolve().parent
+    stylesheet = "games/sevens.css"
     table_template = "sevens/_table.html"
     seat_range = _("A table of Sevens has 3 to 7 seats.")
     start_note = _("At least three players must be seated to start a game of Sevens.")

@@ -53,6 +53,7 @@ class Sevn(FolderKind):
     about = _("push your luck, 2 to 8 players")
     illegal = engine.IllegalAction
     folder = Path(__file__).resolve().parent
+    stylesheet = "games/sevn.css"
     table_template = "sevn/_table.html"
     seat_range = _("A table has 2 to 8 seats.")
     start_note = _("At least two players must be seated to start.")

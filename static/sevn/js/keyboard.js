@@ -24,16 +24,17 @@ document.addEventListener("keydown", function (event) {
   }
 });
 
-/* Your hand (Sevens) is one Tab stop: Tab lands on a card you can play, the arrows move over
+/* Your hand (a game's partial marks it: data-hand on the list, data-hand-card on each card,
+   data-hand-play on a card's play button; Sevens' _hand.html) is one Tab stop: Tab lands on a card you can play, the arrows move over
    every card (those you cannot play too), Enter plays a playable card or shows why another
    does not fit. Which playable card was the stop is kept across redraws. Its keys are its own:
    the table cards' listener (table_cards.js) does not hear them. */
 
-var HAND = "#controls .sevens-hand__cards";
+var HAND = "#controls [data-hand]";
 var handStop = null;  // the code of the playable card that is the hand's stop
 function handItems(hand) {
-  return Array.prototype.map.call(hand.querySelectorAll(".sevens-hand__card"), function (item) {
-    return item.querySelector(".sevens-play") || item.querySelector(".card[data-code]");
+  return Array.prototype.map.call(hand.querySelectorAll("[data-hand-card]"), function (item) {
+    return item.querySelector("[data-hand-play]") || item.querySelector(".card[data-code]");
   }).filter(Boolean);
 }
 function codeOf(item) { return item.dataset.card || item.dataset.code; }
@@ -42,7 +43,7 @@ export function handStops(focused) {
   var hand = document.querySelector(HAND);
   if (!hand) return;
   var items = handItems(hand);
-  var playable = items.filter(function (item) { return item.matches(".sevens-play"); });
+  var playable = items.filter(function (item) { return item.matches("[data-hand-play]"); });
   var kept = playable.filter(function (item) { return codeOf(item) === handStop; })[0];
   var stop = focused || kept || playable[0] || items[0];
   items.forEach(function (item) { item.tabIndex = item === stop ? 0 : -1; });
@@ -51,7 +52,7 @@ export function handStops(focused) {
 document.addEventListener("focusin", function (event) {
   var item = event.target;
   if (!item.closest || !item.closest(HAND)) return;
-  if (item.matches(".sevens-play")) handStop = codeOf(item);
+  if (item.matches("[data-hand-play]")) handStop = codeOf(item);
   handStops(item);
 });
 document.addEventListener("focusout", function (event) {
