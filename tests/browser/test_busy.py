@@ -145,14 +145,17 @@ LONGEST_PAUSES = "Math.random = () => 0.99;"
 # Every pause drawn at a twentieth of its longest, where the pauses are not what a test is about:
 # a lost socket's tries then come within 50 ms, 100 ms, 200 ms, 400 ms, not up to 1, 2, 4, 8 s.
 SHORT_PAUSES = "Math.random = () => 0.05;"
-# The close codes the page's socket saw, in order (window.closes).
+# The close codes the page's table socket saw, in order (window.closes).
 CLOSE_CODES = (
-    "document.addEventListener('htmx:wsClose', e => (window.closes = window.closes || []).push(e.detail.event.code));"
+    "document.addEventListener('htmx:wsClose', e => /[/]ws[/]t[/]/.test(e.target.getAttribute('ws-connect'))"
+    " && (window.closes = window.closes || []).push(e.detail.event.code));"
 )
 # How many table sockets the page has opened (window.tries: each try, as htmx's extension makes
-# it) and the close codes they met (window.closes).
+# it; not a signed-in page's invitations socket, which goes through the extension too) and the
+# close codes they met (window.closes).
 COUNT_TRIES = (
-    "document.addEventListener('htmx:wsConnecting', () => (window.tries = (window.tries || 0) + 1));" + CLOSE_CODES
+    "document.addEventListener('htmx:wsConnecting', e => /[/]ws[/]t[/]/.test(e.target.getAttribute('ws-connect'))"
+    " && (window.tries = (window.tries || 0) + 1));" + CLOSE_CODES
 )
 # How many messages the page's forms gave the socket to send (window.sends), at once or kept
 # until it opens.

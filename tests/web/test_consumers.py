@@ -76,14 +76,13 @@ def online(*seats: int) -> str:
 
 
 async def last_word(code: str, player, text: str = "that is all") -> str:
-    """A chat line said at the table and broadcast to every screen of it, through the group as
-    every update is: what a screen is sent after it came after everything broadcast before it.
-    Its text is the marker to drain to, so that what was not sent before it was not sent at all."""
+    """A chat line said at the table: the service announces it to every screen of the table as it
+    commits, through the group as every update is, so what a screen is sent after it came after
+    everything broadcast before it. Its text is the marker to drain to, so that what was not sent
+    before it was not sent at all."""
     from game import services
-    from game.delivery.broadcast import send_async
 
-    said = await database_sync_to_async(services.chat_post)(code=code, player=player, text=text)
-    await send_async(code, said)
+    await database_sync_to_async(services.chat_post)(code=code, player=player, text=text)
     return text
 
 
