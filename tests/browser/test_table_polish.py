@@ -4,6 +4,7 @@ moves easy to follow, round results and the game's end in view, notices that nev
 from __future__ import annotations
 
 import time
+from datetime import timedelta
 
 import pytest
 from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
@@ -70,25 +71,27 @@ def sevens_host(page, base: str, nickname: str) -> str:
     return page.locator("#invite-link").input_value()
 
 
-# Presence's clocks a fifth of their length on the server the presence test forks: what is under
-# test is that the heartbeat keeps people online past the sweep's thresholds (stale rows, away)
-# and that someone who left is marked away after AWAY_AFTER, whatever those lengths are; at a
-# fifth, past them takes 13 s instead of a minute (run twice). Not shorter: a beat a loaded
-# machine delays past STALE_AFTER would show someone present as offline.
+# Presence's clocks shorter on the server the presence test forks. What is under test is that
+# the heartbeat keeps people online past the sweep's thresholds (stale rows, away) and that
+# someone who left is marked away after AWAY_AFTER, whatever those lengths are: past them takes
+# 11 s here instead of a minute (run twice). A beat every second, and rows stale only after ten
+# of them (the real clocks: three of ten seconds): a loaded machine that delays the beats by up
+# to 9 s (the real slack is 20 s) shows nobody present as offline. At a fifth of each (a beat
+# every 2 s, stale after 6 s), a run beside the whole suite showed a seat offline at the start.
 QUICK_PRESENCE = {
-    (presence, "HEARTBEAT"): presence.HEARTBEAT / 5,
-    (presence, "STALE_AFTER"): presence.STALE_AFTER / 5,
-    (presence, "AWAY_AFTER"): presence.AWAY_AFTER / 5,
-    (presence, "GRACE"): playing.GRACE / 5,
-    (playing, "GRACE"): playing.GRACE / 5,
-    (watch, "CHECK_SECONDS"): watch.CHECK_SECONDS / 5,
+    (presence, "HEARTBEAT"): timedelta(seconds=1),
+    (presence, "STALE_AFTER"): timedelta(seconds=10),
+    (presence, "AWAY_AFTER"): timedelta(seconds=10),
+    (presence, "GRACE"): timedelta(seconds=3),
+    (playing, "GRACE"): timedelta(seconds=3),
+    (watch, "CHECK_SECONDS"): 0.2,
     (timers, "ABSENCE_CHECK_SECONDS"): 1,
 }
 
 
 @pytest.fixture
 def quick_presence_url(django_db_blocker, monkeypatch):
-    """A server of the test's own, forked with presence's clocks at a fifth (the fork inherits
+    """A server of the test's own, forked with presence's clocks shorter (the fork inherits
     the patched modules; the session's server keeps the real ones, and its sweep, acting on the
     same database, finds these seats seen every HEARTBEAT: it takes nobody for gone)."""
     for (module, name), value in QUICK_PRESENCE.items():
