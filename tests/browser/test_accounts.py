@@ -74,6 +74,7 @@ def test_sign_up_with_a_passkey_then_sign_in_with_it(browser, base, shoot):
     enter_code(page, "pia@example.com")
     expect(page.locator("#mfa_webauthn_signup")).to_be_visible()
     shoot(page, "accounts-passkey-create")
+    page.wait_for_load_state("load")  # allauth's passkey script bound to the button
     page.click("#mfa_webauthn_signup")
     expect(page.locator(".site-account__name")).to_contain_text("Pia")
 
@@ -97,6 +98,8 @@ def test_wrong_passwords_from_someone_else_leave_the_owner_their_passkey(browser
     owner.fill('input[name="email"]', "rita@example.com")
     owner.locator("form.account-form button[type=submit]").click()
     enter_code(owner, "rita@example.com")
+    expect(owner.locator("#mfa_webauthn_signup")).to_be_visible()
+    owner.wait_for_load_state("load")  # allauth's passkey script bound to the button
     owner.click("#mfa_webauthn_signup")
     expect(owner.locator(".site-account__name")).to_contain_text("Rita")
     owner.goto(f"{base}/en/accounts/password/set/")  # a password too, which others can guess at
