@@ -62,21 +62,28 @@ def test_sign_up_log_out_and_log_in_again_in_german(browser, base, shoot):
     context.close()
 
 
+def sign_up_with_a_passkey(page, base: str, name: str, shoot=None) -> None:
+    """Sign up with a passkey (the browser's virtual authenticator makes it), the e-mail's code
+    confirmed: the page ends signed in."""
+    page.goto(f"{base}/en/accounts/signup/")
+    page.get_by_role("link", name="Sign up using a passkey").click()
+    page.fill('input[name="username"]', name)
+    page.fill('input[name="email"]', f"{name.lower()}@example.com")
+    page.locator("form.account-form button[type=submit]").click()
+    enter_code(page, f"{name.lower()}@example.com")
+    expect(page.locator("#mfa_webauthn_signup")).to_be_visible()
+    if shoot:
+        shoot(page, "accounts-passkey-create")
+    page.wait_for_load_state("load")  # allauth's passkey script bound to the button
+    page.click("#mfa_webauthn_signup")
+    expect(page.locator(".site-account__name")).to_contain_text(name)
+
+
 def test_sign_up_with_a_passkey_then_sign_in_with_it(browser, base, shoot):
     context = browser.new_context(viewport=DESKTOP, locale="en-GB")
     page = context.new_page()
     virtual_authenticator(context, page)
-    page.goto(f"{base}/en/accounts/signup/")
-    page.get_by_role("link", name="Sign up using a passkey").click()
-    page.fill('input[name="username"]', "Pia")
-    page.fill('input[name="email"]', "pia@example.com")
-    page.locator("form.account-form button[type=submit]").click()
-    enter_code(page, "pia@example.com")
-    expect(page.locator("#mfa_webauthn_signup")).to_be_visible()
-    shoot(page, "accounts-passkey-create")
-    page.wait_for_load_state("load")  # allauth's passkey script bound to the button
-    page.click("#mfa_webauthn_signup")
-    expect(page.locator(".site-account__name")).to_contain_text("Pia")
+    sign_up_with_a_passkey(page, base, "Pia", shoot)
 
     page.get_by_role("button", name="Log out").first.click()
     expect(page.locator(".site-account")).to_contain_text("Log in")
@@ -92,16 +99,7 @@ def test_wrong_passwords_from_someone_else_leave_the_owner_their_passkey(browser
     owner_ctx = browser.new_context(viewport=DESKTOP, locale="en-GB")
     owner = owner_ctx.new_page()
     virtual_authenticator(owner_ctx, owner)
-    owner.goto(f"{base}/en/accounts/signup/")
-    owner.get_by_role("link", name="Sign up using a passkey").click()
-    owner.fill('input[name="username"]', "Rita")
-    owner.fill('input[name="email"]', "rita@example.com")
-    owner.locator("form.account-form button[type=submit]").click()
-    enter_code(owner, "rita@example.com")
-    expect(owner.locator("#mfa_webauthn_signup")).to_be_visible()
-    owner.wait_for_load_state("load")  # allauth's passkey script bound to the button
-    owner.click("#mfa_webauthn_signup")
-    expect(owner.locator(".site-account__name")).to_contain_text("Rita")
+    sign_up_with_a_passkey(owner, base, "Rita")
     owner.goto(f"{base}/en/accounts/password/set/")  # a password too, which others can guess at
     owner.fill('input[name="password1"]', PASSWORD)
     owner.fill('input[name="password2"]', PASSWORD)
