@@ -53,7 +53,8 @@ services:
 	.ci/services
 
 test: setup services lint
-	@command -v chromium >/dev/null || ($(SUDO) apt-get update -qq && $(SUDO) apt-get install -y -qq chromium)
+	@(command -v chromium && command -v chromium-headless-shell) >/dev/null || \
+		($(SUDO) apt-get update -qq && $(SUDO) apt-get install -y -qq chromium chromium-headless-shell)
 	$(BIN)/python -m pytest
 
 bench: setup

@@ -33,7 +33,7 @@ SETTLE = 3.0  # seconds a committed move has to reach every screen before the sc
 SETTLE_LOST = 30.0  # seconds a move answered may still land once the people have stopped
 # The events that change only who plays a seat (game.services.play.SEAT_CHANGES; a test keeps
 # the two the same): a move made before them still applies.
-SEAT_CHANGES = frozenset({"away", "back", "removed", "rematch_asked"})
+SEAT_CHANGES = frozenset({"away", "back", "removed", "rematch_asked", "let_go", "let_go_asked"})
 
 
 def answered_before(answered, number: int, before: int, kinds_by_version: dict[int, set[str]]) -> bool:

@@ -4,6 +4,15 @@ from __future__ import annotations
 
 from django.contrib import admin
 
-from game.moderation import accounts, admin_login, rating_flags, review, tables  # noqa: F401 (each registers its pages)
+from game.moderation import (  # noqa: F401 (each registers its pages)
+    accounts,
+    admin_login,
+    alerts,
+    game_results,
+    leave_pauses,
+    rating_flags,
+    review,
+    tables,
+)
 
 admin_login.install(admin.site)

@@ -56,6 +56,16 @@ def _kept_secret(name: str, default_file: str, make: Callable[[], str]) -> str:
         return key
 
 
+def _new_vapid_key() -> str:
+    """A new VAPID private key: P-256, its 32-byte secret in URL-safe base64 without padding."""
+    import base64
+
+    from cryptography.hazmat.primitives.asymmetric import ec
+
+    secret = ec.generate_private_key(ec.SECP256R1()).private_numbers().private_value.to_bytes(32, "big")
+    return base64.urlsafe_b64encode(secret).decode().rstrip("=")
+
+
 def _signing_key() -> str:
     """The private key game records are signed with (Ed25519, game.fair.signature): its public
     half is published at /record-key.txt, so it must stay the same for as long as records signed
@@ -72,6 +82,8 @@ SEVN_SIGNING_KEY = _signing_key()
 ALLOWED_HOSTS = [h.strip() for h in os.environ.get("ALLOWED_HOSTS", "127.0.0.1,localhost").split(",") if h.strip()]
 # The origins pages and sockets may come from. By default each allowed host on the port it is
 # served on (a socket must come from the page's own origin: game.live.origins checks host and port).
+# A form refused for its token: an htmx request is told so and tries once more (game.pages.stale)
+CSRF_FAILURE_VIEW = "game.pages.stale.csrf_failure"
 CSRF_TRUSTED_ORIGINS = [o.strip() for o in os.environ.get("TRUSTED_ORIGINS", "").split(",") if o.strip()]
 # The host a page asked for by an IP address is sent to (game.pages.middleware.CanonicalHostMiddleware):
 # `make run` sets localhost:PORT, as a passkey needs a domain name and WebAuthn refuses 127.0.0.1.
@@ -132,6 +144,7 @@ MIDDLEWARE = [
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "game.pages.stale.StalePageMiddleware",  # an htmx request from a page drawn for another account
     "game.pages.marks.BrowserMarkMiddleware",
     "game.pages.suspended.EndedAccountMiddleware",
     "game.pages.lookups.TableLookupMiddleware",
@@ -164,7 +177,9 @@ TEMPLATES = [
                 "django.template.context_processors.request",
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
+                "game.pages.context.your_move_count",
                 "game.pages.languages.language_links",
+                "game.pages.waiting.waiting",  # the header's badges and the notices of what arrived
             ],
         },
     },
@@ -241,6 +256,8 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
 ]
 
+# Our own formats where Django's differ from what a language's readers expect (sevn_site/formats/).
+FORMAT_MODULE_PATH = ["sevn_site.formats"]
 LANGUAGE_CODE = "en"
 LANGUAGES = [
     ("en", _("English")),
@@ -290,10 +307,10 @@ LOGOUT_REDIRECT_URL = "home"
 # Accounts: django-allauth's flows (sign up, log in, log out, password reset, e-mail
 # verification, passkeys) in the site's look (templates/allauth/). A guest who signs up or logs
 # in keeps their seats, games and chat identity (game.accounts.signals).
-AUTHENTICATION_BACKENDS = [
-    "django.contrib.auth.backends.ModelBackend",  # staff's admin login
-    "allauth.account.auth_backends.AuthenticationBackend",
-]
+# allauth's backend alone: it is Django's ModelBackend (permissions, staff's admin log-in by
+# username) plus e-mail log-ins. With ModelBackend listed too, a wrong password was hashed twice,
+# once by each, doubling the CPU a password-guessing flood costs.
+AUTHENTICATION_BACKENDS = ["allauth.account.auth_backends.AuthenticationBackend"]
 ACCOUNT_ADAPTER = "game.accounts.adapter.AccountAdapter"
 ACCOUNT_LOGIN_METHODS = {"username", "email"}
 ACCOUNT_SIGNUP_FIELDS = ["username*", "email*", "password1*", "password2*"]
@@ -311,6 +328,7 @@ ACCOUNT_UNIQUE_EMAIL = True
 ACCOUNT_USERNAME_MIN_LENGTH = 2
 ACCOUNT_LOGOUT_REDIRECT_URL = "home"
 ACCOUNT_SESSION_REMEMBER = True
+# The e-mails' subjects begin "SEVN: " in each language's spacing (AccountAdapter.format_email_subject).
 ACCOUNT_EMAIL_SUBJECT_PREFIX = "SEVN: "
 # allauth's rate limits, per address ("ip") and per account ("key"): failed logins as
 # SEVN_LOGINS_PER_MINUTE says, sign-ups SEVN_SIGNUPS_PER_HOUR per address.
@@ -319,6 +337,11 @@ ACCOUNT_RATE_LIMITS = {
     "signup": f"{_env_int('SEVN_SIGNUPS_PER_HOUR', 20)}/h/ip",
 }
 MFA_SUPPORTED_TYPES = ["webauthn", "totp", "recovery_codes"]
+# Two-factor is an authenticator app (TOTP) a person turns on knowingly, and off; a passkey signs
+# in on its own and turns nothing on: no code is asked at a password log-in for it, and no
+# recovery codes are made behind the person's back (game.accounts.mfa_adapter, .passkeys).
+MFA_ADAPTER = "game.accounts.mfa_adapter.MFAAdapter"
+MFA_RECOVERY_CODES_SHOW_ONCE = True  # shown once as two-factor is turned on; new ones may be made
 MFA_PASSKEY_LOGIN_ENABLED = True
 MFA_PASSKEY_SIGNUP_ENABLED = ACCOUNT_EMAIL_VERIFICATION == "mandatory"  # allauth asks for it
 # A passkey is bound to the site's origin: plain http only where there is no HTTPS (a laptop).
@@ -383,7 +406,37 @@ SEVN_FRIEND_REQUESTS_PER_HOUR = _env_int("SEVN_FRIEND_REQUESTS_PER_HOUR", 30)
 SEVN_INVITATIONS_PER_HOUR = _env_int("SEVN_INVITATIONS_PER_HOUR", 60)
 # New tables per hour (the form, and "Play again"): per person, and per client address (0: no limit).
 SEVN_TABLES_PER_HOUR = _env_int("SEVN_TABLES_PER_HOUR", 30)
+# Turn-based tables a person may sit at at once (in their lobby or playing): one more is refused.
+SEVN_MAX_TURN_BASED_TABLES = _env_int("SEVN_MAX_TURN_BASED_TABLES", 30)
 SEVN_TABLES_PER_HOUR_PER_ADDRESS = _env_int("SEVN_TABLES_PER_HOUR_PER_ADDRESS", 120)
+
+# Alerts off the site (game.services.alerts, game.delivery.webpush): Web Push signed with the
+# site's VAPID key (a P-256 private key, 32 bytes in URL-safe base64; made once and kept in
+# .vapid_key like .secret_key, or SEVN_VAPID_KEY), sent to the push services' hosts only.
+SEVN_VAPID_KEY = _kept_secret("SEVN_VAPID_KEY", ".vapid_key", lambda: _new_vapid_key())
+SEVN_VAPID_SUBJECT = os.environ.get("SEVN_VAPID_SUBJECT", "").strip() or "mailto:" + (
+    DEFAULT_FROM_EMAIL.rsplit("<", 1)[-1].rstrip(">").strip()
+)
+# Hosts a subscription may name (a suffix matches subdomains): the browsers' push services. Any
+# other endpoint is refused when the browser subscribes, so that the site posts nowhere else.
+SEVN_PUSH_HOSTS = [
+    h.strip()
+    for h in os.environ.get(
+        "SEVN_PUSH_HOSTS",
+        "fcm.googleapis.com,updates.push.services.mozilla.com,push.services.mozilla.com,"
+        "notify.windows.com,push.apple.com",
+    ).split(",")
+    if h.strip()
+]
+SEVN_PUSH_ALLOW_HTTP = _env_bool("SEVN_PUSH_ALLOW_HTTP", False)  # plain-http endpoints: a local receiver in tests
+# "Your move" waits this long for a quick reply before it is pushed (a reply sends nothing).
+SEVN_PUSH_GRACE_SECONDS = _env_int("SEVN_PUSH_GRACE_SECONDS", 20)
+# The outbox's sending threads per process: a push service answers in tens of ms, most of it waiting.
+SEVN_PUSH_THREADS = _env_int("SEVN_PUSH_THREADS", 32)
+# The site's address in e-mails (links to tables, settings, the unsubscribe link).
+SEVN_SITE_URL = os.environ.get("SEVN_SITE_URL", "").strip().rstrip("/") or (
+    "https://" + ALLOWED_HOSTS[0] if HTTPS and ALLOWED_HOSTS else "http://" + (SEVN_CANONICAL_HOST or "localhost:8000")
+)
 
 LOGGING = {
     "version": 1,

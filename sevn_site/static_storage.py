@@ -6,7 +6,7 @@ unhashed modules, served but under names whose content changes, each cached apar
 that imports it. Django's `support_js_module_import_aggregation` would rewrite every collected
 script's imports and fails collectstatic on django-htmx's extensions (hx-sse-2.js names an
 "htmx" file that is not there), so its patterns apply to ours only (`sevn/*.js`). The import
-graph has no cycles, which the rewriting needs (tests/web/test_static_files.py checks both)."""
+graph has no cycles, which the rewriting needs (tests/pages/test_static_files.py checks both)."""
 
 from __future__ import annotations
 

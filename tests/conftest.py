@@ -22,20 +22,20 @@ ONE_WORKER_PER_MODULE = ("tests/scaleout/",)
 # nothing left). Measured with --durations on this machine; browser tests still come after all
 # others on each worker (tests/browser/conftest.py keeps this order among them).
 LONGEST_FIRST = (
-    "tests/bots/test_strength.py",
-    "tests/bots/test_rating_simulation.py",
+    "tests/games/sevn/bots/test_strength.py",
+    "tests/games/sevn/bots/test_rating_simulation.py",
     "tests/fair/test_verify.py",
     "tests/accounts/test_verification_settings.py",
-    "tests/service/test_latency_bench.py",
-    "tests/bots/test_policies.py",
-    "tests/service/test_hardening.py",
+    "tests/bench/test_latency_bench.py",
+    "tests/games/sevn/bots/test_policies.py",
+    "tests/runtime/test_hardening.py",
     "tests/accounts/test_signup.py",
-    "tests/service/test_production_settings.py",
-    "tests/service/test_move_parser.py",
+    "tests/runtime/test_production_settings.py",
+    "tests/live/test_move_parser.py",
     "tests/fair/test_fair_deal.py",
     "tests/fair/test_records.py",
-    "tests/web/test_migrations.py",
-    "tests/sevens/test_properties.py",
+    "tests/models/test_migrations.py",
+    "tests/games/sevens/test_properties.py",
     "tests/browser/test_busy.py",
     "tests/browser/test_table_polish.py",
     "tests/browser/test_sevens_table.py",
@@ -46,6 +46,17 @@ LONGEST_FIRST = (
 
 
 @pytest.fixture(autouse=True)
+def _no_table_held():
+    """Each test starts with no table held in memory (game.services.held): a test's database is
+    emptied after it, and the next test's tables may get the same ids, codes and people."""
+    from game.services import held
+
+    held.clear()
+    yield
+    held.clear()
+
+
+@pytest.fixture(autouse=True)
 def _fast_settings(settings):
     settings.SEVN_BOT_DELAY_MS = 0
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
@@ -53,6 +64,47 @@ def _fast_settings(settings):
         "default": {"BACKEND": "channels.layers.InMemoryChannelLayer"},
         "local": {"BACKEND": "game.delivery.channel_layer.LocalChannelLayer"},
     }
+
+
+@pytest.fixture(autouse=True, scope="session")
+def _static_files_listed_once():
+    """WhiteNoise lists every static file through the finders (and stats each one and its
+    compressed twins) whenever its middleware is made, and Django's test Client makes the
+    middleware afresh for every Client: a test's first request paid that listing (about 15 ms of
+    CPU, 200 files), and a test that makes a thousand clients paid it a thousand times. A server
+    makes its middleware once; here each process lists the files once for each set of settings
+    that decides what is found (a test that changes them is listed afresh)."""
+    from django.conf import settings
+    from whitenoise.middleware import WhiteNoiseMiddleware
+
+    from game import registry
+
+    listed: dict[tuple, dict] = {}
+    list_files = WhiteNoiseMiddleware.add_files_from_finders
+
+    def add_files_from_finders(self) -> None:
+        key = tuple(
+            repr(value)
+            for value in (
+                self.static_prefix,
+                self.max_age,
+                self.allow_all_origins,
+                self.charset,
+                settings.STATICFILES_DIRS,
+                settings.STATICFILES_FINDERS,
+                settings.INSTALLED_APPS,
+                sorted(registry.KINDS),  # a game registered by a test brings its own static files
+            )
+        )
+        if key not in listed:
+            files, self.files = self.files, {}
+            list_files(self)
+            listed[key], self.files = self.files, files
+        self.files.update(listed[key])  # as WhiteNoise's own listing: over what STATIC_ROOT gave
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(WhiteNoiseMiddleware, "add_files_from_finders", add_files_from_finders)
+        yield
 
 
 @pytest.fixture(autouse=True)
@@ -92,8 +144,10 @@ def rulebook(db):
     if _RULEBOOK_ROWS and counts == [len(_RULEBOOK_ROWS[model]) for model in models]:
         return
     if _RULEBOOK_ROWS and not any(counts):
+        # (the browser tests' server may be loading the same rows for a page asked for meanwhile:
+        # a row it wrote first stays, and the rulebook is whole either way)
         for model in models:
-            model.objects.bulk_create(model(**row) for row in _RULEBOOK_ROWS[model])
+            model.objects.bulk_create((model(**row) for row in _RULEBOOK_ROWS[model]), ignore_conflicts=True)
         return
     LoadedRulebook.objects.all().delete()  # rows half there: every game's loaded again
     ensure(registry.KINDS.values())

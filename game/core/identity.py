@@ -17,6 +17,9 @@ SESSION_KEY = "sevn_player"
 NICKNAME_KEY = "sevn_nickname"
 ACCOUNT_KEY = "sevn_account"  # [user id, the account's player key], set at log-in (game.accounts.signals)
 ENDED_KEY = "sevn_account_ended"  # the user id of the account this session held until it was suspended
+# Set with ENDED_KEY; the page that says why clears it (game.pages.suspended): until then, the
+# next page this browser opens is that one, whatever requests (a fetch, htmx, a socket) came first.
+ENDED_UNREAD_KEY = "sevn_account_ended_unread"
 TRACES_ATTRIBUTE = "sevn_traces"  # on a page's session: the browser's Traces (game.pages.marks)
 
 
@@ -110,6 +113,7 @@ def forget_ended_account(session) -> bool:
         if session.get(SESSION_KEY) == kept[1]:
             del session[SESSION_KEY]
         session[ENDED_KEY] = kept[0]
+        session[ENDED_UNREAD_KEY] = True
     return True
 
 

@@ -1,7 +1,7 @@
 """Writers announce their own changes: a service that changes what a screen shows (a table, its
 chat) says so itself, and what it says goes out once its transaction commits, never if it rolls
 back. Callers (pages, sockets, admin, the timers) call the service and broadcast nothing: a
-caller that forgot to was a screen that silently lagged (tests/web/test_announced.py walks every
+caller that forgot to was a screen that silently lagged (tests/delivery/test_announced.py walks every
 service that writes and fails if a commit leaves a table's screens behind it).
 
 Where an announcement goes at the commit depends on who called the service:
@@ -50,7 +50,23 @@ class Out(NamedTuple):
     why: str
 
 
-Said = Update | Invitations | Out
+class PersonNote(NamedTuple):
+    """A message for every page one signed-in person has open (game.live.people: its "type"
+    names the handler), such as a friend request made to them."""
+
+    user_id: int
+    message: dict
+
+
+class YourMove(NamedTuple):
+    """A person's count of turn-based tables waiting for their move changed (`told`: {"code",
+    "deadline", "count", "yours"}), for every page they have open."""
+
+    user_id: int
+    told: dict
+
+
+Said = Update | Invitations | Out | PersonNote | YourMove
 
 _held: ContextVar[list[Said] | None] = ContextVar("sevn_announcements_held", default=None)
 
@@ -71,6 +87,15 @@ def tables(sent: list[tuple[str, dict]]) -> None:
 def invitations(sent: list[tuple[int, dict]]) -> None:
     if sent:
         _on_commit(Invitations(sent))
+
+
+def person(user_id: int, message: dict) -> None:
+    """Every page the person has open gets `message` once the current transaction commits."""
+    _on_commit(PersonNote(user_id, message))
+
+
+def your_move(user_id: int, told: dict) -> None:
+    _on_commit(YourMove(user_id, told))
 
 
 def out(player_tag: str, user_id: int | None, why: str) -> None:
@@ -96,6 +121,10 @@ def send(said: Said) -> None:
         broadcast.send(said.code, said.update)
     elif isinstance(said, Invitations):
         broadcast.send_to_people(said.sent)
+    elif isinstance(said, PersonNote):
+        broadcast.send_to_person(said.user_id, said.message)
+    elif isinstance(said, YourMove):
+        broadcast.send_your_move(said.user_id, said.told)
     else:
         broadcast.put_out(said.player_tag, said.user_id, said.why)
 
@@ -107,6 +136,10 @@ async def send_async(said: Said, tell: Callable[[str, dict], Awaitable[None]]) -
         await tell(said.code, said.update)
     elif isinstance(said, Invitations):
         await broadcast.send_to_people_async(said.sent)  # (logs its own failures)
+    elif isinstance(said, PersonNote):
+        await broadcast.send_to_person_async(said.user_id, said.message)  # (logs its own failures)
+    elif isinstance(said, YourMove):
+        await broadcast.send_your_move_async(said.user_id, said.told)
     else:
         try:
             await broadcast.put_out_async(said.player_tag, said.user_id, said.why)

@@ -42,14 +42,20 @@ LOCAL = "local"  # the alias of the process-local layer every table socket uses
 class Passed:
     """A message's body within the process, passed by reference to each socket (copying it, as
     the in-memory layer does, is free). For a table update, `shared` and `log` are what the
-    renderer works out from it once for every screen of the process (game.screen)."""
+    renderer works out from it once for every screen of the process, and `views` each distinct
+    viewer's table, once for the screens that see the same (game.screen)."""
 
-    __slots__ = ("body", "shared", "log")
+    __slots__ = ("body", "shared", "log", "variants", "views", "last_moves")
 
     def __init__(self, body: dict) -> None:
         self.body = body
         self.shared: object = None
         self.log: object = None
+        # `shared` for viewers who may not see some seats' records (a private profile's, shown to
+        # its friends only): by the seats whose records they do not see
+        self.variants: dict = {}
+        self.views: dict | None = None  # each distinct viewer's table, worked out once (game.screen)
+        self.last_moves: dict = {}  # the "last move" strip, by the events a screen heard (game.screen)
 
     def __deepcopy__(self, memo: dict) -> Passed:
         return self
@@ -321,6 +327,40 @@ def send_to_people(sent: list[tuple[int, dict]]) -> None:
         async_to_sync(send_to_people_async)(sent)
     except Exception:
         logger.warning("sending invitations failed; they wait in the inbox", exc_info=True)
+
+
+async def send_to_person_async(user_id: int, message: dict) -> None:
+    """A message to every open page of one person (a friend request made to them), on the layer
+    between processes. A failure is logged: their next page shows what it was about."""
+    try:
+        await get_channel_layer().group_send(person_group(user_id), message)
+    except Exception:
+        logger.warning("sending %s to %s failed; their next page shows it", message.get("type"), user_id, exc_info=True)
+
+
+def send_to_person(user_id: int, message: dict) -> None:
+    """From a thread (send_to_person_async)."""
+    try:
+        async_to_sync(send_to_person_async)(user_id, message)
+    except Exception:
+        logger.warning("sending to a person's pages failed; their next page shows it", exc_info=True)
+
+
+async def send_your_move_async(user_id: int, told: dict) -> None:
+    """A person's your-move count to every page they have open (game.services.your_move). A
+    failure is logged: their next page shows the count anyway."""
+    try:
+        await get_channel_layer().group_send(person_group(user_id), {"type": "your_move", "told": told})
+    except Exception:
+        logger.warning("telling %s whose move it is failed", user_id, exc_info=True)
+
+
+def send_your_move(user_id: int, told: dict) -> None:
+    """From a thread (send_your_move_async)."""
+    try:
+        async_to_sync(send_your_move_async)(user_id, told)
+    except Exception:
+        logger.warning("telling %s whose move it is failed", user_id, exc_info=True)
 
 
 def out_groups(player_tag: str, user_id: int | None = None) -> list[str]:

@@ -102,6 +102,47 @@ def rematch(snapshot: dict, names: tuple[str, ...], me: int | None, is_host: boo
     )
 
 
+class Record(NamedTuple):
+    """An account's record beside its name at a seat (services.reliability.seat_records):
+    finished `finished` of its last `counted` games, `since` games since its last leave (`left`:
+    if it ever left one)."""
+
+    finished: int
+    counted: int
+    since: int
+    left: bool
+
+
+def seat_record(seat: dict | None) -> Record | None:
+    """A snapshot seat's record as its viewer may see it (None: a guest, a bot, no game yet, or
+    a private profile's shown to someone who is not its friend: game.screen.table.seen_by)."""
+    found = seat.get("reliable") if seat else None
+    return Record(found["finished"], found["counted"], found["since"], found["left"]) if found else None
+
+
+def record_context(record: Record) -> dict:
+    return {"reliable": record}
+
+
+class RatingMove(NamedTuple):
+    """One person's rating before and after a rated game (its game-over standings show it)."""
+
+    before: int
+    after: int
+
+    @property
+    def change(self) -> int:
+        return self.after - self.before
+
+
+def rating_moves(snapshot: dict) -> tuple[RatingMove | None, ...]:
+    """Per seat, what a finished rated game did to its person's rating (None: a bot, a guest,
+    or a game that rated nobody): services.table_reads puts them in a finished game's snapshot."""
+    game = snapshot["game"]
+    moved = {seat: RatingMove(before, after) for seat, before, after in game.get("ratings") or ()}
+    return tuple(moved.get(index) for index in range(len(game["players"])))
+
+
 def rematch_context(rematch: Rematch) -> dict:
     return {"decision": None, "over": True, "rematch": rematch}
 

@@ -13,6 +13,8 @@ SENTENCES = {
     "removed": _("Staff removed %(who)s: a bot plays the seat."),
     "away": _("%(who)s is away: a bot plays for them until they are back."),
     "rematch_asked": _("%(who)s would like a rematch."),
+    "missed": _("Time ran out for %(who)s: a bot played the turn."),
+    "let_go": _("Everyone still playing agreed to let %(who)s go: leaving this game does not count against them."),
 }
 
 

@@ -23,7 +23,9 @@ FORMAT_VERSION = 2  # 2: signed by the site; 1 (unsigned) is still read
 READABLE_VERSIONS = (1, 2)
 SIGNED_CONTEXT = b"sevn-record-signature/1\n"  # what a signature is over starts with it (never another message)
 # what the platform writes in a game's log besides moves and the engine's events
-PLATFORM_EVENTS = frozenset({"game_started", "away", "back", "removed", "rematch_asked", "presence"})
+PLATFORM_EVENTS = frozenset(
+    {"game_started", "away", "back", "removed", "rematch_asked", "presence", "missed", "let_go_asked", "let_go"}
+)
 MEDIA_TYPE = "application/json"
 
 

@@ -40,6 +40,8 @@ LANGUAGES = {code for code, _name in settings.LANGUAGES}
 NOT_UNDERSTOOD = _("That move was not understood.")
 CLOSE_FLOODING, CLOSE_TOO_MANY_SOCKETS, CLOSE_NO_TABLE = 4429, 4430, 4404
 CLOSE_PUT_OUT = 4403  # the person was suspended or banned (game.delivery.broadcast.put_out)
+CLOSE_SIGNED_OUT = 4401  # the person logged out in another tab of this browser (services.accounts)
+SIGNED_OUT = _("You logged out in another tab: reload this page to go on.")
 PUT_OUT = {
     "suspended": _("Your account was suspended: it can no longer play or chat."),
     "banned": _("You were banned from tables: this table is closed to you."),
@@ -148,6 +150,7 @@ class TableConsumer(QuickDispatch, ChatSocket, AsyncWebsocketConsumer):
         with_traces(session, Traces(frozenset(marks), limits.client_address(self.scope)))
         self.player = known_player(session, self.scope.get("user"))
         self.viewer_key = self.player.key if self.player else None
+        self.session_tag = tag(getattr(session, "session_key", None))  # which browser: a log-out there ends it
         self.screen = render.Screen(self.viewer_key, self.language)
         self.budget = limits.message_budget()
         self.chat_opened()
@@ -192,6 +195,7 @@ class TableConsumer(QuickDispatch, ChatSocket, AsyncWebsocketConsumer):
         watch.add(self.code, self)
         self.following = True
         await relay.follow(self.code)  # Redis away: skipped, the screens' check keeps this one current
+        await self._know_friends()
         snapshot, log, online, told = await self._snapshot_and_log()
         if snapshot is None:
             await sync_to_async(limits.lookup_missed, thread_sensitive=False)(address)
@@ -397,12 +401,29 @@ class TableConsumer(QuickDispatch, ChatSocket, AsyncWebsocketConsumer):
         account = await database_sync_to_async(selectors.account_player)(body["user_id"])
         if account is None:
             return
+        if self.player.user_id is None and body.get("session"):  # a guest's key is one browser's
+            self.session_tag = body["session"]  # its session's new key: a log-out there ends this one
         self.player, self.viewer_key = account, account.key
         await self._listen_for_out()
         self.screen = render.Screen(self.viewer_key, self.language)
+        await self._know_friends()
         snapshot, log, online, told = await self._snapshot_and_log()
         if snapshot is not None:
             await self.send(self.screen.full(snapshot, log, online, told) + await self.chat_panel(snapshot))
+
+    async def _know_friends(self) -> None:
+        """A signed-in viewer's friends, whom this screen shows a private profile's record
+        (read as the socket opens: a friendship made meanwhile shows from the next page)."""
+        if self.player is not None and self.player.is_user:
+            self.screen.friends = await database_sync_to_async(selectors.friend_tags)(self.player.user_id)
+
+    async def chat_signed_out(self, message: dict) -> None:
+        """Its person logged out in another tab of this browser (this session, not another
+        device's): nothing more is done as them here, and the page says so, with Reload."""
+        if self.player is None or not self.session_tag or unpack(message)["session"] != self.session_tag:
+            return
+        self.player, self.viewer_key = None, None
+        await self._close_with(SIGNED_OUT, CLOSE_SIGNED_OUT, "signed_out")
 
     async def _refuse(self, error: ServiceError) -> None:
         """The reason, to this socket only. A redraw only when this screen is behind the table

@@ -1,5 +1,7 @@
 """Deadlines that must fire with nobody connected and no request arriving: turn timeouts,
-bots' moves after their pause, and taking over for people who left.
+bots' moves after their pause, taking over for people who left, and the alerts' outbox (pushes
+and e-mails to people off the site, and the daily e-mails: game.services.outbox). The same
+processes work out finished games' analyses in the background (game.live.analysing).
 
 Every server process runs `run_forever` in its event loop; all of them may find the same
 deadline due, and the service layer lets exactly one apply it (table lock + re-read deadline).
@@ -13,12 +15,13 @@ import os
 import sys
 import time
 
+from channels.db import database_sync_to_async
 from django.core.cache import cache
 
 from game import services
-from game.live import watch
+from game.live import analysing, watch
 from game.runtime import capacity, outage, stages
-from game.services import presence, table_reads
+from game.services import outbox, presence, table_reads
 
 logger = logging.getLogger(__name__)
 
@@ -28,6 +31,8 @@ POLL_SECONDS = 0.2
 ABSENCE_CHECK_SECONDS = 2
 SWEEP_KEY = "sevn:absence-sweep"
 CLAIM_WAIT = 0.5  # seconds
+OUTBOX_SECONDS = 1.0  # how often the outbox is looked at (at once again while a batch was full)
+FORGET_SECONDS = 3600  # how often notices long done are deleted
 
 
 def fire_due(now=None, check_absent: bool = True) -> list[dict]:
@@ -93,6 +98,41 @@ async def run_forever() -> None:
         await asyncio.sleep(POLL_SECONDS)
 
 
+def send_alerts(now=None) -> dict[str, int]:
+    """Send every notice due at `now` in this thread (sync: the tests step the clock with it)."""
+    return outbox.run_once(now)
+
+
+async def alerts_once() -> int:
+    """One batch of the outbox: claimed and prepared in the database thread, sent from the
+    outbox's own threads (a slow push service never holds a move up), settled in the database
+    thread. Returns how many notices it claimed."""
+    taken = await database_sync_to_async(outbox.take)()
+    if taken.jobs:
+        sent = await asyncio.get_running_loop().run_in_executor(None, outbox.deliver, taken.jobs)
+        await database_sync_to_async(outbox.settle)(taken.token, sent)
+    return taken.claimed
+
+
+async def alerts_forever() -> None:
+    """The outbox, in every process that runs the deadline loop: each notice is claimed by one
+    of them (game.services.outbox), so several processes send each once between them."""
+    forgotten = time.monotonic()
+    while True:
+        claimed = 0
+        try:
+            claimed = await alerts_once()
+            if time.monotonic() - forgotten >= FORGET_SECONDS:
+                forgotten = time.monotonic()
+                await database_sync_to_async(outbox.forget_old)()
+        except asyncio.CancelledError:
+            raise
+        except Exception:
+            logger.exception("alerts loop failed; retrying")
+        if claimed < outbox.BATCH:
+            await asyncio.sleep(OUTBOX_SECONDS)
+
+
 _running: set[asyncio.Task] = set()
 _started_on: list[object] = []  # the reactor the loops were last registered with
 
@@ -109,7 +149,9 @@ def start_with_server(deadlines: bool = True) -> None:
     _started_on[:] = [reactor]
 
     def start() -> None:
-        loops = [run_forever(), watch.run_forever()] if deadlines else [watch.run_forever()]
+        loops = [run_forever(), alerts_forever(), watch.run_forever()] if deadlines else [watch.run_forever()]
+        if deadlines and analysing.ON:
+            loops.append(analysing.run_forever())  # finished games' analyses, at the lowest priority
         loops.append(capacity.probe_forever())  # how late work starts here: a full process sheds new sockets
         for loop in loops:
             task = asyncio.ensure_future(loop)

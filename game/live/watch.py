@@ -22,7 +22,7 @@ from channels.db import database_sync_to_async
 from game.delivery import announce
 from game.delivery.broadcast import relay, send_async
 from game.runtime import outage, stages
-from game.services import presence, table_reads
+from game.services import online, presence, table_reads
 
 logger = logging.getLogger(__name__)
 
@@ -32,6 +32,15 @@ RESYNC_AFTER = 2.5  # seconds a screen may show an older table without any updat
 # database reads it at the first check that finds it behind, so it is at most ~1 s behind)
 
 _sockets: dict[str, weakref.WeakSet] = {}
+_person_sockets: weakref.WeakSet = weakref.WeakSet()  # signed-in pages' own sockets (game.live.people)
+
+
+def person_opened(consumer) -> None:
+    _person_sockets.add(consumer)
+
+
+def person_closed(consumer) -> None:
+    _person_sockets.discard(consumer)
 
 
 def add(code: str, consumer) -> None:
@@ -105,13 +114,15 @@ def _fingerprints(codes: list[str]) -> dict:
         return table_reads.fingerprints(codes)
 
 
-def _heartbeat(sockets: dict[str, tuple[str, str]]) -> list[dict]:
+def _heartbeat(sockets: dict[str, tuple[str, str]], pages: dict[str, int]) -> list[dict]:
     with stages.timed("clocks and presence"):
+        online.heartbeat(pages=pages)
         return presence.heartbeat(sockets=sockets)
 
 
 async def heartbeat() -> None:
-    """Every live socket of this process is present (one statement), and this process follows
+    """Every live socket of this process is present (one statement), every signed-in page's
+    person on the site (services.online), and this process follows
     its tables on Redis again (a restart forgets groups). A socket gone is gone from the
     registry, so nothing here can outlive it."""
     live = {
@@ -120,7 +131,8 @@ async def heartbeat() -> None:
         for consumer in sockets_of(code)
         if consumer.present
     }
-    await call(_heartbeat, live)  # people a sweep took for gone while their sockets lived: here again
+    pages = {consumer.channel_name: consumer.user_id for consumer in list(_person_sockets) if consumer.user_id}
+    await call(_heartbeat, live, pages)  # people a sweep took for gone while their sockets lived: here again
     relay.renew_soon()
 
 

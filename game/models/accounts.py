@@ -30,6 +30,10 @@ class Profile(models.Model):
     # come back (game.pages.suspended), and when it ends (empty: until staff reinstate it).
     suspension_reason = models.CharField(_("reason for the suspension"), max_length=300, blank=True)
     suspended_until = models.DateTimeField(_("suspended until"), null=True, blank=True)
+    # Away dates set in advance (a holiday): turns that run out at turn-based tables between them,
+    # both days included, do not count against the person (services.reliability).
+    away_from = models.DateField(_("away from"), null=True, blank=True)
+    away_until = models.DateField(_("away until"), null=True, blank=True)
 
     class Meta:
         verbose_name = _("profile")
@@ -75,6 +79,9 @@ class Friendship(models.Model):
     )
     status = models.CharField(_("status"), max_length=10, choices=Status.choices, db_index=True)
     created = models.DateTimeField(_("since"), auto_now_add=True)
+    # when a request was shown to the person asked (a notice on a page, or their friends page):
+    # each request is announced once (game.services.waiting)
+    noticed = models.DateTimeField(_("noticed"), null=True, blank=True)
 
     class Meta:
         verbose_name = _("friendship")
@@ -98,6 +105,9 @@ class Invitation(models.Model):
     )
     created = models.DateTimeField(_("sent"), auto_now_add=True, db_index=True)
     answered = models.DateTimeField(_("answered"), null=True, blank=True)
+    # when it was shown to the invited person (a toast, a notice on a page, their inbox): each
+    # invitation is announced once (game.services.waiting)
+    noticed = models.DateTimeField(_("noticed"), null=True, blank=True)
 
     class Meta:
         verbose_name = _("invitation")
@@ -107,3 +117,20 @@ class Invitation(models.Model):
 
     def __str__(self) -> str:
         return f"{self.from_user} → {self.to_user} ({self.table.code})"
+
+
+class SitePresence(models.Model):
+    """One open page of a signed-in person (its socket, game.live.people): a person with a row
+    seen lately is on the site, which their friends see unless they hide where they play. Rows
+    go when their sockets close, or go stale when a server process dies (the heartbeat renews
+    the living ones)."""
+
+    channel = models.CharField(_("channel"), max_length=200, primary_key=True)
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="open_pages", verbose_name=_("person")
+    )
+    seen = models.DateTimeField(_("last heartbeat"), db_index=True)
+
+    class Meta:
+        verbose_name = _("open page")
+        verbose_name_plural = _("open pages")

@@ -6,8 +6,15 @@ from __future__ import annotations
 from django.conf import settings
 from django.db import models
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext, pgettext_lazy
 
 from game.models.tables import Table
+
+
+def titled(what, detail) -> str:
+    """A row's name in admin's titles and lists, "what: detail", with the colon as the reader's
+    language writes it (French "KTXW4U : Mia")."""
+    return pgettext("an admin title: what, then its detail", "%(what)s: %(detail)s") % {"what": what, "detail": detail}
 
 
 class ChatMessage(models.Model):
@@ -36,7 +43,7 @@ class ChatMessage(models.Model):
         indexes = [models.Index(fields=["table", "-id"], name="chat_of_table")]
 
     def __str__(self) -> str:
-        return f"{self.nickname}: {self.text or self.phrase}"
+        return titled(self.nickname, self.text or self.phrase)
 
 
 class HandledByStaff(models.Model):
@@ -135,7 +142,7 @@ class Report(HandledByStaff):
         ]
 
     def __str__(self) -> str:
-        return f"{self.table_code}: {self.reported_name} ({self.get_reason_display()})"
+        return titled(self.table_code, f"{self.reported_name} ({self.get_reason_display()})")
 
 
 class Sanction(models.Model):
@@ -186,7 +193,7 @@ class Sanction(models.Model):
         ordering = ["-created"]
 
     def __str__(self) -> str:
-        return f"{self.get_kind_display()}: {self.nickname}"
+        return titled(self.get_kind_display(), self.nickname)
 
 
 class ModAction(models.Model):
@@ -197,6 +204,8 @@ class ModAction(models.Model):
         MUTE = "mute", _("Muted in chat")
         BAN = "ban", _("Banned from tables")
         LIFT = "lift", _("Lifted a mute or ban")
+        SUSPEND = "suspend", _("Suspended an account")
+        REINSTATE = "restore", _("Reinstated an account")
         REMOVE = "remove", _("Removed from a table")
         RENAME = "rename", _("Renamed")
         CLOSE = "close", _("Closed a table")
@@ -235,13 +244,14 @@ class RatingFlag(HandledByStaff):
     class Kind(models.TextChoices):
         LEAVING = "leaving", _("Leaves rated games again and again")
         ONE_SIDED = "onesided", _("Always loses rated games to the same account")
+        LOSING = "losing", _("Left a game in last place, late in it")
 
     class Status(models.TextChoices):
         OPEN = "open", _("Open")
         HANDLED = "handled", _("Handled")
 
     kind = models.CharField(_("pattern"), max_length=8, choices=Kind.choices, db_index=True)
-    game_kind = models.CharField(_("game"), max_length=8)
+    game_kind = models.CharField(pgettext_lazy("which game: SEVN or Sevens", "game"), max_length=8)
     user = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="rating_flags", verbose_name=_("account")
     )

@@ -1,4 +1,5 @@
-"""Accounts in admin: each account's reports and mutes and bans on its page, and suspending an
+"""Accounts in admin: each account's reports and mutes and bans on its page (those of the guest
+it was before it signed up too), and suspending an
 account (for how long and why, which its person reads) or reinstating it, logged in the
 moderators' log. A suspension puts the account out at once: every socket it has open closes
 (game.delivery.broadcast.put_out), and its sessions act as it nowhere (game.core.identity)."""
@@ -12,21 +13,45 @@ from django.contrib.auth import get_user_model
 from django.contrib.auth.admin import UserAdmin
 from django.contrib.auth.forms import UserChangeForm, UserCreationForm
 from django.core.exceptions import ValidationError
+from django.db.models import Q
+from django.forms.models import BaseInlineFormSet
 from django.template.response import TemplateResponse
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 
+from game.core import staff_words
 from game.core.errors import ServiceError
 from game.models import Report, Sanction
+from game.moderation.people import keys_of_accounts
 from game.services import accounts
 
 User = get_user_model()
+
+
+class _OfEveryKey(BaseInlineFormSet):
+    """An account's rows: those that name it, and those kept under a key it played under (a
+    report made while its person was still a guest names the guest key, now the account's)."""
+
+    key_field = ""
+
+    def __init__(self, *args, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        if self.instance is not None and self.instance.pk is not None:
+            keys = keys_of_accounts(Q(pk=self.instance.pk))
+            rows = Q(**{self.fk.name: self.instance}) | Q(**{f"{self.key_field}__in": keys})
+            self.queryset = self.model._default_manager.filter(rows)
 
 
 class _History(admin.TabularInline):
     extra = 0
     can_delete = False
     show_change_link = True
+    key_field = ""
+
+    def get_formset(self, request, obj=None, **kwargs):
+        formset = super().get_formset(request, obj, formset=_OfEveryKey, **kwargs)
+        formset.key_field = self.key_field
+        return formset
 
     def has_add_permission(self, request, obj=None) -> bool:
         return False
@@ -38,15 +63,21 @@ class _History(admin.TabularInline):
 class ReportsAbout(_History):
     model = Report
     fk_name = "reported_user"
-    fields = ("created", "table_code", "reason", "message_text", "comment", "status", "resolution")
+    key_field = "reported_key"
+    fields = ("created", "table_code", "reported_name", "reason", "message_text", "comment", "status", "how_handled")
     readonly_fields = fields
     verbose_name = _("report about this account")
     verbose_name_plural = _("reports about this account")
+
+    @admin.display(description=_("how it was handled"))
+    def how_handled(self, report: Report) -> str:
+        return staff_words.say(report.resolution)
 
 
 class SanctionsOf(_History):
     model = Sanction
     fk_name = "user"
+    key_field = "player_key"
     fields = ("created", "kind", "table", "reason", "expires", "lifted", "by")
     readonly_fields = fields
     verbose_name_plural = _("mutes and bans of this account")

@@ -12,18 +12,19 @@ from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 
 from game.models import Game, RatingFlag
+from game.moderation import game_names
 from game.moderation.review import ReadOnly
 from game.services import rating_flags
 
 
 @admin.register(RatingFlag)
 class RatingFlagAdmin(ReadOnly):
-    list_display = ("kind", "user", "other", "game_kind", "count", "status", "created", "updated")
-    list_filter = ("status", "kind", "game_kind")
+    list_display = ("kind", "user", "other", "game_name", "count", "status", "created", "updated")
+    list_filter = ("status", "kind", game_names.game_filter("game_kind"))
     search_fields = ("user__username", "other__username")
     readonly_fields = (
         "kind",
-        "game_kind",
+        "game_name",
         "user",
         "other",
         "count",
@@ -39,6 +40,10 @@ class RatingFlagAdmin(ReadOnly):
 
     def has_handle_permission(self, request) -> bool:
         return request.user.has_perm("game.handle_report")
+
+    @admin.display(description=game_names.GAME, ordering="game_kind")
+    def game_name(self, flag: RatingFlag) -> str:
+        return game_names.game_name(flag.game_kind)
 
     @admin.display(description=_("games"))
     def game_links(self, flag: RatingFlag) -> str:

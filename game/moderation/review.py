@@ -20,9 +20,9 @@ from django.utils.translation import ngettext
 from game import services
 from game.core import phrases, staff_words
 from game.core.errors import ServiceError
-from game.core.identity import staff_tag
 from game.models import ChatMessage, ModAction, Report, Sanction, Seat
-from game.moderation.people import PeopleByTag, WhoFilter, who_query
+from game.moderation import people
+from game.moderation.people import AccountFilter, PeopleByTag, WhoFilter, account_of, keys_of_accounts, who_query
 from game.services import moderation
 from game.services.staff import Person
 
@@ -131,20 +131,21 @@ class ReadOnly(admin.ModelAdmin):
 @admin.register(Report)
 class ReportAdmin(PeopleByTag, ReadOnly):
     key_fields = ("reported_key", "reporter_key")
+    user_fields = {"reported_key": "reported_user"}
     list_display = (
         "created",
         "status",
         "reason",
         "count",
         "last_reported",
-        "reported_name",
+        "reported",
         "message_text",
-        "reporter_name",
+        "reporter",
         "table_code",
         "handled_by",
     )
-    list_display_links = ("created", "reported_name")
-    list_filter = ("status", "reason", "created", WhoFilter)
+    list_display_links = ("created",)
+    list_filter = ("status", "reason", "created", WhoFilter, AccountFilter)
     search_fields = ("reported_name", "reporter_name", "table_code", "message_text", "comment")
     date_hierarchy = "created"
     fields = (
@@ -172,13 +173,14 @@ class ReportAdmin(PeopleByTag, ReadOnly):
         rows = ((item["time"], item["by"], item["reason"], item["comment"] or item["text"]) for item in report.more)
         return format_html_join(mark_safe("<br>"), "{} · {} · {} · {}", rows) or "–"
 
-    @admin.display(description=_("reported player"))
+    @admin.display(description=_("reported player"), ordering="reported_name")
     def reported(self, report: Report) -> str:
-        return f"{report.reported_name} ({staff_tag(report.reported_key)})"
+        """The nickname they had at the table, and who they are: their account, or a guest's tag."""
+        return format_html("{} ({})", report.reported_name, people.person(report, "reported_key"))
 
-    @admin.display(description=_("reported by"))
+    @admin.display(description=_("reported by"), ordering="reporter_name")
     def reporter(self, report: Report) -> str:
-        return f"{report.reporter_name} ({staff_tag(report.reporter_key)})"
+        return format_html("{} ({})", report.reporter_name, people.person(report, "reporter_key"))
 
     @admin.display(description=_("how it was handled"))
     def how_handled(self, report: Report) -> str:
@@ -201,11 +203,13 @@ class ReportAdmin(PeopleByTag, ReadOnly):
         )
 
     def _moderation(self, request: HttpRequest, report: Report) -> dict:
-        person = Q(reported_key=report.reported_key)
-        if report.reported_user_id:
-            person |= Q(reported_user_id=report.reported_user_id)
-        seats = Seat.objects.filter(player_key=report.reported_key).select_related("table").order_by("-table__created")
-        chatted = reverse("admin:game_chatmessage_changelist") + who_query(report.reported_key)
+        account = account_of(report, "reported_key")
+        account_id = account[0] if account else None
+        keys = keys_of_accounts(Q(pk=account_id)) | {report.reported_key} if account_id else {report.reported_key}
+        about = Q(reported_key__in=keys) | (Q(reported_user_id=account_id) if account_id else Q(pk__in=[]))
+        sanctioned = Q(player_key__in=keys) | (Q(user_id=account_id) if account_id else Q(pk__in=[]))
+        seats = Seat.objects.filter(player_key__in=keys).select_related("table").order_by("-table__created")
+        chatted = reverse("admin:game_chatmessage_changelist") + who_query(report.reported_key, account_id)
         forms_shown = [
             (name, label, form_class(prefix=name), reverse("admin:game_report_act", args=[report.id, name]))
             for name, (permission, form_class, label) in ACTIONS.items()
@@ -222,13 +226,13 @@ class ReportAdmin(PeopleByTag, ReadOnly):
                 }
                 for line in report.evidence
             ],
-            "other_reports": Report.objects.filter(person).exclude(id=report.id)[:50],
+            "other_reports": Report.objects.filter(about).exclude(id=report.id)[:50],
             "tables": seats[:50],
             "chat_history_url": chatted,
             "action_forms": forms_shown,
-            "sanctions": Sanction.objects.filter(player_key=report.reported_key)[:20],
-            "sanctions_url": reverse("admin:game_sanction_changelist") + who_query(report.reported_key),
-            "reported_tag": staff_tag(report.reported_key),
+            "sanctions": Sanction.objects.filter(sanctioned).select_related("table")[:20],
+            "sanctions_url": reverse("admin:game_sanction_changelist") + who_query(report.reported_key, account_id),
+            "reported_person": people.person(report, "reported_key"),
             "resolution": staff_words.say(report.resolution),
             "still_seated": _seat_of(report) is not None,
             "title": _("Report about %(name)s") % {"name": report.reported_name},
@@ -277,14 +281,14 @@ class ActiveFilter(admin.SimpleListFilter):
 @admin.register(Sanction)
 class SanctionAdmin(PeopleByTag, ReadOnly):
     key_fields = ("player_key",)
+    user_fields = {"player_key": "user"}
     list_display = ("kind", "nickname", "person", "table", "reason", "created", "expires", "in_force", "by", "lifted")
-    list_filter = ("kind", ActiveFilter, "created", WhoFilter)
+    list_filter = ("kind", ActiveFilter, "created", WhoFilter, AccountFilter)
     search_fields = ("nickname", "reason")
     readonly_fields = (
         "kind",
         "nickname",
         "person",
-        "user",
         "table",
         "reason",
         "created",
@@ -298,7 +302,7 @@ class SanctionAdmin(PeopleByTag, ReadOnly):
 
     @admin.display(description=_("person"))
     def person(self, sanction: Sanction) -> str:
-        return staff_tag(sanction.player_key)
+        return people.person(sanction, "player_key")
 
     @admin.display(description=_("in force"), boolean=True)
     def in_force(self, sanction: Sanction) -> bool:
@@ -326,11 +330,12 @@ class ChatMessageAdmin(PeopleByTag, ReadOnly):
     """Chat search across tables; `?who=<tag>` is one person's chat history."""
 
     key_fields = ("author_key",)
+    user_fields = {"author_key": "author_user"}
     list_display = ("created", "table", "channel", "nickname", "person", "said", "history")
-    list_filter = ("channel", "created", WhoFilter)
+    list_filter = ("channel", "created", WhoFilter, AccountFilter)
     search_fields = ("text", "nickname", "table__code", "phrase")
     date_hierarchy = "created"
-    fields = ("table", "channel", "nickname", "text", "phrase", "person", "author_user", "created")
+    fields = ("table", "channel", "nickname", "text", "phrase", "person", "created")
     readonly_fields = fields
     list_select_related = ("table",)
 
@@ -340,11 +345,12 @@ class ChatMessageAdmin(PeopleByTag, ReadOnly):
 
     @admin.display(description=_("person"))
     def person(self, line: ChatMessage) -> str:
-        return staff_tag(line.author_key)
+        return people.person(line, "author_key")
 
     @admin.display(description=_("their chat"))
     def history(self, line: ChatMessage) -> str:
-        url = reverse("admin:game_chatmessage_changelist") + who_query(line.author_key)
+        account = account_of(line, "author_key")
+        url = reverse("admin:game_chatmessage_changelist") + who_query(line.author_key, account and account[0])
         return format_html('<a href="{}">{}</a>', url, _("all tables"))
 
 
@@ -366,7 +372,7 @@ class ModActionAdmin(PeopleByTag, ReadOnly):
         "why",
         "report",
     )
-    list_filter = ("action", "created", WhoFilter)
+    list_filter = ("action", "created", WhoFilter, AccountFilter)
     search_fields = ("actor_name", "target_name", "table_code", "reason", "detail")
     date_hierarchy = "created"
     fields = (
@@ -385,7 +391,7 @@ class ModActionAdmin(PeopleByTag, ReadOnly):
 
     @admin.display(description=_("person"))
     def person(self, row: ModAction) -> str:
-        return staff_tag(row.target_key)
+        return people.person(row, "target_key")
 
     @admin.display(description=_("details"))
     def details(self, row: ModAction) -> str:

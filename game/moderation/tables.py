@@ -11,9 +11,9 @@ from django.utils.translation import ngettext
 
 from game import services
 from game.core import staff_words
-from game.core.identity import staff_tag
 from game.models import Event, Game, Presence, Seat, Table
-from game.moderation.people import PeopleByTag, WhoFilter
+from game.moderation import people
+from game.moderation.people import AccountFilter, PeopleByTag, WhoFilter
 
 
 class FiltersOnly(admin.ModelAdmin):
@@ -67,10 +67,11 @@ class TableAdmin(PeopleByTag, FiltersOnly):
         "host_name",
         "players",
         "seat_count",
+        "pace",
         "turn_seconds",
         "created",
     )
-    list_filter = ("kind", "status", "created", "turn_seconds", WhoFilter)
+    list_filter = ("kind", "status", "pace", "created", "turn_seconds", WhoFilter, AccountFilter)
     search_fields = ("code", "host_name", "seats__nickname")
     date_hierarchy = "created"
     exclude = ("host_key", "closed_reason")  # a key is never shown; the reason is a code, drawn below
@@ -86,7 +87,7 @@ class TableAdmin(PeopleByTag, FiltersOnly):
 
     @admin.display(description=_("host"))
     def host(self, table: Table) -> str:
-        return staff_tag(table.host_key)
+        return people.person(table, "host_key")
 
     @admin.display(description=_("closed because"))
     def closed_because(self, table: Table) -> str:
@@ -112,15 +113,16 @@ class TableAdmin(PeopleByTag, FiltersOnly):
 @admin.register(Seat)
 class SeatAdmin(PeopleByTag, FiltersOnly):
     key_fields = ("player_key",)
-    list_display = ("nickname", "person", "table", "index", "bot_level", "away", "user", "last_seen")
-    list_filter = ("bot_level", "away", "table__status", WhoFilter)
+    user_fields = {"player_key": "user"}
+    list_display = ("nickname", "person", "table", "index", "bot_level", "away", "last_seen")
+    list_filter = ("bot_level", "away", "table__status", WhoFilter, AccountFilter)
     search_fields = ("nickname", "table__code", "user__username")
     exclude = ("player_key",)
     readonly_fields = ("table", "index", "person", "joined", "last_seen", "timeouts_in_row")
 
     @admin.display(description=_("person"))
     def person(self, seat: Seat) -> str:
-        return staff_tag(seat.player_key)
+        return people.person(seat, "player_key")
 
     actions = ["remove_players"]
 

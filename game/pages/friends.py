@@ -7,14 +7,18 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.urls import reverse
 from django.utils.http import url_has_allowed_host_and_scheme
-from django.utils.translation import gettext, ngettext
+from django.utils.translation import get_language, gettext, ngettext
 from django.views.decorators.http import require_POST
 
+from game import screen as table_render
 from game import services
 from game.core.errors import ServiceError, choose_int
 from game.core.identity import player_for
+from game.pages.answers import answer
 from game.pages.lookups import count_refusal
+from game.pages.table import people_context
 from game.runtime import limits
 from game.services import friends, invitations, selectors, table_reads
 
@@ -109,34 +113,48 @@ def invitation_decline(request: HttpRequest, invitation_id: int) -> HttpResponse
 @login_required
 @require_POST
 def table_invite(request: HttpRequest, code: str) -> HttpResponse:
-    """Invite a friend to this table: a toast on every page they have open, and their inbox."""
+    """Invite a friend to this table: a toast on every page they have open, and their inbox.
+    Through htmx the answer is the invitation panel again, saying what happened, in place: the
+    page stays where the host was (a reload took them back to its top)."""
+    failed = False
     try:
-        invitations.invitation_send(
+        sent = invitations.invitation_send(
             user=request.user, player=player_for(request.session, request.user), code=code, friend_id=_other(request)
         )
     except ServiceError as error:
         count_refusal(request, error)
-        messages.error(request, str(error.message))
+        said, failed = str(error.message), True
     else:
-        messages.success(request, gettext("Invitation sent."))
+        said = gettext("Invitation sent to %(name)s.") % {"name": sent[0][1]["to"]}
+    if request.htmx:
+        table = table_reads.table_by_code(code)
+        if table is None:  # gone meanwhile: said as every table form says it
+            return answer(request, code, said)
+        context = {"table": table, "invite_said": said, "invite_failed": failed, **people_context(table, request)}
+        return render(request, "table/_invite_friends.html", context)
+    (messages.error if failed else messages.success)(request, said)
     return redirect("table", code=code.upper())
 
 
-@login_required
 @require_POST
 def table_again(request: HttpRequest, code: str) -> HttpResponse:
-    """Play again with the same people: a new table, the others who are friends invited to it."""
+    """Play again with the same people, from the game-over screen: a new table like the last,
+    its computer players back in their seats, the others who are friends invited to it (a guest
+    invites nobody: the others get the link)."""
     try:
         table, _sent, left_out = invitations.table_again(
-            user=request.user,
+            user=request.user if request.user.is_authenticated else None,
             player=player_for(request.session, request.user),
             code=code,
             address=limits.client_address(request.META),
         )
     except ServiceError as error:
+        count_refusal(request, error)
+        if request.htmx:
+            return HttpResponse(table_render.render_error(error.message, get_language()))
         messages.error(request, str(error.message))
         return redirect("table", code=code.upper())
-    if left_out:
+    if left_out and request.user.is_authenticated:
         messages.info(
             request,
             ngettext(
@@ -146,4 +164,17 @@ def table_again(request: HttpRequest, code: str) -> HttpResponse:
             )
             % {"count": left_out},
         )
+    elif left_out:
+        messages.info(
+            request,
+            ngettext(
+                "Send the table’s link to the other person from the last game: only signed-in players can invite.",
+                "Send the table’s link to the %(count)d other people from the last game: only signed-in players "
+                "can invite.",
+                left_out,
+            )
+            % {"count": left_out},
+        )
+    if request.htmx:
+        return HttpResponse(status=204, headers={"HX-Redirect": reverse("table", kwargs={"code": table.code})})
     return redirect("table", code=table.code)

@@ -5,24 +5,28 @@ refused, and why)."""
 
 from __future__ import annotations
 
+import re
 from urllib.parse import urlsplit
 
+from django.conf import settings
 from django.http import Http404, HttpRequest, HttpResponse
+from django.http.request import validate_host
 from django.shortcuts import render
 from django.urls import Resolver404, resolve
 from django.utils import translation
-from django.utils.translation import gettext
+from django.utils.translation import gettext, ngettext, pgettext_lazy
 from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_GET, require_http_methods
 
 from game import registry
 from game.core.identity import known_player
 from game.fair import record as records
-from game.fair.verify import CONSISTENT, REFUSED, SITE, Verdict, loads, verify
+from game.fair.verify import CONSISTENT, REFUSED, SITE, Check, Verdict, loads, verify
 from game.runtime.uploads import RECORD_MAX_BYTES
 from game.services.records import game_id_of, game_record, site_public_key, stored_difference
 
 GAME_PAGES = ("game_record", "game_replay")  # a link to either names a finished game's record
+PUBLIC_ID = re.compile(r"[A-Za-z0-9_-]{16,32}")  # a game's id alone, as its links carry it (models.new_public_id)
 
 # Each check of game.fair.verify in the viewer's language: (when it holds, when it fails).
 CHECK_SENTENCES = {
@@ -66,7 +70,7 @@ CHECK_SENTENCES = {
 
 # What a player reads for each field stored_difference names (its path in the record).
 STORED_FIELD_NAMES = {
-    "game": _("game"),
+    "game": pgettext_lazy("which game: SEVN or Sevens", "game"),
     "fair.commitment": _("commitment"),
     "fair.server_seed": _("server seed"),
     "fair.client_seeds": _("client seeds"),
@@ -111,8 +115,12 @@ def _why(verdict: Verdict, record: dict) -> tuple[str, str]:
     differs = stored_difference(record)
     if differs:
         fields = ", ".join(str(STORED_FIELD_NAMES.get(field, field)) for field in differs)
-        return REFUSED, gettext(
-            "This site stored a different game %(number)s at table %(table)s: its %(fields)s differ from this record's."
+        return REFUSED, ngettext(
+            "This site stored a different game %(number)s at table %(table)s: "
+            "its %(fields)s differs from this record's.",
+            "This site stored a different game %(number)s at table %(table)s: "
+            "its %(fields)s differ from this record's.",
+            len(differs),
         ) % {"number": record["number"], "table": record["table"], "fields": fields}
     if verdict.standing == SITE:
         return SITE, gettext(
@@ -130,11 +138,19 @@ def _why(verdict: Verdict, record: dict) -> tuple[str, str]:
     )
 
 
+def _detail(check: Check) -> str:
+    """What differs, in the reader's language (the values in it are the record's own)."""
+    if not check.template:
+        return check.detail  # a field of the wrong shape: Python's own words
+    words = gettext(check.template)
+    return words % dict(check.params) if check.params else words
+
+
 def _verdict_context(verdict: Verdict, record: dict) -> dict:
     lines = []
     for check in verdict.checks:
         good, bad = CHECK_SENTENCES[check.code]
-        lines.append({"ok": check.ok, "text": good if check.ok else bad, "detail": check.detail, "move": check.move})
+        lines.append({"ok": check.ok, "text": good if check.ok else bad, "detail": _detail(check), "move": check.move})
     summary = dict(verdict.summary)
     if verdict.ok:
         kind = registry.KINDS.get(summary["game"])
@@ -145,10 +161,14 @@ def _verdict_context(verdict: Verdict, record: dict) -> dict:
 
 
 def _linked_record(request: HttpRequest, link: str) -> dict | None:
-    """The record of the finished game a link of this site names (its record, or its replay), or
+    """The record of the finished game a link of this site names (its record, or its replay,
+    under any name the site answers to: localhost or 127.0.0.1 alike), or a game's id alone;
     None: another site's link, or no such game."""
-    parts = urlsplit(link.strip())
-    if parts.netloc and parts.netloc != request.get_host():
+    link = link.strip()
+    if PUBLIC_ID.fullmatch(link):
+        return _record_for(request, link)
+    parts = urlsplit(link if "//" in link or link.startswith("/") else f"//{link}")
+    if parts.netloc and parts.netloc != request.get_host() and not validate_host(parts.hostname or "", _hosts()):
         return None
     try:
         with translation.override(translation.get_language_from_path(parts.path)):  # its language's prefix
@@ -160,9 +180,14 @@ def _linked_record(request: HttpRequest, link: str) -> dict | None:
     return _record_for(request, match.kwargs["public_id"])
 
 
+def _hosts() -> list[str]:
+    return [host for host in settings.ALLOWED_HOSTS if host != "*"]
+
+
 @require_http_methods(["GET", "POST"])
 def verify_page(request: HttpRequest) -> HttpResponse:
-    """Verify a game: a record uploaded or linked (a record of this site, by its link),
+    """Verify a game: a record uploaded, pasted, or named (a game of this site, by its replay's or
+    record's link, or its id),
     checked as `python -m game.verify` does, the verdict explained in the viewer's language."""
     context: dict = {"max_mb": RECORD_MAX_BYTES // (1024 * 1024), "site_key": site_public_key()}
     text: bytes | str | None = None
@@ -171,7 +196,9 @@ def verify_page(request: HttpRequest) -> HttpResponse:
         upload = request.FILES.get("record")
         if upload is not None:
             text = upload.read(RECORD_MAX_BYTES + 1)
-    if text is None and link:
+    if text is None and link.lstrip().startswith("{"):  # a record's JSON, pasted
+        text = link
+    elif text is None and link:
         record = _linked_record(request, link)
         if record is None:
             context["problem"] = _("That link is not a finished game or its record on this site.")

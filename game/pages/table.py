@@ -19,7 +19,7 @@ from game.pages.lookups import count_refusal, lookup_missed
 from game.screen import chat as chat_render
 from game.services import selectors, table_reads
 from game.services.chat import author_token
-from game.services.play import rematch_ask
+from game.services.play import rematch_ask, seat_let_go
 
 
 @require_GET
@@ -31,14 +31,15 @@ def table(request: HttpRequest, code: str) -> HttpResponse:
         raise Http404(gettext("There is no table with that code."))
     player = known_player(request.session, request.user)  # watching creates no session
     snapshot = table_reads.snapshot(table)
-    context = table_render.table_context(snapshot, player and player.key)
+    friends = selectors.friend_tags(player.user_id) if player and player.is_user else frozenset()
+    context = table_render.table_context(snapshot, player and player.key, friends=friends)
     game = table_reads.current_game(table)
     context.update(_chat_context(table, snapshot, player, request))
     context.update(
         {
             "ws_url": f"/ws/t/{table.code}/?lang={get_language()}",
             "lines": table_render.log_lines(table_render.log_entries(snapshot, table_reads.log_events(game))),
-            **_people_context(table, snapshot, request),
+            **people_context(table, request),
             "nickname_hint": request.session.get(NICKNAME_KEY, "")
             or (player.username if player and player.is_user else ""),
         }
@@ -46,7 +47,7 @@ def table(request: HttpRequest, code: str) -> HttpResponse:
     return render(request, "game/table_page.html", context)
 
 
-def _people_context(table, snapshot: dict, request: HttpRequest) -> dict:
+def people_context(table, request: HttpRequest) -> dict:
     """For a signed-in viewer: the people with accounts here (befriend them) and their friends
     not seated here (invite them)."""
     if not request.user.is_authenticated:
@@ -141,3 +142,15 @@ def table_start(request: HttpRequest, code: str) -> HttpResponse:
 @require_POST
 def table_rematch(request: HttpRequest, code: str) -> HttpResponse:
     return _lobby_post(request, code, rematch_ask)
+
+
+@require_POST
+def table_reclaim(request: HttpRequest, code: str) -> HttpResponse:
+    """ "Take my seat back" at a turn-based table where a bot kept it (services.play.seat_reclaim)."""
+    return _lobby_post(request, code, services.seat_reclaim)
+
+
+@require_POST
+def table_let_go(request: HttpRequest, code: str) -> HttpResponse:
+    """ "Let Ana go": agreeing that an away person's leave is excused (services.play.seat_let_go)."""
+    return _lobby_post(request, code, seat_let_go, index=request.POST.get("index"))

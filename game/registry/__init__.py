@@ -76,7 +76,12 @@ def action_fields(action: str) -> dict[str, Callable[[object], object]]:
 
 
 def register(kind: Kind) -> None:
-    """Add a game at run time (the tests' own third game is registered so, from its test)."""
+    """Add a game at run time (the tests' own third game is registered so, from its test). A Kind
+    that lacks a piece could not have been made (game.core.kind); anything else is refused here."""
+    from game.core.kind import Kind
+
+    if not isinstance(kind, Kind):
+        raise TypeError(f"{kind!r} is not a game.core.kind.Kind.")
     _kinds()[kind.name] = kind
 
 

@@ -4,6 +4,7 @@ sentence that says the same for screen readers."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from datetime import datetime
 from typing import NamedTuple
 
@@ -32,8 +33,9 @@ class Chart(NamedTuple):
     summary: str  # the chart in words
 
 
-def rating_chart(history: list[tuple[datetime, int]]) -> Chart | None:
-    """The chart of (when, rating) oldest first; None with fewer than two points."""
+def rating_chart(history: list[tuple[datetime, int]], say: Callable[[list[int]], str] | None = None) -> Chart | None:
+    """The chart of (when, rating) oldest first; None with fewer than two points. `say`: the
+    sentence for screen readers from the values, for a chart of something else than a rating."""
     if len(history) < 2:
         return None
     values = [value for _when, value in history]
@@ -67,5 +69,7 @@ def rating_chart(history: list[tuple[datetime, int]]) -> Chart | None:
         label_x=WIDTH - RIGHT + 6,
         start=date_format(history[0][0], "SHORT_DATE_FORMAT"),
         end=date_format(history[-1][0], "SHORT_DATE_FORMAT"),
-        summary=summary % {"games": games, "first": values[0], "now": values[-1], "high": high, "low": low},
+        summary=say(values)
+        if say
+        else summary % {"games": games, "first": values[0], "now": values[-1], "high": high, "low": low},
     )

@@ -10,6 +10,7 @@ from django.utils.safestring import mark_safe
 from game import registry
 from game.core.identity import Player
 from game.screen.log import log_entries, log_lines
+from game.screen.replay_analysis import analysis_context, marked_lines
 from game.screen.table import table_context, table_view
 from game.services.records import game_record, recorded_game
 from game.services.table_reads import table_dict
@@ -21,21 +22,25 @@ def _numbered(events: list[dict], first: int) -> list[dict]:
     return [{"seq": first + index, **event} for index, event in enumerate(events)]
 
 
-def _moves_log(record: dict, step: int) -> tuple[list[dict], list[dict]]:
-    """The log's events up to this step (the deal is step 0) and this step's own, as recorded."""
+def _moves_log(record: dict, step: int) -> tuple[list[dict], list[dict], list[int]]:
+    """The log's events up to this step (the deal is step 0) and this step's own, as recorded; and
+    the number of each move's first event (move n's at [n - 1])."""
     deal = record["deal"]
     current = deal.get("notes", []) + deal["events"]
     earlier: list[dict] = list(current)
+    starts = []
     for move in record["moves"][:step]:
+        starts.append(len(earlier))
         current = move["events"] + move.get("notes", [])
         earlier += current
     numbered = _numbered(earlier, 0)
-    return numbered, numbered[len(numbered) - len(current) :]
+    return numbered, numbered[len(numbered) - len(current) :], starts
 
 
 def _snapshot(record: dict, game, kind, state: dict, version: int) -> dict:
     names = [seat["name"] for seat in record["seats"]]
-    table = {**table_dict(game.table), "status": "finished" if state["over"] else "playing"}
+    # a replay shows no clocks (a turn-based table's are of the game as it was played)
+    table = {**table_dict(game.table), "status": "finished" if state["over"] else "playing", "pace": None}
     fair = record["fair"]
     return {
         "table": table,
@@ -68,6 +73,20 @@ def _snapshot(record: dict, game, kind, state: dict, version: int) -> dict:
     }
 
 
+def replay_analysis(game_id: int, step: object, viewer: Player | None = None) -> dict | None:
+    """The replay's analysis alone at this step (what its "Analysing…" note asks for until it is
+    ready), or None for a game without a replay for this viewer (as replay_step)."""
+    record = game_record(game_id, viewer)
+    if record is None:
+        return None
+    try:
+        step = min(max(int(str(step)), 0), len(record["moves"]))
+    except ValueError:
+        step = 0
+    game = recorded_game(game_id)
+    return {"record": record, "game_id": game.public_id, "step": step, **analysis_context(game.id, record, step)}
+
+
 def replay_step(game_id: int, step: object, viewer: Player | None = None) -> dict | None:
     """What the replay shows at this step (0: the deal, n: after the n-th move), or None for a game
     without a replay (unknown, still running, or without a record for this viewer: its names
@@ -91,11 +110,12 @@ def replay_step(game_id: int, step: object, viewer: Player | None = None) -> dic
             replay.apply(state, move["action"], move["seat"])
     version = record["moves"][step - 1]["version"] + 1 if step else 0
     snapshot = _snapshot(record, game, kind, state, version)
-    logged, current = _moves_log(record, step)
+    logged, current, starts = _moves_log(record, step)
     seen = table_view(snapshot, None, current, recent=tuple(logged[-RECENT:]))
     context = table_context(snapshot, None, current, seen=seen)
     hands = kind.open_hands(snapshot) if kind.secret else None
     move = record["moves"][step - 1] if step else None
+    judged = analysis_context(game.id, record, step)
     return {
         "record": record,
         "label": kind.label,
@@ -109,5 +129,6 @@ def replay_step(game_id: int, step: object, viewer: Player | None = None) -> dic
         "table_html": mark_safe(render_to_string(context["table_template"], context)),
         "hands_html": mark_safe(render_to_string(hands.template, hands.context(hands.data))) if hands else "",
         "caption": log_lines(log_entries(snapshot, current)),
-        "lines": log_lines(log_entries(snapshot, logged)),
+        **judged,
+        "lines": marked_lines(log_entries(snapshot, logged), starts, judged.get("marks", ())),
     }

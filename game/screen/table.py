@@ -14,7 +14,10 @@ from game import registry
 from game.core.identity import tag
 from game.delivery.broadcast import Passed
 from game.drawkit import common
-from game.drawkit.common import TableView, viewer_seat
+from game.drawkit.clocks import clocks as clocks_piece
+from game.drawkit.clocks import pace_line
+from game.drawkit.common import TableView, seat_names, viewer_seat
+from game.drawkit.let_go import let_go as let_go_piece
 from game.drawkit.pieces import Piece, draw, shows
 from game.screen.fair import fair_data, fair_piece
 from game.screen.log import last_move_piece, log_entries, log_lines, log_piece
@@ -33,6 +36,28 @@ def playing(snapshot: dict) -> bool:
     return snapshot["game"] is not None and snapshot["table"]["status"] not in ("lobby", "closed")
 
 
+def hidden_records(snapshot: dict, viewer_key: str | None, friends: frozenset[str] = frozenset()) -> frozenset[int]:
+    """The seats whose record this viewer may not see: a private profile's is shown to its
+    friends (`friends`: the tags of the viewer's friends, selectors.friend_tags) and itself only."""
+    me = tag(viewer_key) if viewer_key else ""
+    return frozenset(
+        seat["index"]
+        for seat in snapshot["seats"]
+        if seat.get("reliable") and seat["reliable"]["private"] and seat["who"] != me and seat["who"] not in friends
+    )
+
+
+def seen_by(snapshot: dict, hidden: frozenset[int]) -> dict:
+    """The snapshot without the records of the `hidden` seats (the same one when none is)."""
+    if not hidden:
+        return snapshot
+    seats = [
+        {key: value for key, value in seat.items() if key != "reliable"} if seat["index"] in hidden else seat
+        for seat in snapshot["seats"]
+    ]
+    return {**snapshot, "seats": seats}
+
+
 def table_view(
     snapshot: dict,
     viewer_key: str | None,
@@ -41,24 +66,53 @@ def table_view(
     online: tuple[int, ...] | None = None,
     passed: Passed | None = None,
     recent: tuple[dict, ...] = (),
+    friends: frozenset[str] = frozenset(),
 ) -> TableView | None:
     """One viewer's table as pieces, or None for a lobby or a closed table. What every viewer
     shares is worked out once per update (`passed`: the update as this process's sockets
-    received it); `recent`: the game's latest events as this viewer's screen heard them (the
-    game marks what was played since the viewer last played; the last one with a log line is
-    the phones' "last move" strip)."""
+    received it; once per set of seats whose records a viewer may not see, `friends`: the tags
+    of the viewer's friends); `recent`: the game's latest events as this viewer's screen heard
+    them (the game marks what was played since the viewer last played; the last one with a log
+    line is the phones' "last move" strip)."""
     if not playing(snapshot):
         return None
     game = registry.of(snapshot["table"])
+    hidden = hidden_records(snapshot, viewer_key, friends)
+    snapshot = seen_by(snapshot, hidden)
     if passed is None:
         shared = game.shared_pieces(snapshot, list(events))
+    elif hidden:
+        if hidden not in passed.variants:
+            passed.variants[hidden] = game.shared_pieces(snapshot, list(events))
+        shared = passed.variants[hidden]
     else:
         if passed.shared is None:
             passed.shared = game.shared_pieces(snapshot, list(events))
         shared = passed.shared
     seen = game.viewer_table(snapshot, shared, viewer_key, asked, online, recent)
-    seen.pieces["table-last-move"] = last_move_piece(snapshot, recent)
+    seen.pieces["table-last-move"] = _last_move(snapshot, recent, passed)
+    mine = viewer_seat(snapshot, viewer_key)
+    clocks = clocks_piece(snapshot, mine and mine["index"], seat_names(snapshot))
+    if clocks is not None:  # a turn-based table's (game.drawkit.clocks)
+        seen.pieces["table-clocks"] = clocks
+    seen.pieces["table-let-go"] = let_go_piece(snapshot, mine and mine["index"], seat_names(snapshot))
     return seen
+
+
+def _last_move(snapshot: dict, recent: tuple[dict, ...], passed: Passed | None) -> Piece:
+    """The phones' "last move" strip: worked out once per update for the screens that heard the
+    same events (every screen of a table, as a rule), not once per viewer: finding it words the
+    latest events' log lines to see which has one, and at a table of four each screen's table is
+    a view of its own (its seat), so it was worked out four times a move (bench/README.md,
+    `move_cpu.py`: 7 % of a move's render). The piece holds no language (its line is worded as
+    it is drawn), so every language shares it."""
+    if passed is None:
+        return last_move_piece(snapshot, recent)
+    key = tuple(map(id, recent))  # the very events, as Screen._view compares them
+    piece = passed.last_moves.get(key)
+    if piece is None:
+        piece = passed.last_moves[key] = last_move_piece(snapshot, recent)
+    return piece
 
 
 def table_context(
@@ -68,8 +122,12 @@ def table_context(
     asked: frozenset = frozenset(),
     online: tuple[int, ...] | None = None,
     seen: TableView | None = None,
+    friends: frozenset[str] = frozenset(),
 ) -> dict:
-    """Everything the table template needs for one viewer, its pieces drawn."""
+    """Everything the table template needs for one viewer, its pieces drawn (`friends`: the
+    tags of the viewer's friends, who see a private profile's record)."""
+    if seen is None:
+        snapshot = seen_by(snapshot, hidden_records(snapshot, viewer_key, friends))
     table, seats = snapshot["table"], snapshot["seats"]
     mine = viewer_seat(snapshot, viewer_key)
     context = {
@@ -92,6 +150,7 @@ def table_context(
         ]
         kind = registry.of(table)
         context["lobby_line"] = kind.lobby_line(table)
+        context["pace_line"] = pace_line(table)  # a turn-based table's pace, in place of the live timer
         context["start_note"] = kind.start_note
         context["lobby_notes"] = kind.lobby_notes(table)
         context["can_start"] = len(seats) >= kind.min_seats
@@ -100,7 +159,7 @@ def table_context(
     if table["status"] == "closed":
         context["table_template"] = LOBBY
         return context
-    seen = seen or table_view(snapshot, viewer_key, events, asked, online)
+    seen = seen or table_view(snapshot, viewer_key, events, asked, online, friends=friends)
     context.update(frame=seen.frame, me=seen.frame.me, drawn=_drawn_places(seen, registry.of(table).own_seat_apart))
     return context
 
@@ -161,6 +220,9 @@ class Screen:
         self.recent: tuple[dict, ...] = ()  # the shown game's latest events (what was played lately)
         self.recent_game: int | None = None
         self.shown_fair: tuple | None = None  # what the fair-deal panel shows
+        # the tags of the viewer's friends (selectors.friend_tags, read as the socket opens): they
+        # see a private profile's record beside its name
+        self.friends: frozenset[str] = frozenset()
 
     @property
     def game_number(self) -> int | None:
@@ -300,9 +362,9 @@ class Screen:
             else:
                 self.snapshot = snapshot
                 self._remember(game)
-                html = "".join(self._changed(seen.pieces))
+                html = "".join(self._changed(seen.pieces, self.language))
             if events and game is not None:
-                html += draw(self._log(snapshot, events, passed))
+                html += draw(self._log(snapshot, events, passed), self.language)
                 if _logs(events) and (
                     self.logged is None or self.logged[0] != game["id"] or self.logged[1] == game["version"] - 1
                 ):
@@ -319,8 +381,27 @@ class Screen:
         )
 
     def _view(self, snapshot: dict, events: list[dict], passed: Passed | None = None) -> TableView | None:
-        online = self._online(snapshot)
-        return table_view(snapshot, self.viewer_key, events, self._asked(snapshot), online, passed, self.recent)
+        online, asked = self._online(snapshot), self._asked(snapshot)
+        if passed is None or not playing(snapshot):
+            return table_view(snapshot, self.viewer_key, events, asked, online, passed, self.recent, self.friends)
+        # A viewer's table depends on the viewer only through their seat, whether they host
+        # (every game's viewer_table) and which seats' records they may not see (a private
+        # profile's, for friends only), and on what their screen heard: the screens of one update
+        # that see the same (spectators, one person's tabs) share one view, worked out once. What
+        # they heard compares by the very events (the same update objects passed to each screen:
+        # a screen that read its log again holds other objects and is drawn apart).
+        mine = viewer_seat(snapshot, self.viewer_key)
+        host = bool(self.viewer_key) and tag(self.viewer_key) == snapshot["table"]["host"]
+        hidden = hidden_records(snapshot, self.viewer_key, self.friends)
+        key = (self.language, mine and mine["index"], host, hidden, asked, online, tuple(map(id, self.recent)))
+        if passed.views is None:
+            passed.views = {}
+        seen = passed.views.get(key)
+        if seen is None:
+            seen = passed.views[key] = table_view(
+                snapshot, self.viewer_key, events, asked, online, passed, self.recent, self.friends
+            )
+        return seen
 
     def _online(self, snapshot: dict) -> tuple[int, ...] | None:
         """Whose sockets are open as this screen heard, and its own viewer's seat: this socket is
@@ -339,14 +420,14 @@ class Screen:
             passed.log = log_piece(snapshot, events)
         return passed.log
 
-    def _changed(self, table_pieces: dict[str, Piece]):
+    def _changed(self, table_pieces: dict[str, Piece], language: str | None = None):
         """The pieces whose data this screen does not show yet, drawn (htmx's socket extension
-        swaps each in by its id)."""
+        swaps each in by its id), in `language` when it is the one active (None: ask Django)."""
         for name, piece in table_pieces.items():
             showing = shows(piece)
             if self.shown.get(name) != showing:
                 self.shown[name] = showing
-                yield draw(piece)
+                yield draw(piece, language)
 
     def _fair(self, snapshot: dict, again: bool = False) -> str:
         """The fair-deal panel beside the table (game.screen.fair) when what it shows changed."""
@@ -354,7 +435,7 @@ class Screen:
         if not again and self.shown_fair == shows(piece):
             return ""
         self.shown_fair = shows(piece)
-        return draw(piece)
+        return draw(piece, self.language)  # (drawn in speaking(self.language): update, full)
 
     def _presence_only(self) -> str:
         """An older update that only says whose sockets are open: the marks, nothing else."""
@@ -364,7 +445,7 @@ class Screen:
 
     def _whole(self, snapshot: dict, seen: TableView | None) -> str:
         self.snapshot = snapshot
-        context = table_context(snapshot, self.viewer_key, seen=seen)
+        context = table_context(snapshot, self.viewer_key, seen=seen, friends=self.friends)
         self.frame = seen.frame if seen is not None else None
         self.shown = {name: shows(piece) for name, piece in seen.pieces.items()} if seen is not None else {}
         self._remember(snapshot["game"])

@@ -10,7 +10,7 @@ from game.services.chat import chat_post, chat_recent, spectator_chat_set
 from game.services.common import clean_nickname
 from game.services.fair import client_seed_set
 from game.services.lobby import TIMER_LABELS, bot_add, seat_leave, seat_remove, seat_take, table_create
-from game.services.play import game_act, game_expire, game_start, refresh_deadline
+from game.services.play import game_act, game_expire, game_start, refresh_deadline, seat_reclaim
 from game.services.reports import REPORT_REASONS, report_create
 from game.services.staff import seat_remove_by_staff, table_close
 
@@ -31,6 +31,7 @@ __all__ = [
     "table_close",
     "table_create",
     "seat_leave",
+    "seat_reclaim",
     "seat_remove",
     "seat_remove_by_staff",
     "seat_take",

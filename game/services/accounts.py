@@ -28,6 +28,8 @@ from game.services.common import table_update
 from game.services.staff import Person, log_action
 from game.services.store import locked_table_and_game, seats_of
 
+OPEN_TABLES = (Table.Status.LOBBY, Table.Status.PLAYING, Table.Status.FINISHED)
+
 
 @dataclass(frozen=True)
 class SignedIn:
@@ -82,9 +84,11 @@ def _move(old: str, new: str, user) -> list[str]:
 
 
 @transaction.atomic
-def account_signed_in(*, user, guest_key: str | None) -> SignedIn:
+def account_signed_in(*, user, guest_key: str | None, session_key: str | None = None) -> SignedIn:
     """A person logged in (or signed up and was logged in) in a session that may hold a guest
-    key: the account's key, with the guest's seats, tables, chat and sanctions made the account's."""
+    key: the account's key, with the guest's seats, tables, chat and sanctions made the account's.
+    `session_key`: the session's key from now on (a log-in changes it), which the guest's open
+    table sockets keep, so that a log-out in this browser ends them (account_signed_out)."""
     profile = _profile(user, guest_key)
     key = profile.player_key
     moved: list[str] = []
@@ -92,19 +96,39 @@ def account_signed_in(*, user, guest_key: str | None) -> SignedIn:
         if old.startswith("guest:"):
             GuestKey.objects.get_or_create(key=old, defaults={"user": user})
         moved += _move(old, key, user)
+    signed_up = False  # the guest key became the account's just now: its screens are told the account
     if guest_key == key:
-        GuestKey.objects.get_or_create(key=key, defaults={"user": user})
+        signed_up = GuestKey.objects.get_or_create(key=key, defaults={"user": user})[1]
     Seat.objects.filter(player_key=key, user__isnull=True).update(user=user)
     ChatMessage.objects.filter(author_key=key, author_user__isnull=True).update(author_user=user)
+    Report.objects.filter(reported_key=key, reported_user__isnull=True).update(reported_user=user)  # as a guest
     linked = [key, *GuestKey.objects.filter(user=user).values_list("key", flat=True)]
     Sanction.objects.filter(player_key__in=linked, user__isnull=True).update(user=user)
     sent: list[tuple[str, dict]] = []
+    body = {"to": [tag(old) for old in {guest_key, f"user:{user.pk}"} if old], "user_id": user.pk}
+    if session_key:
+        body["session"] = tag(session_key)
     for table in Table.objects.filter(code__in=set(moved)):
-        body = {"to": [tag(old) for old in {guest_key, f"user:{user.pk}"} if old], "user_id": user.pk}
         sent.append((table.code, {"chat": "account", "body": body}))
         sent.append((table.code, table_update(table, seats_of(table), table_reads.current_game(table))))
+    if signed_up:  # the same key, its seats stay: its open screens go on as the account
+        here = Seat.objects.filter(player_key=key, table__status__in=OPEN_TABLES).exclude(table__code__in=moved)
+        for code in sorted(set(here.values_list("table__code", flat=True))):
+            sent.append((code, {"chat": "account", "body": body}))
     announce.tables(sent)  # once the log-in commits: the guest's open screens go on as the account's
     return SignedIn(key=key, sent=sent)
+
+
+def account_signed_out(*, player_key: str | None, session_key: str | None) -> list[str]:
+    """A person logged out in one browser: that browser's table sockets (of this session, not
+    another device's) stop acting as them and say so, with Reload (game.live.consumers); the
+    seat stays the account's, away as after any leaving. Writes nothing. Returns the tables told."""
+    if not player_key or not session_key:
+        return []
+    seated = Seat.objects.filter(player_key=player_key, table__status__in=OPEN_TABLES)
+    codes = sorted(set(seated.values_list("table__code", flat=True)))
+    announce.tables([(code, {"chat": "signed_out", "body": {"session": tag(session_key)}}) for code in codes])
+    return codes
 
 
 def profile_update(*, user, private: bool, hide_online: bool) -> Profile:
@@ -113,6 +137,60 @@ def profile_update(*, user, private: bool, hide_online: bool) -> Profile:
     profile = _profile(user, None)
     profile.private, profile.hide_online = bool(private), bool(hide_online)
     profile.save(update_fields=["private", "hide_online"])
+    return profile
+
+
+def sign_in_of(user) -> dict:
+    """How an account signs in, for its settings page: its e-mail addresses, whether it has a
+    password, its passkeys, and two-factor (the authenticator app) with its recovery codes left."""
+    from allauth.account.models import EmailAddress
+    from allauth.mfa.models import Authenticator
+
+    kinds = Authenticator.Type
+    authenticators = list(Authenticator.objects.filter(user_id=user.pk).order_by("created_at", "id"))
+    codes = next((a for a in authenticators if a.type == kinds.RECOVERY_CODES), None)
+    left = total = 0
+    if codes is not None:
+        wrapped = codes.wrap()
+        left, total = len(wrapped.get_unused_codes()), len(wrapped.generate_codes())
+    return {
+        "emails": list(EmailAddress.objects.filter(user_id=user.pk).order_by("-primary", "email")),
+        "has_password": user.has_usable_password(),
+        "passkeys": [a for a in authenticators if a.type == kinds.WEBAUTHN],
+        "two_factor": any(a.type == kinds.TOTP for a in authenticators),
+        "codes_left": left,
+        "codes_total": total,
+    }
+
+
+def two_factor_off(*, user) -> int:
+    """Two-factor turned off (its authenticator app removed): its recovery codes go too, as
+    they belong to it, whatever passkeys the account keeps (a passkey is no second factor here:
+    game.accounts.mfa_adapter). Returns how many sets of codes went (0 or 1)."""
+    from allauth.mfa.models import Authenticator
+
+    if Authenticator.objects.filter(user_id=user.pk, type=Authenticator.Type.TOTP).exists():
+        return 0
+    deleted, _kinds = Authenticator.objects.filter(user_id=user.pk, type=Authenticator.Type.RECOVERY_CODES).delete()
+    return deleted
+
+
+AWAY_LONGEST = timedelta(days=90)
+
+
+def away_dates_set(*, user, start, end) -> Profile:
+    """A person's away dates, set in advance (a holiday): turn-based turns that run out between
+    them, both days included, do not count against them (services.reliability). Both or neither
+    (neither: no away dates); at most AWAY_LONGEST apart."""
+    if (start is None) != (end is None):
+        raise ServiceError("away_half", _("Give both away dates, or neither."))
+    if start is not None and end < start:
+        raise ServiceError("away_order", _("The last away day cannot come before the first."))
+    if start is not None and end - start > AWAY_LONGEST:
+        raise ServiceError("away_long", _("Away dates may cover 90 days at most."))
+    profile = _profile(user, None)
+    profile.away_from, profile.away_until = start, end
+    profile.save(update_fields=["away_from", "away_until"])
     return profile
 
 
@@ -143,7 +221,7 @@ def account_suspend(*, by, user, reason: str, suspend: bool = True, duration: st
     person = Person(profile.player_key, user.get_username()[:20], user.pk)
     log_action(
         by=by,
-        action=ModAction.Action.BAN if suspend else ModAction.Action.LIFT,
+        action=ModAction.Action.SUSPEND if suspend else ModAction.Action.REINSTATE,
         person=person,
         detail=staff_words.store(staff_words.entry("account_suspended" if suspend else "account_reinstated")),
         reason=why,

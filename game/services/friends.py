@@ -17,8 +17,10 @@ from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
 
 from game.core.errors import ServiceError
+from game.delivery import announce
 from game.models import Friendship
 from game.runtime.limits import over_limit
+from game.services import alerts
 
 Status = Friendship.Status
 
@@ -41,8 +43,9 @@ def _between(a: int, b: int):
 @transaction.atomic
 def friend_request(*, user, name: str) -> str:
     """Ask someone to be friends (or accept at once if they asked first). Returns "sent" or
-    "friends". Refused: oneself, a stranger's name, past the hourly allowance. To a person who
-    blocked you it is sent as any request is, and stays unanswered: they never see it."""
+    "friends". Refused: oneself, a stranger's name, past the hourly allowance. A new request is
+    a toast on every page they have open (game.live.people). To a person who blocked you it is
+    sent as any request is, and stays unanswered: they never see it."""
     other = _person(name)
     if other.pk == user.pk:
         raise ServiceError("self", _("You cannot be your own friend."))
@@ -57,7 +60,14 @@ def friend_request(*, user, name: str) -> str:
     if theirs is not None:
         _make_friends(user.pk, other.pk)
         return "friends"
-    Friendship.objects.get_or_create(from_user=user, to_user=other, defaults={"status": Status.REQUESTED})
+    request, made = Friendship.objects.get_or_create(
+        from_user=user, to_user=other, defaults={"status": Status.REQUESTED}
+    )
+    if made and not blocks(other.pk, user.pk):  # a toast on every page they have open, a push to their devices
+        announce.person(
+            other.pk, {"type": "friend_request", "request": {"user_id": user.pk, "name": user.get_username()}}
+        )
+        alerts.friend_requested(request)
     return "sent"
 
 

@@ -112,7 +112,7 @@ def player_mute(
     Sanction.objects.create(
         kind=Sanction.Kind.MUTE,
         player_key=person.key,
-        user_id=person.user_id,
+        user_id=account_id(person),  # the account's mute, also of one reported while still a guest
         nickname=person.name,
         table=table,
         reason=why,

@@ -5,6 +5,8 @@ seats have one open (an event of its own, "presence", that changes no game). A p
 last socket closed more than GRACE ago has their decisions time out after ABSENT_TURN (not the
 table's whole turn clock); more than AWAY_AFTER ago, they are marked away (a bot plays for them).
 When they come back, the away mark goes and the game (paused if only bots were left) goes on.
+All of this is for live tables only: at a turn-based table the clock of the move decides
+(services.play), and a seat the bot kept is taken back by its person's choice (play.seat_reclaim).
 Each change is announced to the table's screens as it commits (common.announced).
 """
 
@@ -18,8 +20,9 @@ from django.db.models import Exists, OuterRef, Q
 from django.utils import timezone
 
 from game import services
+from game.core import pace as paces
 from game.models import Game, Presence, Seat, Table
-from game.services import table_reads
+from game.services import held, table_reads
 from game.services.common import announced, presence_event, table_update
 from game.services.play import ABSENT_TURN, GRACE, gone, hurry, unhurry
 from game.services.store import locked_table_and_game
@@ -68,7 +71,8 @@ def arrived(*, code: str, player_key: str, channel: str) -> dict | None:
     Presence.objects.update_or_create(channel=channel, defaults={"table": table, "player_key": player_key, "seen": now})
     if seat is not None:
         Seat.objects.filter(id=seat.id).update(last_seen=now)
-    if seat is not None and seat.away:
+        held.seen({table.code: {player_key}}, now)
+    if seat is not None and seat.away and not table.turn_based:  # turn-based: "Take my seat back" (play.seat_reclaim)
         message = _back(table.id, seat.id)
         if message is not None:
             message["events"] = [*message["events"], presence_event(table.id)]
@@ -84,8 +88,8 @@ def _back(table_id: int, seat_id: int) -> dict | None:
     seat = Seat.objects.get(id=seat_id)
     if not seat.away or table.status == Table.Status.CLOSED:
         return None
-    seat.away, seat.timeouts_in_row = False, 0
-    seat.save(update_fields=["away", "timeouts_in_row"])
+    seat.away, seat.timeouts_in_row, seat.let_go_by = False, 0, []
+    seat.save(update_fields=["away", "timeouts_in_row", "let_go_by"])
     return services.refresh_deadline(table, events=[{"type": "back", "seat": seat.index}])
 
 
@@ -116,7 +120,12 @@ def left_all(*, channels: list[str]) -> list[dict]:
     ]
     if not seats:
         return []
-    Seat.objects.filter(id__in=[id_ for id_, _table, _key in seats]).update(last_seen=timezone.now())
+    now = timezone.now()
+    Seat.objects.filter(id__in=[id_ for id_, _table, _key in seats]).update(last_seen=now)
+    by_table: dict[int, set[str]] = {}
+    for _id, table_id, key in seats:
+        by_table.setdefault(table_id, set()).add(key)
+    held.seen_at(by_table, now)
     tables = {table_id for _id, table_id, _key in seats}
     still_here = set(
         Presence.objects.filter(table_id__in=tables, player_key__in=keys).values_list("table_id", "player_key")
@@ -143,6 +152,10 @@ def heartbeat(*, sockets: dict[str, tuple[str, str]]) -> list[dict]:
         channel__in=sockets, table_id=OuterRef("table_id"), player_key=OuterRef("player_key")
     )
     Seat.objects.filter(Exists(here)).update(last_seen=now)
+    by_code: dict[str, set[str]] = {}
+    for code, key in sockets.values():
+        by_code.setdefault(code, set()).add(key)
+    held.seen(by_code, now)
     return messages
 
 
@@ -195,6 +208,7 @@ def mark_absent(now=None) -> list[dict]:
     absent = (
         Seat.objects.filter(
             table__status=Table.Status.PLAYING,
+            table__pace=paces.LIVE,  # at a turn-based table nobody is taken for being away
             away=False,
             bot_level="",
             last_seen__lt=now - GRACE,
@@ -211,7 +225,7 @@ def mark_absent(now=None) -> list[dict]:
             messages.append(message)
     long_ago = now - AWAY_AFTER
     gone = (
-        Seat.objects.filter(table__status=Table.Status.PLAYING, away=False, bot_level="")
+        Seat.objects.filter(table__status=Table.Status.PLAYING, table__pace=paces.LIVE, away=False, bot_level="")
         .exclude(player_key="")
         .filter(Q(last_seen__lt=long_ago) | Q(last_seen__isnull=True, joined__lt=long_ago))
         .exclude(Exists(here))
@@ -228,7 +242,7 @@ def mark_absent(now=None) -> list[dict]:
 def _away(table_id: int, seat_id: int, now) -> dict | None:
     table, _game = locked_table_and_game(table_id=table_id)
     seat = Seat.objects.get(id=seat_id)
-    if seat.away or table.status != Table.Status.PLAYING:
+    if seat.away or table.status != Table.Status.PLAYING or table.turn_based:
         return None
     if Presence.objects.filter(table_id=table_id, player_key=seat.player_key).exists():
         return None

@@ -12,7 +12,9 @@ rating to the others. A game whose people all left (played out by computer playe
 came back: services.play.ABANDONED_AFTER) rates each of them as a loss, never as a tie among
 them (a tie lifts a shown rating: its uncertainty shrinks). Leaving again and again, and rated
 games between the same two accounts that always end the same way, are flagged for moderators
-(services.rating_flags). This module is the only writer of results, ratings and their history.
+(services.rating_flags). Each result keeps how the person's part in the game ended, its outcome
+(services.reliability, which follows up on them: pauses, flags). This module is the only writer
+of results, ratings and their history.
 """
 
 from __future__ import annotations
@@ -23,7 +25,7 @@ from openskill.models import PlackettLuce
 
 from game import registry
 from game.models import Event, Game, GameResult, Rating, RatingChange, Seat, Table
-from game.services import rating_flags
+from game.services import rating_flags, reliability
 
 MODEL = PlackettLuce()  # openskill's defaults: mu 25, sigma 25/3, tau 25/300
 SCALE, BASE = 40, 1000  # shown = BASE + SCALE * (mu - 3 sigma): a new player shows 1000
@@ -84,18 +86,21 @@ def game_finished(table: Table, game: Game, state: dict) -> None:
     users = dict(Seat.objects.filter(table=table, bot_level="", user__isnull=False).values_list("index", "user_id"))
     if not users or points is None:
         return
-    wanted = {*kind.figure_events, "away", "action"}
+    wanted = {*kind.figure_events, "action", *reliability.RECORDS}
     logged = list(Event.objects.filter(game=game, kind__in=wanted).order_by("seq").values_list("data", flat=True))
-    left = {event["seat"] for event in logged if event["type"] == "away"}
-    left |= set(Seat.objects.filter(table=table, away=True).values_list("index", flat=True))
+    away_at_end = set(Seat.objects.filter(table=table, away=True).values_list("index", flat=True))
+    left = {event["seat"] for event in logged if event["type"] == "away"} | away_at_end
     places = kind.places(state)
     figures = kind.seat_figures(state, [event for event in logged if event["type"] in kind.figure_events])
     seats = sorted(users)
     rated = table.rated and len(seats) >= 2
     people = [index for index, bot in enumerate(game.bots) if not bot] or seats
-    early = rated and bool(left_early(logged, people))
+    gone_early = left_early(logged, people)
+    early = rated and bool(gone_early)
     counted = {seat for seat in seats if rated and (seat in left or not early)}  # whose rating this game moves
-    GameResult.objects.bulk_create(
+    dated = reliability.away_dated(game, users) if table.turn_based else set()
+    ends = reliability.outcomes(table, logged, sorted({*people, *seats}), away_at_end, gone_early, dated)
+    results = GameResult.objects.bulk_create(
         GameResult(
             game=game,
             user_id=users[seat],
@@ -108,9 +113,13 @@ def game_finished(table: Table, game: Game, state: dict) -> None:
             figures=figures[seat],
             rated=seat in counted,
             finished=game.finished,
+            outcome=ends[seat][0],
+            excuse=ends[seat][1],
+            public=table.public,
         )
         for seat in seats
     )
+    reliability.results_stored(table, game, results, logged, places)
     if not rated:
         return
     if all(seat in left for seat in seats):

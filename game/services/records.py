@@ -83,6 +83,12 @@ def game_record(game_id: int, viewer: Player | None = None) -> dict | None:
     return _record_of(game, names)
 
 
+def full_record(game: Game) -> dict:
+    """The whole record of a finished game, every seat under its stored name (for the site's own
+    use: its analysis, services.analysis), never handed to a viewer."""
+    return _record_of(game)
+
+
 def stored_difference(record: dict) -> tuple[str, ...] | None:
     """How a self-consistent record differs from the finished game this site stored at its table
     and number: the fields that differ (STORED_FIELDS, joined by "."; empty: none), or None when

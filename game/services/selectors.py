@@ -3,10 +3,13 @@ and their statistics (the hot table snapshot is services.table_reads')."""
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 from django.db.models import Q, QuerySet
 
 from game import registry
-from game.core.identity import Player
+from game.core.identity import Player, tag
+from game.drawkit.words import place_of
 from game.models import (
     Friendship,
     Game,
@@ -19,20 +22,16 @@ from game.models import (
     Seat,
     Table,
 )
-from game.services import privacy
+from game.services import online, privacy
+from game.services.results import final_scores
 
 
 def tables_of(player_key: str) -> QuerySet[Table]:
-    """The open tables a player sits at or hosts, newest first."""
-    seated = Seat.objects.filter(player_key=player_key).values("table_id")
-    return (
-        (
-            Table.objects.exclude(status=Table.Status.CLOSED).filter(id__in=seated)
-            | Table.objects.exclude(status=Table.Status.CLOSED).filter(host_key=player_key)
-        )
-        .distinct()
-        .order_by("-created")
-    )
+    """The open tables a player sits at or hosts, newest first. Their ids are one union of two
+    index reads (an OR of the two had PostgreSQL read every table: 11 ms among 20,000)."""
+    seated = Seat.objects.filter(player_key=player_key).order_by().values("table_id")
+    hosted = Table.objects.filter(host_key=player_key).order_by().values("id")
+    return Table.objects.exclude(status=Table.Status.CLOSED).filter(id__in=seated.union(hosted)).order_by("-created")
 
 
 def account_player(user_id: int) -> Player | None:
@@ -43,19 +42,24 @@ def account_player(user_id: int) -> Player | None:
     return Player(key=profile.player_key, user_id=user_id, username=profile.user.get_username()[:20])
 
 
-def your_tables(player_key: str, limit: int = 20) -> list[dict]:
-    """A person's open tables, the ones waiting for their move first: {"table", "your_move"}."""
-    tables = list(tables_of(player_key)[:limit])
+def your_tables(player_key: str, limit: int = 20, skip: Iterable[str] = ()) -> list[dict]:
+    """A person's open tables, the ones waiting for their move first: {"table", "your_move"}.
+    `skip`: the codes of tables listed elsewhere on the page (skipped before the limit)."""
+    tables = list(tables_of(player_key).exclude(code__in=list(skip))[:limit])
     seats = dict(Seat.objects.filter(player_key=player_key, table__in=tables).values_list("table_id", "index"))
     playing = [table for table in tables if table.status == Table.Status.PLAYING and table.id in seats]
-    games = {game.table_id: game for game in Game.objects.filter(table__in=playing, over=False)}
+    # whose decision it is: Game.acting, kept at every move (services.play); a game begun before
+    # it was kept has none until its next move, and is read from its state
+    acting = dict(Game.objects.filter(table__in=playing, over=False).values_list("table_id", "acting"))
+    unknown = [table_id for table_id, seat in acting.items() if seat is None]
+    if unknown:
+        by_id = {table.id: table for table in tables}
+        for table_id, state in Game.objects.filter(table_id__in=unknown, over=False).values_list("table_id", "state"):
+            kind = registry.of(by_id[table_id])
+            acting[table_id] = kind.acting(kind.from_json(state))
     rows = []
     for table in tables:
-        game = games.get(table.id)
-        your_move = False
-        if game is not None:
-            kind = registry.of(table)
-            your_move = kind.acting(kind.from_json(game.state)) == seats[table.id]
+        your_move = table.id in acting and acting[table.id] == seats[table.id]
         rows.append({"table": table, "your_move": your_move})
     rows.sort(key=lambda row: not row["your_move"])  # stable: newest first within each
     return rows
@@ -63,24 +67,32 @@ def your_tables(player_key: str, limit: int = 20) -> list[dict]:
 
 def recent_games(user_id: int, limit: int = 10, viewer_id: int | None = None) -> list[dict]:
     """A person's finished games, newest first, as `viewer_id` may see them: when, which game,
-    who played, who won, and whether they did ({"game", "kind", "players", "winner", "won"});
-    a private person the viewer may not see is "a private player" (services.privacy)."""
+    who played, who won, whether they did, everyone's final score best first and their place
+    ({"game", "kind", "players", "winner", "won", "scores", "seat", "place"}: "2nd of 4"); a
+    private person the viewer may not see is "a private player" (services.privacy)."""
     seats = dict(Seat.objects.filter(user_id=user_id).values_list("table_id", "index"))
     games = list(
         Game.objects.filter(over=True, table_id__in=seats).select_related("table").order_by("-finished", "-id")[:limit]
     )
+    played = dict(GameResult.objects.filter(user_id=user_id, game__in=games).values_list("game_id", "seat"))
     hidden = privacy.hidden_seats_of(games, viewer_id)
     rows = []
     for game in games:
         names = privacy.shown_names(list(game.players), hidden[game.id])
         winner = names[game.winner] if game.winner is not None and game.winner < len(names) else None
+        seat = played.get(game.id, seats.get(game.table_id))
+        scores = final_scores(game, names)
+        place = next((row.place for row in scores if row.seat == seat), None)
         rows.append(
             {
                 "game": game,
                 "kind": registry.of(game.table).label,
                 "players": names,
                 "winner": winner,
-                "won": game.winner is not None and game.winner == seats.get(game.table_id),
+                "won": place == 1 if place is not None else game.winner is not None and game.winner == seat,
+                "scores": scores,
+                "seat": seat,
+                "place": place_of(place, len(scores)) if place is not None else "",
             }
         )
     return rows
@@ -124,8 +136,9 @@ def profile_stats(user_id: int, opponents: int = 5, viewer_id: int | None = None
 
 
 def friends_of(user_id: int) -> list[dict]:
-    """A person's friends, online ones first: {"user", "name", "online", "table"} (the open table
-    where they have a socket, unless they hide where they play). A suspended account is left
+    """A person's friends, online ones first: {"user", "name", "online", "table"}: online with any
+    page of the site open (services.online), and the open table where they have a socket; neither
+    for one who hides where they play. A suspended account is left
     out, as everywhere (its friendships come back with it)."""
     rows = list(
         Friendship.objects.filter(from_user_id=user_id, status=Friendship.Status.FRIENDS, to_user__is_active=True)
@@ -143,17 +156,29 @@ def friends_of(user_id: int) -> list[dict]:
         .values_list("player_key", "table__code")
     )
     at = {keys[key]: code for key, code in where.items()}
+    here = online.on_site(keys.values()) | set(at)  # any page of the site open, or a table's
     friends = [
         {
             "user": row.to_user,
             "name": row.to_user.get_username(),
-            "online": row.to_user_id in at,
+            "online": row.to_user_id in here,
             "table": at.get(row.to_user_id),
         }
         for row in rows
     ]
     friends.sort(key=lambda friend: not friend["online"])
     return friends
+
+
+def friend_tags(user_id: int | None) -> frozenset[str]:
+    """The tags (identity.tag) of a person's friends' player keys: what a table's screen compares
+    with its seats' to show a private profile's record to its friends (game.screen.table.seen_by)."""
+    if user_id is None:
+        return frozenset()
+    keys = Profile.objects.filter(
+        user__relations_in__from_user_id=user_id, user__relations_in__status=Friendship.Status.FRIENDS
+    ).values_list("player_key", flat=True)
+    return frozenset(tag(key) for key in keys)
 
 
 def friend_requests(user_id: int) -> dict:

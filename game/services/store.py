@@ -9,12 +9,12 @@ are deferred, loaded if ever touched) into model instances; writes are prepared 
 
 from __future__ import annotations
 
-import time
+import time as clock
 from contextlib import contextmanager
-from datetime import UTC, datetime
+from datetime import UTC, datetime, time
 from functools import cache
 
-from django.db import DEFAULT_DB_ALIAS, connection
+from django.db import DEFAULT_DB_ALIAS, DatabaseError, connection, transaction
 from django.db.models.base import ModelState
 
 from game.models import Event, Game, Seat, Table
@@ -33,9 +33,17 @@ TABLE_FIELDS = (
     "bot_delay_ms",
     "members_only",
     "rated",
+    "min_reliability",  # the lobby says a public table's minimum (services.reliability)
     "status",
     "closed_reason",
     "next_seed",  # the next deal's commitment is in every snapshot (game.fair)
+    "pace",  # the clocks of a turn-based table (game.core.pace)
+    "move_seconds",
+    "bank_increment",
+    "bank_most",
+    "window_start",
+    "window_end",
+    "time_zone",
 )
 GAME_FIELDS = (
     "id",
@@ -49,14 +57,30 @@ GAME_FIELDS = (
     "commitment",
     "client_seeds",
     "players",
+    "records",  # each seat's finished games, beside its name (services.reliability.seat_records)
     "event_count",
     "deadline",
     "over",
     "winner",
     "finished",
+    "acting",
+    "turn_started",
 )
-SEAT_FIELDS = ("id", "table_id", "index", "player_key", "nickname", "bot_level", "away", "timeouts_in_row", "last_seen")
-SAVED_FIELDS = ("version", "state", "deadline", "over", "winner", "finished", "event_count")
+SEAT_FIELDS = (
+    "id",
+    "table_id",
+    "index",
+    "player_key",
+    "nickname",
+    "user_id",  # a missed turn is kept with its person (turn-based tables); a turn's notice goes to them
+    "bot_level",
+    "away",
+    "timeouts_in_row",
+    "last_seen",
+    "bank_seconds",
+    "let_go_by",  # who agreed to let an away person go (play.seat_let_go); emptied when they are back
+)
+SAVED_FIELDS = ("version", "state", "deadline", "over", "winner", "finished", "event_count", "acting", "turn_started")
 EVENT_FIELDS = ("game", "seq", "version", "kind", "data", "created")
 EVENTS_PER_STATEMENT = 500  # well under SQLite's limit of bound parameters per statement
 
@@ -68,6 +92,16 @@ def _q(name: str) -> str:
 def _columns(model, names, alias: str = "") -> str:
     prefix = f"{alias}." if alias else ""
     return ", ".join(prefix + _q(model._meta.get_field(name).column) for name in names)
+
+
+def _as_text_json(model, names, alias: str) -> str:
+    """Columns for json_build_array, a JSON field's as its text: inside the array it would come
+    back already parsed, and its converter reads the text the column itself gives."""
+    return ", ".join(
+        f"{alias}.{_q(model._meta.get_field(name).column)}"
+        + ("::text" if model._meta.get_field(name).get_internal_type() == "JSONField" else "")
+        for name in names
+    )
 
 
 @cache
@@ -88,7 +122,8 @@ def _sql(vendor: str) -> dict[str, str]:
         # PostgreSQL: the game and its seats in one round trip after the lock, the seats as one
         # JSON array of rows (a join would repeat the game's state, its biggest field, per seat)
         "game_and_seats": f"SELECT {_columns(Game, GAME_FIELDS, 'g')}, (SELECT json_agg(json_build_array("
-        f"{_columns(Seat, SEAT_FIELDS, 's')}) ORDER BY s.{_q('index')}) FROM {seat} s WHERE s.{_q('table_id')} = %s) "
+        f"{_as_text_json(Seat, SEAT_FIELDS, 's')}) ORDER BY s.{_q('index')}) FROM {seat} s "
+        f"WHERE s.{_q('table_id')} = %s) "
         f"FROM (SELECT 1) one LEFT JOIN LATERAL (SELECT {_columns(Game, GAME_FIELDS)} FROM {game} "
         f"WHERE {_q('table_id')} = %s ORDER BY {_q('number')} DESC LIMIT 1) g ON true",
         "events": f"INSERT INTO {event} ({_columns(Event, EVENT_FIELDS)}) VALUES ",
@@ -103,6 +138,11 @@ def _aware(value: datetime | str) -> datetime:
     return value if value.tzinfo is not None else value.replace(tzinfo=UTC)
 
 
+def _time(value: time | str | None) -> time | None:
+    """Times as the ORM gives them (SQLite keeps them as text)."""
+    return value if value is None or isinstance(value, time) else time.fromisoformat(value)
+
+
 def _converted(model, names):
     """Per field, the conversion from what the database driver returns to the model's value
     (booleans from SQLite's integers, JSON from its text), or None where there is nothing to do."""
@@ -114,6 +154,8 @@ def _converted(model, names):
             converters.append(bool)
         elif kind == "DateTimeField":
             converters.append(_aware)
+        elif kind == "TimeField":
+            converters.append(_time)
         elif kind == "JSONField":
             converters.append(lambda value, field=field: field.from_db_value(value, None, connection))
         else:
@@ -177,11 +219,11 @@ class _Prepared:
         if not connection.queries_logged:
             self.cursor.execute(statement, values, prepare=True)
             return
-        started = time.monotonic()  # logged as Django's cursors log (tests count a move's queries)
+        started = clock.monotonic()  # logged as Django's cursors log (tests count a move's queries)
         try:
             self.cursor.execute(statement, values, prepare=True)
         finally:
-            connection.queries_log.append({"sql": statement, "time": f"{time.monotonic() - started:.3f}"})
+            connection.queries_log.append({"sql": statement, "time": f"{clock.monotonic() - started:.3f}"})
 
     def fetchone(self):
         return self.cursor.fetchone()
@@ -189,12 +231,16 @@ class _Prepared:
     def fetchall(self):
         return self.cursor.fetchall()
 
+    @property
+    def rowcount(self) -> int:
+        return self.cursor.rowcount
+
 
 def _instance(model, names, converters, row):
     """The instance Model.from_db would make of these fields (the others deferred, loaded if
     ever touched), made without Model.__init__: its generic work per field cost ten times this
     on each of a move's seven rows (no pre_init or post_init receiver listens to these models:
-    tests/web/test_store.py checks)."""
+    tests/services/test_store.py checks)."""
     instance = model.__new__(model)
     state = instance._state = ModelState()
     state.adding, state.db = False, DEFAULT_DB_ALIAS  # read through django.db.connection: the default
@@ -324,16 +370,149 @@ def save_game(game: Game) -> None:
         cursor.execute(_sql(connection.vendor)["save_game"], [*params, game.id])
 
 
-def save_move(game: Game, first_seq: int, records: list[dict], now: datetime) -> None:
-    """A move's log rows and the game's new fields in one round trip where the database can
-    (PostgreSQL runs an INSERT inside a WITH to completion, read or not); elsewhere one after
-    the other. `game.event_count` is already the new length."""
-    inserts = _event_rows(game, first_seq, records, now)
-    if connection.vendor != "postgresql" or len(inserts) != 1:
-        append_events(game, first_seq, records, now)
-        save_game(game)
-        return
-    ((insert, values),) = inserts
+class VersionMoved(DatabaseError):
+    """A game's row was not at the version its writer read: another writer saved first. A
+    writer holding the table's lock never sees it (every writer locks the table); raised, it
+    rolls its transaction back rather than write over another's move."""
+
+
+# What identifies who plays each seat, as the database's statement draws it and as `seats_mark`
+# does from the seats held in memory: a move checked against the seats it was played with.
+_UNIT, _RECORD = "\x1f", "\x1e"
+SEAT_MARK_FIELDS = ("index", "player_key", "user", "bot_level", "away", "timeouts_in_row", "nickname")
+
+
+def seats_mark(seats: list[Seat]) -> str:
+    """The seats as the statement of a held move compares them (`_seat_mark_sql`)."""
+    return _RECORD.join(
+        _UNIT.join(
+            (
+                str(seat.index),
+                seat.player_key,
+                "-" if seat.user_id is None else str(seat.user_id),
+                seat.bot_level,
+                "1" if seat.away else "0",
+                str(seat.timeouts_in_row),
+                seat.nickname,
+            )
+        )
+        for seat in sorted(seats, key=lambda seat: seat.index)
+    )
+
+
+def _seat_mark_sql(vendor: str) -> str:
+    """The seats' mark, drawn by the database from its rows (one string: the seats in order)."""
+    column = {name: f"s.{_columns(Seat, [name])}" for name in SEAT_MARK_FIELDS}
+    unit, record = ("chr(31)", "chr(30)") if vendor == "postgresql" else ("char(31)", "char(30)")
+    mark = f" || {unit} || ".join(
+        (
+            f"CAST({column['index']} AS TEXT)",
+            column["player_key"],
+            f"COALESCE(CAST({column['user']} AS TEXT), '-')",
+            column["bot_level"],
+            f"CASE WHEN {column['away']} THEN '1' ELSE '0' END",
+            f"CAST({column['timeouts_in_row']} AS TEXT)",
+            column["nickname"],
+        )
+    )
+    seat, table_id = _q(Seat._meta.db_table), f"s.{_q('table_id')}"
+    if vendor == "postgresql":
+        return f"(SELECT string_agg({mark}, {record} ORDER BY {column['index']}) FROM {seat} s WHERE {table_id} = %s)"
+    return (
+        f"(SELECT group_concat(mark, {record}) FROM (SELECT {mark} AS mark FROM {seat} s "
+        f"WHERE {table_id} = %s ORDER BY {column['index']}))"
+    )
+
+
+@cache
+def _checked_sql(vendor: str, rows: int, held: bool) -> tuple[str, str | None]:
+    """The checked save of a move with `rows` log rows: (the statement, and on SQLite the log
+    rows' INSERT that follows it in the same transaction; None on PostgreSQL, where one statement
+    does both). The game row is written only at the version it was read at; a held move (one
+    played against the table held in memory, outside any lock) also locks the table's row, which
+    must still be playing, and needs its seats as they were held."""
+    game, table, event = (_q(model._meta.db_table) for model in (Game, Table, Event))
+    sets = ", ".join(f"{_columns(Game, [name])} = %s" for name in SAVED_FIELDS)
+    where = f"{game}.{_q('id')} = %s AND {game}.{_q('version')} = %s"
+    if held:
+        where += f" AND {_seat_mark_sql(vendor)} = %s"
+    if vendor == "postgresql":
+        locked = ""
+        if held:  # the table's row locked within the statement: every other writer holds it to write
+            locked = (
+                f"locked AS (SELECT t.{_q('id')} FROM {table} t WHERE t.{_q('id')} = %s "
+                f"AND t.{_q('status')} = %s FOR UPDATE), "
+            )
+            where += " AND EXISTS (SELECT 1 FROM locked)"
+        update = f"UPDATE {game} SET {sets} WHERE {where} RETURNING {game}.{_q('id')}"
+        if not rows:
+            return (f"WITH {locked.removesuffix(', ')} {update}" if held else update), None
+        kinds = [Event._meta.get_field(name).db_type(connection) for name in EVENT_FIELDS]
+        row = "(" + ", ".join(f"CAST(%s AS {kind})" for kind in kinds) + ")"
+        # the log rows go in only if the game's row was written (the INSERT reads the UPDATE's rows)
+        return (
+            f"WITH {locked}saved AS ({update}) INSERT INTO {event} ({_columns(Event, EVENT_FIELDS)}) "
+            f"SELECT v.* FROM saved CROSS JOIN (VALUES {', '.join([row] * rows)}) v",
+            None,
+        )
+    if held:  # SQLite: its BEGIN IMMEDIATE has locked the database; the table must still be playing
+        where += f" AND EXISTS (SELECT 1 FROM {table} t WHERE t.{_q('id')} = %s AND t.{_q('status')} = %s)"
+    insert = None
+    if rows:
+        row = "(" + ", ".join(["%s"] * len(EVENT_FIELDS)) + ")"
+        insert = f"INSERT INTO {event} ({_columns(Event, EVENT_FIELDS)}) VALUES {', '.join([row] * rows)}"
+    return f"UPDATE {game} SET {sets} WHERE {where}", insert
+
+
+def save_move(
+    game: Game,
+    first_seq: int,
+    records: list[dict],
+    now: datetime,
+    *,
+    seats: list[Seat] | None = None,
+    table_id: int | None = None,
+) -> bool:
+    """A move's log rows and the game's new fields, written only if the game's row is still at
+    the version before this one (`game.version` is the new one, `game.event_count` the new
+    length): on PostgreSQL in one statement, the log rows inside a WITH that reads the UPDATE's
+    row, so that they go in only with it; on SQLite the UPDATE, then the INSERT in the same
+    transaction. Returns whether it was written.
+
+    With `seats` (a held move: game.services.held), the statement also locks the table's row
+    (`table_id`), checks that it is still playing and that its seats are `seats`, and commits on
+    its own when no transaction is open: the move's one round trip. Without, its caller holds
+    the table's lock, and a version that moved regardless raises VersionMoved."""
+    held = seats is not None
     params = _prepared(Game, SAVED_FIELDS, [getattr(game, name) for name in SAVED_FIELDS])
-    with _cursor() as cursor:
-        cursor.execute(f"WITH logged AS ({insert}) {_sql(connection.vendor)['save_game']}", [*values, *params, game.id])
+    where = [game.id, game.version - 1]
+    if held:
+        where += [table_id, seats_mark(seats)]
+    events: list = []
+    for i, record in enumerate(records):
+        events += _prepared(Event, EVENT_FIELDS, (game.id, first_seq + i, game.version, record["type"], record, now))
+    vendor = connection.vendor
+    if len(records) > EVENTS_PER_STATEMENT and not held:  # a long game played out at once by bots
+        statement, _insert = _checked_sql(vendor, 0, False)
+        with _cursor() as cursor:
+            cursor.execute(statement, [*params, *where])
+            written = cursor.rowcount == 1
+        if written:
+            append_events(game, first_seq, records, now)
+    elif vendor == "postgresql":
+        statement, _insert = _checked_sql(vendor, len(records), held)
+        locked = [table_id, Table.Status.PLAYING] if held else []
+        with _cursor() as cursor:
+            cursor.execute(statement, [*locked, *params, *where, *events])
+            written = cursor.rowcount == (len(records) or 1)
+    else:
+        statement, insert = _checked_sql(vendor, len(records), held)
+        playing = [table_id, Table.Status.PLAYING] if held else []
+        with transaction.atomic(), _cursor() as cursor:
+            cursor.execute(statement, [*params, *where, *playing])
+            written = cursor.rowcount == 1
+            if written and insert is not None:
+                cursor.execute(insert, events)
+    if not written and not held:
+        raise VersionMoved(f"game {game.id} was not at version {game.version - 1}")
+    return written

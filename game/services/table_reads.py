@@ -18,10 +18,13 @@ from game.fair.seeds import commitment
 from game.models import (
     Event,
     Game,
+    GameResult,
     Presence,
+    RatingChange,
     Seat,
     Table,
 )
+from game.services import reliability
 
 LOG_LINES = 80
 
@@ -57,14 +60,32 @@ def table_dict(table: Table) -> dict:
         "status": table.status,
         "seat_count": table.seat_count,
         "options": _options(table),
-        "turn_seconds": table.turn_seconds,
+        # the clock's length a decision is shown against: the live timer, or a turn-based
+        # table's time per move (its largest bank)
+        "turn_seconds": table.turn_seconds if not table.turn_based else (table.bank_most or table.move_seconds),
+        "pace": pace_dict(table),
         "members_only": table.members_only,
         "rated": table.rated,
+        "min_reliability": table.min_reliability,  # a public table's minimum share of finished games (%)
         "closed_reason": table.closed_reason,
         "host": tag(table.host_key),
         "host_name": table.host_name,
         "bot_delay_ms": table.bot_delay_ms,
         "commitment": commitment(table.next_seed) if table.next_seed else "",  # the next deal's (game.fair)
+    }
+
+
+def pace_dict(table: Table) -> dict | None:
+    """A turn-based table's clocks as its screens show them (None at a live table)."""
+    if not table.turn_based:
+        return None
+    window = table.window
+    return {
+        "pace": table.pace,
+        "move_seconds": table.move_seconds,
+        "increment": table.bank_increment,
+        "most": table.bank_most,
+        "window": [window.start.strftime("%H:%M"), window.end.strftime("%H:%M"), window.zone] if window else None,
     }
 
 
@@ -75,6 +96,8 @@ def seat_dict(seat: Seat) -> dict:
         "who": tag(seat.player_key),
         "bot_level": seat.bot_level,
         "away": seat.away,
+        "bank": seat.bank_seconds,
+        "let_go_by": list(seat.let_go_by or ()),
     }
 
 
@@ -89,6 +112,7 @@ def game_dict(game: Game, kind: Kind, state: dict | None = None) -> dict:
         "version": game.version,
         **kind.views(state),
         "deadline": game.deadline.timestamp() if game.deadline else None,
+        "acting": game.acting,  # whose turn (a turn is every decision a seat makes in a row)
         "over": game.over,
         "winner": game.winner,
         "players": game.players,
@@ -112,11 +136,45 @@ def snapshot(
     """Everything a viewer's table is drawn from (without the log)."""
     seats = list(table.seats.all()) if seats is None else seats
     game = current_game(table) if game is None else game
+    drawn = None if game is None else game_dict(game, registry.of(table), state)
+    if drawn is not None and game.over and table.rated:
+        drawn["ratings"] = rating_changes(game.id)
+    ordered = sorted(seats, key=lambda s: s.index)
+    rows = [seat_dict(seat) for seat in ordered]
+    if table.status == Table.Status.LOBBY:  # who sits down is decided here: each account's record now
+        _with_records(rows, ordered, reliability.seat_records(ordered))
+    elif game is not None:  # as they stood at the deal (a move reads nothing more for them)
+        kept = list(game.records or ())
+        _with_records(rows, ordered, [kept[seat.index] if seat.index < len(kept) else None for seat in ordered])
     return {
         "table": table_dict(table),
-        "seats": [seat_dict(seat) for seat in sorted(seats, key=lambda s: s.index)],
-        "game": None if game is None else game_dict(game, registry.of(table), state),
+        "seats": rows,
+        "game": drawn,
     }
+
+
+def _with_records(rows: list[dict], seats: list[Seat], records: list[dict | None]) -> None:
+    """Each seated account's "finished 28 of 30" beside its name (`records`: one per seat, in the
+    same order: reliability.seat_records), none for guests, bots and accounts with no game yet.
+    A private profile's is in the snapshot marked private: each viewer's screen keeps it for its
+    friends and itself (game.screen.table.seen_by)."""
+    for row, seat, found in zip(rows, seats, records, strict=True):
+        if found and not seat.bot_level and seat.user_id == found["user"]:
+            row["reliable"] = {key: found[key] for key in ("finished", "counted", "since", "left", "private")}
+
+
+def rating_changes(game_id: int) -> list[list[int]]:
+    """What a rated game did to its people's ratings, as the game-over screen shows it:
+    [seat, rating before, rating after] for each person it rated, in seat order (services.ratings
+    writes them with the game's end, before its last update is built). A private person's is
+    left out: the leaderboard shows their rating without their name, and so does this screen."""
+    seats = dict(GameResult.objects.filter(game_id=game_id).values_list("user_id", "seat"))
+    changes = (
+        RatingChange.objects.filter(game_id=game_id)
+        .exclude(user__sevn_profile__private=True)
+        .values_list("user_id", "before", "value")
+    )
+    return sorted([seats[user_id], before, after] for user_id, before, after in changes if user_id in seats)
 
 
 def log_events(game: Game | None, limit: int = LOG_LINES) -> list[dict]:

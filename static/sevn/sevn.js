@@ -10,9 +10,11 @@
    stopped, the Sevens hand's keys (keyboard.js) before the table cards'. */
 
 import "./js/keyboard.js";
+import "./js/csrf.js";
 import "./js/page.js";
 import "./js/table_cards.js";
 import "./js/turn.js";
+import "./js/clock_words.js";
 import "./js/table_panels.js";
 import "./js/focus.js";
 import "./js/lobby.js";
@@ -23,4 +25,8 @@ import "./js/fair_seed.js";
 import "./js/replay.js";
 import "./js/rulebook_demos.js";
 import "./js/game_choice.js";
+import "./js/pace_choice.js";
 import "./js/invitations.js";
+import "./js/your_move.js";
+import "./js/site_menu.js";
+import "./js/alerts.js";

@@ -24,10 +24,9 @@ from game import services
 from game.core.identity import ACCOUNT_KEY, MARK_COOKIE, NICKNAME_KEY, SESSION_KEY, Player
 from game.models import Friendship, Invitation, Profile, Rating, Sanction, Seat, Table
 from sevn_site.asgi import application
-
-from ..web.test_consumers import WHOLE_TABLE, drain
-from .helpers import PASSWORD, log_in, sign_up
-from .test_home import account
+from tests.accounts.helpers import PASSWORD, log_in, sign_up
+from tests.accounts.test_home import account
+from tests.live.test_consumers import WHOLE_TABLE, drain
 
 ORIGIN = (b"origin", b"http://127.0.0.1:8000")
 HOST = (b"host", b"127.0.0.1:8000")
@@ -54,7 +53,7 @@ def signed_in_session(user: User, key: str) -> str:
     """A session as a log-in leaves it (game.accounts.signals): the account and its player key."""
     session = SessionStore()
     session[AUTH_SESSION_KEY] = str(user.pk)
-    session[BACKEND_SESSION_KEY] = "django.contrib.auth.backends.ModelBackend"
+    session[BACKEND_SESSION_KEY] = "allauth.account.auth_backends.AuthenticationBackend"
     session[HASH_SESSION_KEY] = user.get_session_auth_hash()
     session[ACCOUNT_KEY] = [user.pk, key]
     session[SESSION_KEY] = key
@@ -166,6 +165,23 @@ def test_the_old_session_of_a_suspended_account_acts_as_it_nowhere_and_reads_why
     assert "Signed in as" not in browser.get("/en/").content.decode()  # the session ended for good
     log_in(browser, "Sam")
     assert "Signed in as" in browser.get("/en/").content.decode()  # the reinstated account logs in
+
+
+def test_a_suspended_person_s_next_page_says_why_even_after_their_open_page_s_fetches_and_htmx():
+    """The table page of the suspended person fetches a token and swaps pieces before they
+    reload: those requests do not use up the one page that says why; having read it, they
+    browse as a guest."""
+    browser = Client()
+    sign_up(browser, "Sam")
+    sam = User.objects.get(username="Sam")
+    assert suspend(superuser_client(), sam).status_code == 302
+
+    assert browser.get("/csrf-token/", headers={"Sec-Fetch-Mode": "cors"}).status_code == 200
+    assert browser.get("/en/", headers={"HX-Request": "true"}).status_code == 200
+    page = browser.get("/en/", headers={"Sec-Fetch-Mode": "navigate"})
+    assert page.status_code == 302 and page.url == "/en/accounts/inactive/"
+    assert "appeals@localhost" in browser.get(page.url).content.decode()
+    assert browser.get("/en/", headers={"Sec-Fetch-Mode": "navigate"}).status_code == 200  # read: once
 
 
 def test_a_suspended_person_logging_in_reads_why_until_when_and_how_to_appeal_in_their_language():
@@ -336,7 +352,7 @@ def test_a_suspended_accounts_profile_answers_as_one_that_does_not_exist_everywh
     Friendship.objects.create(from_user=ana, to_user=sam, status=Friendship.Status.FRIENDS)
     Friendship.objects.create(from_user=sam, to_user=ana, status=Friendship.Status.FRIENDS)
     friend = Client()
-    friend.force_login(ana, backend="django.contrib.auth.backends.ModelBackend")
+    friend.force_login(ana, backend="allauth.account.auth_backends.AuthenticationBackend")
     assert friend.get("/en/u/Sam/").status_code == 200
     assert "/u/Sam/" in friend.get("/en/ratings/sevn/").content.decode()
     assert "Sam" in friend.get("/en/friends/").content.decode()

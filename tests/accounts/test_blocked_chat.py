@@ -14,10 +14,9 @@ from django.test import Client
 from game import services
 from game.core.identity import ACCOUNT_KEY
 from sevn_site.asgi import application
-
-from ..web.test_chat_consumers import chat, heard_none_of
-from ..web.test_consumers import HOST, ORIGIN, WHOLE_TABLE, drain
-from .test_home import account, signed_in
+from tests.accounts.test_home import account, signed_in
+from tests.live.test_chat_consumers import chat, heard_none_of
+from tests.live.test_consumers import HOST, ORIGIN, WHOLE_TABLE, drain
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -37,7 +36,7 @@ def session_of(user, key: str) -> str:
     """A signed-in person's session, playing under their account's key."""
     session = SessionStore()
     session[USER_SESSION_KEY] = str(user.pk)
-    session[BACKEND_SESSION_KEY] = "django.contrib.auth.backends.ModelBackend"
+    session[BACKEND_SESSION_KEY] = "allauth.account.auth_backends.AuthenticationBackend"
     session[HASH_SESSION_KEY] = user.get_session_auth_hash()
     session[ACCOUNT_KEY] = [user.pk, key]
     session.create()

@@ -10,9 +10,8 @@ from game import services
 from game.core.errors import ServiceError
 from game.models import Friendship, Presence, Profile
 from game.services import friends, selectors
-from tests.web.factories import open_table
-
-from .test_home import account, signed_in
+from tests.accounts.test_home import account, signed_in
+from tests.factories import open_table
 
 pytestmark = pytest.mark.django_db
 

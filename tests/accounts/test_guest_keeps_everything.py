@@ -16,10 +16,9 @@ from django.test import Client
 from game.core.identity import SESSION_KEY, Player
 from game.models import ChatMessage, GuestKey, Profile, Sanction, Seat, Table
 from game.services import accounts
-from tests.web.factories import open_table
-from tests.web.test_consumers import WHOLE_TABLE, connect, drain
-
-from .helpers import PASSWORD, log_in, sign_up
+from tests.accounts.helpers import PASSWORD, log_in, sign_up
+from tests.factories import open_table
+from tests.live.test_consumers import WHOLE_TABLE, connect, drain
 
 pytestmark = pytest.mark.django_db
 

@@ -10,7 +10,7 @@ from game import services
 from game.core.identity import Player
 from game.models import Game, Profile
 from game.services import accounts, selectors
-from tests.web.factories import open_table, stack
+from tests.factories import open_table, stack
 
 pytestmark = pytest.mark.django_db
 
@@ -22,7 +22,7 @@ def account(name: str) -> tuple[User, Player]:
 
 
 def signed_in(client, user: User) -> None:
-    client.force_login(user, backend="django.contrib.auth.backends.ModelBackend")
+    client.force_login(user, backend="allauth.account.auth_backends.AuthenticationBackend")
 
 
 def test_tables_waiting_for_your_move_come_first(client):

@@ -15,8 +15,8 @@ from game.core.errors import ServiceError
 from game.models import Invitation, Table
 from game.services import friends, invitations, selectors
 from sevn_site.asgi import application
-
-from .test_home import account, signed_in
+from tests.accounts.test_home import account, signed_in
+from tests.accounts.test_ratings import play_out
 
 pytestmark = pytest.mark.django_db
 ORIGIN = (b"origin", b"http://127.0.0.1:8000")
@@ -89,10 +89,12 @@ def test_play_again_with_the_same_people_opens_a_table_and_invites_the_others(cl
     ana, ana_player = account("Ana")
     ben, ben_player = account("Ben")
     cy, cy_player = account("Cy")
-    old = services.table_create(player=ana_player, nickname="", seat_count=3, turn_seconds=60)
+    old = services.table_create(player=ana_player, nickname="", seat_count=3, turn_seconds=60, options={"target": 50})
     services.seat_take(code=old.code, player=ben_player, nickname="")
     services.seat_take(code=old.code, player=cy_player, nickname="")
-    befriend(ana, ben)  # only friends are invited, as from the table (tests/service/test_limits_everywhere.py)
+    services.game_start(code=old.code, player=ana_player)
+    play_out(old, [ana_player, ben_player, cy_player])  # "Play again" comes once a game is over
+    befriend(ana, ben)  # only friends are invited, as from the table (tests/runtime/test_limits_everywhere.py)
     befriend(cy, ben)
     friends.friend_block(user=cy, other_id=ben.pk)  # Cy blocked Ben: Ben's new table does not invite Cy
     signed_in(client, ben)
@@ -110,7 +112,7 @@ def person_session(user) -> str:
 
     session = SessionStore()
     session[SESSION_KEY] = str(user.pk)
-    session[BACKEND_SESSION_KEY] = "django.contrib.auth.backends.ModelBackend"
+    session[BACKEND_SESSION_KEY] = "allauth.account.auth_backends.AuthenticationBackend"
     session[HASH_SESSION_KEY] = user.get_session_auth_hash()
     session.create()
     return session.session_key

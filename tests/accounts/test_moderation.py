@@ -17,10 +17,9 @@ from game.core.identity import SESSION_KEY, Player
 from game.models import ModAction, Profile, Sanction, Table
 from game.services import moderation
 from game.services.staff import Person
-from tests.web.factories import open_table
-
-from .helpers import PASSWORD, log_in, sign_up
-from .test_home import account
+from tests.accounts.helpers import PASSWORD, log_in, sign_up
+from tests.accounts.test_home import account
+from tests.factories import open_table
 
 pytestmark = pytest.mark.django_db
 SUSPEND = {"action": "suspend", "apply": "1", "duration": "permanent", "reason": "spam"}
@@ -32,7 +31,7 @@ def staff(client: Client, name: str, moderator: bool = False) -> User:
         user.groups.add(Group.objects.get(name="Moderators"))
     else:
         user = User.objects.create_superuser(name, f"{name}@example.com", "pw-123456")
-    client.force_login(user, backend="django.contrib.auth.backends.ModelBackend")
+    client.force_login(user, backend="allauth.account.auth_backends.AuthenticationBackend")
     return user
 
 
@@ -126,7 +125,7 @@ def test_a_moderator_suspends_an_account_and_the_log_reads_in_each_reader_s_lang
         assert staff_words.say(line.detail) != "Suspended the account"
     looker = User.objects.create_user("looker", password="pw-123456", is_staff=True)
     looker.user_permissions.add(Permission.objects.get(codename="view_user"))
-    client.force_login(looker, backend="django.contrib.auth.backends.ModelBackend")
+    client.force_login(looker, backend="allauth.account.auth_backends.AuthenticationBackend")
     assert "Suspend the selected accounts" not in client.get("/admin/auth/user/").content.decode()
 
 

@@ -9,7 +9,7 @@ from django.contrib.auth.models import User
 from django.core import mail
 from django.test import Client
 
-from .helpers import PASSWORD, code_in, log_in, sign_up
+from tests.accounts.helpers import PASSWORD, code_in, log_in, sign_up
 
 pytestmark = pytest.mark.django_db
 PAUSED = "signing in with a password is paused"
@@ -66,3 +66,18 @@ def test_the_sign_in_code_page_speaks_the_site_s_words(client, language, said, m
         assert words in html, words
     for words in mixed:
         assert words not in html, words
+
+
+def test_a_wrong_password_is_hashed_once(monkeypatch):
+    """One backend checks a password (allauth's, which is Django's ModelBackend too): a wrong
+    one costs one hash, not one per backend, to whoever floods the log-in with guesses."""
+    from django.contrib.auth import base_user as hashers  # where User.check_password finds it
+
+    sign_up(Client(), "Ana")
+    checked = []
+    real = hashers.check_password
+    monkeypatch.setattr(hashers, "check_password", lambda *args, **kwargs: checked.append(1) or real(*args, **kwargs))
+    log_in(Client(), "Ana", "wrong-password")
+    assert len(checked) == 1
+    log_in(Client(), "Ana", PASSWORD)  # the right one signs in, staff's by name in the admin alike
+    assert len(checked) == 2

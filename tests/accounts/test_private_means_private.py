@@ -18,9 +18,8 @@ from game import registry, services
 from game.core.identity import Player
 from game.models import Game, Profile, Seat, Table
 from game.services import friends, selectors, staff
-
-from ..fair.play import Watch, play_out, verify
-from .test_home import account, signed_in
+from tests.accounts.test_home import account, signed_in
+from tests.fair.play import Watch, play_out, verify
 
 pytestmark = pytest.mark.django_db
 
@@ -171,7 +170,7 @@ def test_a_block_looks_to_the_blocked_person_exactly_like_a_request_nobody_answe
 
 
 def test_a_look_alike_username_is_refused_at_sign_up():
-    from .helpers import PASSWORD
+    from tests.accounts.helpers import PASSWORD
 
     account("Anna")
     account("Bob")

@@ -8,8 +8,7 @@ import pytest
 from game import services
 from game.core.identity import Player
 from game.models import Game, Profile
-
-from .test_home import account, signed_in
+from tests.accounts.test_home import account, signed_in
 
 pytestmark = pytest.mark.django_db
 
@@ -49,7 +48,22 @@ def test_a_private_profile_shows_its_games_to_its_owner_only(client):
     assert "Games played and won" in client.get("/en/u/Mia/").content.decode()  # her own
     client.post("/en/accounts/logout/")
     html = client.get("/de/u/Mia/").content.decode()
-    assert "Dieses Profil ist privat." in html and "Ana" not in html
+    main = html.split("<main", 1)[1]  # not the page's random CSRF token, which once held "Ana"
+    assert "Dieses Profil ist privat." in main and "Ana" not in main
+
+
+@pytest.mark.parametrize(("language", "badge"), [("en", "Friends"), ("de", "Befreundet"), ("pl", "W znajomych")])
+def test_a_friend_s_profile_says_you_are_friends_in_a_word_for_one_person(client, language, badge):
+    """Beside one person the badge is a state ("Befreundet"), not the menu's "Freunde"."""
+    from game.services import friends
+
+    mia, _ = account("Mia")
+    noa, _ = account("Noa")
+    friends.friend_request(user=mia, name="Noa")
+    friends.friend_accept(user=noa, from_id=mia.pk)
+    signed_in(client, mia)
+    html = client.get(f"/{language}/u/Noa/").content.decode()
+    assert f'<span class="badge badge--friend">{badge}</span>' in html
 
 
 def test_settings_need_an_account(client):
@@ -69,3 +83,15 @@ def test_the_month_a_player_joined_takes_the_case_its_sentence_needs(client, lan
     account("Mia")
     User.objects.filter(username="Mia").update(date_joined=datetime(2026, 3, 14, 12, tzinfo=UTC))
     assert joined in client.get(f"/{language}/u/Mia/").content.decode()  # Polish: "od marca", not "od: Marzec"
+
+
+def test_a_suspension_and_a_reinstatement_are_logged_as_such():
+    from game.models import ModAction
+    from game.services import accounts
+
+    zed, _ = account("Zed")
+    accounts.account_suspend(by=None, user=zed, reason="a second account")
+    accounts.account_suspend(by=None, user=zed, reason="", suspend=False)
+    logged = list(ModAction.objects.order_by("id").values_list("action", flat=True))
+    assert logged == [ModAction.Action.SUSPEND, ModAction.Action.REINSTATE]
+    assert str(ModAction.Action.SUSPEND.label) == "Suspended an account"

@@ -15,9 +15,8 @@ from game.core.identity import Player
 from game.models import Event, GameResult, RatingChange
 from game.screen.rating_chart import rating_chart
 from game.services import selectors
-
-from .test_home import account, signed_in
-from .test_ratings import play_out, rated_table
+from tests.accounts.test_home import account, signed_in
+from tests.accounts.test_ratings import play_out, rated_table
 
 pytestmark = pytest.mark.django_db
 

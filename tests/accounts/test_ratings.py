@@ -5,7 +5,9 @@ leaderboards per game, everyone's and among friends."""
 from __future__ import annotations
 
 import random
+from contextlib import nullcontext
 from datetime import timedelta
+from unittest import mock
 
 import pytest
 from django.utils import timezone
@@ -15,15 +17,22 @@ from game.core.errors import ServiceError
 from game.core.identity import Player
 from game.models import Event, Game, GameResult, Rating, RatingChange, Seat, Table
 from game.services import friends, invitations, presence, ratings, selectors
-
-from .test_home import account, signed_in
+from tests.accounts.test_home import account, signed_in
 
 pytestmark = pytest.mark.django_db
 
 
 def rated_table(
-    players: list[Player], *, bots: tuple[str, ...] = (), rated: bool = True, kind: str = "sevn", target: int = 50
+    players: list[Player],
+    *,
+    bots: tuple[str, ...] = (),
+    rated: bool = True,
+    kind: str = "sevn",
+    target: int = 50,
+    seed: int | None = None,
 ):
+    """A table of these people (the first hosts) and bots, started; `seed` starts the game from
+    that seed (its deals and the bots' choices known) instead of a random one."""
     host = players[0]
     table = services.table_create(
         player=host,
@@ -37,7 +46,11 @@ def rated_table(
         services.seat_take(code=table.code, player=player, nickname="")
     for level in bots:
         services.bot_add(code=table.code, player=host, level=level)
-    services.game_start(code=table.code, player=host)
+    with (
+        # the engine's seed, as the fair deal would derive it (game.fair.seeds)
+        mock.patch("game.fair.seeds.engine_seed", return_value=seed) if seed is not None else nullcontext()
+    ):
+        services.game_start(code=table.code, player=host)
     return table
 
 

@@ -16,8 +16,7 @@ from django.core import mail
 from django.test import Client
 
 from game.models import Profile
-
-from .helpers import PASSWORD, log_in, sign_up
+from tests.accounts.helpers import PASSWORD, log_in, sign_up
 
 pytestmark = pytest.mark.django_db
 ROOT = Path(__file__).resolve().parents[2]
@@ -151,10 +150,11 @@ def test_allauth_pages_speak_the_site_s_words_and_register(client, path, said, m
 
 @pytest.mark.parametrize("language", ["en", "de", "nl", "pl", "fr"])
 def test_the_passkey_list_opens(client, language):
-    """'Manage' passkeys on the security page: allauth's list loads Django's humanize tags."""
+    """allauth's list of passkeys is the settings page's section (it loads Django's humanize tags)."""
     client.force_login(User.objects.create_user("Mia", "mia@example.com", PASSWORD))
-    response = client.get(f"/{language}/accounts/2fa/webauthn/")
-    assert response.status_code == 200 and 'class="site-header"' in response.content.decode()
+    response = client.get(f"/{language}/accounts/2fa/webauthn/", follow=True)
+    html = response.content.decode()
+    assert response.status_code == 200 and 'class="site-header"' in html and 'id="passkeys"' in html
 
 
 def test_staff_log_in_to_admin(client):

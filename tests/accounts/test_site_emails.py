@@ -13,7 +13,7 @@ from django.test import Client
 from django.utils import translation
 from django.utils.translation import gettext
 
-from .helpers import PASSWORD, code_in
+from tests.accounts.helpers import PASSWORD, code_in
 
 pytestmark = pytest.mark.django_db
 HOST = "127.0.0.1:8150"
@@ -45,7 +45,8 @@ def test_sign_up_and_reset_e_mails_come_from_sevn_in_the_person_s_language(langu
     signup, reset = mail.outbox
     assert "http" in reset.body and HOST in reset.body  # the reset link, to this site
     for message in (signup, reset):
-        assert message.subject.startswith("SEVN: ")
+        # the site's name first, its colon spaced as the language spaces it
+        assert message.subject.startswith("SEVN\u202f: " if language == "fr" else "SEVN: "), message.subject
         lines = _lines_without_links(message.body)
         assert lines[0] == hello and lines[-1] == thanks, message.body
         assert not any(HOST in line or "127.0.0.1" in line for line in lines), message.body

@@ -19,7 +19,14 @@ expect.set_options(timeout=15_000)
 # tests would otherwise raise SynchronousOnlyOperation.
 os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
 
-CHROMIUM = "/usr/bin/chromium"
+# Debian's chromium-headless-shell (the make file installs it): the same Blink and V8 as the
+# full browser, without its browser UI and compositor, as Playwright itself runs headless. Eight
+# phone-layout tests, in turns on this machine: Chromium's processes took 18 s of CPU instead
+# of 43-56 s. The full browser where the shell is missing.
+FULL_CHROMIUM = "/usr/bin/chromium"  # what the shell lacks: a notification permission to ask for
+CHROMIUM = next(
+    (path for path in ("/usr/bin/chromium-headless-shell", FULL_CHROMIUM) if Path(path).exists()), FULL_CHROMIUM
+)
 CHROMIUM_ARGS = [
     "--headless",
     "--no-sandbox",
@@ -52,8 +59,31 @@ def _daphne_child_setup():
     from django.conf import settings
 
     SyncToAsync.single_thread_executor = ThreadPoolExecutor(max_workers=1)
+    # The analysis loop's own waiter too: a test before the fork that ran an analysis started its
+    # thread in the parent, and the child's copy of the executor, believing it has an idle
+    # thread, would hand every job to a thread that does not exist (the replay waited forever)
+    from game.live import analysing as analysis_loop
+
+    analysis_loop._waiter = ThreadPoolExecutor(max_workers=1, thread_name_prefix="analysis")
     set_database_connection()
     settings.SEVN_BOT_DELAY_MS = 0
+    # Every browser test signs its people up and in from 127.0.0.1 on this one server, whose
+    # cache keeps allauth's counts across tests: a limit per address (sign-ups, log-ins, codes
+    # asked for) refused a later test with 429 (each is tested in tests/accounts). The limits per
+    # account stay (test_accounts' paused password).
+    from allauth.account import app_settings as account_settings
+
+    settings.ACCOUNT_RATE_LIMITS = {
+        action: ",".join(part for part in (rate or "").split(",") if part and not part.endswith("/ip")) or None
+        for action, rate in account_settings.RATE_LIMITS.items()
+    }
+    # Analyses at the ordinary priority: beside the other worker's browser and server, one at
+    # nice 19 got so little CPU that a replay waited past a minute, and as SCHED_IDLE (a core only
+    # when nothing else wants one: never, in this phase) none finished (the priority itself:
+    # tests/services/test_analysis.py)
+    from game.registry import analysing
+
+    analysing.NICE = 0
     settings.EMAIL_BACKEND = "django.core.mail.backends.filebased.EmailBackend"
     settings.EMAIL_FILE_PATH = str(MAIL_DIR)
     # The app may have been imported in the test process before this fork (a socket test that
@@ -154,6 +184,6 @@ def shoot():
 def pytest_collection_modifyitems(items):
     # Once the session-scoped sync Playwright starts, an asyncio loop stays "running" in the
     # main thread, and pytest-asyncio tests collected after it fail: run browser tests last.
-    items.sort(
-        key=lambda item: "page" in getattr(item, "fixturenames", ()) or "browser" in getattr(item, "fixturenames", ())
-    )
+    # (A test's fixturenames hold its whole closure: any test that starts Playwright, through
+    # `page`, `browser`, `browser_type` or `playwright` itself, has "playwright" in it.)
+    items.sort(key=lambda item: "playwright" in getattr(item, "fixturenames", ()))

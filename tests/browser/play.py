@@ -6,7 +6,7 @@ import time
 
 from playwright.sync_api import Page, expect
 
-from ..waiting import until
+from tests.waiting import until
 
 
 def create_table(page: Page, base: str, nickname: str, seats: int = 4, timer: str = "0") -> str:

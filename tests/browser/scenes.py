@@ -9,11 +9,10 @@ from django.contrib.sessions.backends.db import SessionStore
 from game.core.identity import SESSION_KEY
 from game.games.sevens.engine import playable
 from game.games.sevn.engine import from_json, to_json
-
-from ..tables.sevens_tables import play as sevens_play
-from ..tables.sevens_tables import sevens_table
-from ..tables.sevens_tables import state_of as sevens_state
-from ..web.factories import act, game_of, open_table
+from tests.factories import act, game_of, open_table
+from tests.games.sevens.tables import play as sevens_play
+from tests.games.sevens.tables import sevens_table
+from tests.games.sevens.tables import state_of as sevens_state
 
 NAMES = ("Ana", "Ben", "Cleo", "Dan")
 # Dealt to Ben, Cleo, Dan, Ana; then each draws once (Cleo a Second Chance, Ana a Ladder) and

@@ -8,8 +8,8 @@ import pytest
 from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import expect
 
-from .conftest import DESKTOP, PHONE
-from .scenes import seat_as
+from tests.browser.conftest import DESKTOP, PHONE
+from tests.browser.scenes import seat_as
 
 pytestmark = pytest.mark.django_db(transaction=True)
 LANGUAGES = ("en", "de")
@@ -60,9 +60,8 @@ def test_the_home_page_and_the_rulebook(browser, live_url, language):
 @pytest.mark.parametrize("language", LANGUAGES)
 def test_a_lobby_and_a_sevn_table_playing_and_at_game_over(browser, live_url, language):
     from game.models import Sanction
-
-    from ..web.factories import open_table
-    from .scenes import game_over, two_players
+    from tests.browser.scenes import game_over, two_players
+    from tests.factories import open_table
 
     lobby, (host, guest) = open_table(start=False)
     context, page = table_page(browser, live_url, lobby, host, language)
@@ -96,8 +95,7 @@ def test_a_lobby_and_a_sevn_table_playing_and_at_game_over(browser, live_url, la
 @pytest.mark.parametrize("language", LANGUAGES)
 def test_a_sevens_table_playing_and_at_game_over(browser, live_url, language):
     from game.games.sevens.engine import playable
-
-    from ..tables.sevens_tables import play, sevens_table, state_of
+    from tests.games.sevens.tables import play, sevens_table, state_of
 
     table, (ana, _ben, _cleo) = sevens_table(turn_seconds=0)
     for size in (DESKTOP, PHONE):
@@ -123,9 +121,8 @@ def test_a_sevens_table_playing_and_at_game_over(browser, live_url, language):
 def test_admins_moderation_pages(browser, live_url, language):
     from game import services
     from game.models import ModAction, Sanction
-
-    from ..web.factories import open_table
-    from .test_chat import _moderator
+    from tests.browser.test_chat import _moderator
+    from tests.factories import open_table
 
     table, (ana, ben) = open_table()
     services.chat_post(code=table.code, player=ana, text="good luck all")

@@ -14,9 +14,9 @@ import pytest
 from django.utils import timezone
 from playwright.sync_api import expect
 
-from ..waiting import until
-from . import scenes
-from .conftest import DESKTOP, _serving
+from tests.browser import scenes
+from tests.browser.conftest import DESKTOP, _serving
+from tests.waiting import until
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -358,7 +358,7 @@ CLOSED = {
     "de": (
         "Die Verbindung zu diesem Tisch wurde getrennt.",
         "Neu laden",
-        "Zu viele offene Tische von deiner Adresse: Schließ ein paar Tabs.",
+        "Zu viele offene Tische von deiner Adresse aus: Schließ ein paar Tabs.",
     ),
     "nl": (
         "De verbinding met deze tafel is verbroken.",
@@ -622,6 +622,10 @@ def test_a_socket_dropped_without_a_close_says_reconnecting_and_comes_back(brows
             page.context.close()
 
 
+# Scrolled down to the seats: the table's top 160 px above the screen's, whatever the header's height.
+TO_THE_SEATS = "window.scrollTo(0, document.getElementById('table').getBoundingClientRect().top + window.scrollY + 160)"
+
+
 def test_a_lost_socket_on_a_scrolled_phone_docks_its_note_over_the_controls_not_the_seats(
     browser, django_db_blocker, shoot
 ):
@@ -638,7 +642,7 @@ def test_a_lost_socket_on_a_scrolled_phone_docks_its_note_over_the_controls_not_
         down = _droppable(page)
         page.goto(f"{url}/en/t/{table.code}/")
         expect(page.locator('body[data-socket="live"]')).to_have_count(1)
-        page.evaluate("window.scrollTo(0, 250)")
+        page.evaluate(TO_THE_SEATS)
         down["now"] = True
         down["sockets"][0].close(code=1012)
 
@@ -657,7 +661,7 @@ def test_a_lost_socket_on_a_scrolled_phone_docks_its_note_over_the_controls_not_
         expect(note).not_to_have_class(DOCKED)
         box = _box(page, "#connection")
         assert box["y"] + box["height"] <= _box(page, "#table")["y"] + 1, box
-        page.evaluate("window.scrollTo(0, 250)")
+        page.evaluate(TO_THE_SEATS)
         expect(note).to_have_class(DOCKED)
 
         down["now"] = False

@@ -9,8 +9,8 @@ import importlib
 import pytest
 from playwright.sync_api import expect
 
-from .conftest import DESKTOP, SCREENSHOTS
-from .play import create_table, join
+from tests.browser.conftest import DESKTOP, SCREENSHOTS
+from tests.browser.play import create_table, join
 
 pytestmark = pytest.mark.django_db(transaction=True)
 PHONE_CHAT = {"width": 360, "height": 740}
@@ -133,7 +133,8 @@ def test_a_moderator_mutes_a_player_in_admin_and_the_next_line_is_refused_live(b
     line.locator("[data-report-message]").click()
     dialog = ana.locator("#report-dialog")
     expect(dialog).to_be_visible()
-    expect(dialog).to_contain_text("Ben: you will lose, idiot")
+    expect(dialog.locator("[data-report-who] strong")).to_have_text("Ben")  # the name as the chat draws it,
+    expect(dialog).to_contain_text("Ben you will lose, idiot")  # no colon (French spaces it otherwise)
     dialog.get_by_label("Insults").check()
     dialog.locator("textarea").fill("rude from the start")
     dialog.get_by_role("button", name="Send report").click()
@@ -181,10 +182,9 @@ def test_a_moderator_mutes_a_player_in_admin_and_the_next_line_is_refused_live(b
 @pytest.mark.parametrize("game", ["sevn", "sevens"])
 def test_a_player_is_reported_from_their_seat_and_never_from_your_own(browser, live_url, game):
     from game.models import Report
-
-    from ..tables.sevens_tables import sevens_table
-    from ..web.factories import open_table
-    from .scenes import seat_as
+    from tests.browser.scenes import seat_as
+    from tests.factories import open_table
+    from tests.games.sevens.tables import sevens_table
 
     if game == "sevens":
         table, (ana, ben, _cleo) = sevens_table(turn_seconds=0)
@@ -260,9 +260,8 @@ def test_a_refused_line_stays_in_the_field_with_the_reason(browser, live_url):
 @pytest.mark.parametrize("why", ["mute", "ban", "closed"])
 def test_who_cannot_write_sees_why_before_typing(browser, live_url, why):
     from game.models import Table
-
-    from ..web.factories import open_table
-    from .scenes import seat_as
+    from tests.browser.scenes import seat_as
+    from tests.factories import open_table
 
     table, (ana, ben) = open_table(turn_seconds=0)
     if why == "closed":
@@ -369,8 +368,8 @@ def test_a_mute_that_ends_opens_the_box_again_without_a_reload(browser, live_url
 
     from django.utils import timezone
 
-    from ..web.factories import open_table
-    from .scenes import seat_as
+    from tests.browser.scenes import seat_as
+    from tests.factories import open_table
 
     table, (_ana, ben) = open_table(turn_seconds=0)
     _sanction(ben.key, reason="cool down", expires=timezone.now() + timedelta(seconds=6))

@@ -7,9 +7,8 @@ import pytest
 from playwright.sync_api import expect
 
 from rules.content.load import LANGUAGES
-
-from ..web.factories import open_table
-from . import scenes
+from tests.browser import scenes
+from tests.factories import open_table
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

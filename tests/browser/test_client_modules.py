@@ -2,7 +2,7 @@
 static/sevn/js/): on each page that uses them (the start page, a live table, a replay, the
 rulebook's pages) every module is fetched and runs with no console error (conftest fails a test
 on any: a module that fails to load or throws included), and shows its work there. The modules'
-size, headers and import graph: tests/web/test_client_modules.py."""
+size, headers and import graph: tests/pages/test_client_modules.py."""
 
 from __future__ import annotations
 
@@ -13,10 +13,9 @@ import pytest
 from playwright.sync_api import expect
 
 from game.services.records import game_record
-
-from ..fair.play import Watch, play_out, table_of
-from .conftest import DESKTOP
-from .play import create_table
+from tests.browser.conftest import DESKTOP
+from tests.browser.play import create_table
+from tests.fair.play import Unwatched, play_out, table_of
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -53,7 +52,7 @@ def test_every_module_loads_and_works_on_each_page(page, live_url):
 
     # a replay steps with the arrow keys (replay.js)
     table, players = table_of("sevn")
-    game = play_out(table, players, Watch(table, players))
+    game = play_out(table, players, Unwatched())
     steps = len(game_record(game.id)["moves"])
     page.goto(f"{live_url}/en/g/{game.public_id}/")
     assert fetched_modules(page) == MODULES

@@ -11,8 +11,7 @@ from playwright.sync_api import expect
 
 from game.fair import seeds
 from game.models import Seat, Table
-
-from .play import create_table, join
+from tests.browser.play import create_table, join
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

@@ -4,13 +4,15 @@ arrows move over every card in it, Enter plays a playable card or shows another'
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from playwright.sync_api import expect
 
-from ..tables.sevens_tables import state_of
-from . import scenes
-from .play import create_table
-from .test_table_polish import sevens_host
+from tests.browser import scenes
+from tests.browser.play import create_table
+from tests.browser.test_table_polish import sevens_host
+from tests.games.sevens.tables import state_of
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -79,6 +81,8 @@ def test_the_sevens_hand_is_one_tab_stop_with_arrows_inside(browser, live_url):
     context = browser.new_context(viewport=DESKTOP, reduced_motion="reduce")
     scenes.seat_as(context, live_url, players[seat])
     page = context.new_page()
+    sockets: list = []
+    page.route_web_socket(re.compile(r"/ws/t/"), lambda socket: sockets.append((socket, socket.connect_to_server())))
     page.goto(f"{live_url}/en/t/{table.code}/")
     expect(page.locator("#controls.controls--active")).to_have_count(1)
     page.evaluate("document.activeElement && document.activeElement.blur()")
@@ -100,6 +104,15 @@ def test_the_sevens_hand_is_one_tab_stop_with_arrows_inside(browser, live_url):
         "#controls .sevens-hand__card > form > .sevens-play, #controls .sevens-hand__card > .card"
     ).evaluate_all("items => items.map(item => item.dataset.card || item.dataset.code)")
     assert sorted(card["card"] for card in visited) == sorted(hand)
+
+    page.keyboard.press("Home")
+    page.keyboard.press("ArrowRight")
+    page.keyboard.press("ArrowRight")
+    held = focused(page)
+    page.evaluate("document.querySelector('#controls [data-hand]').dataset.before = 'redraw'")
+    sockets[0][0].close(code=1012)  # the connection drops and comes back: the table is redrawn
+    expect(page.locator("#controls [data-hand][data-before]")).to_have_count(0)
+    assert focused(page) == held, f"a redraw moved the focus away from the card it was on: {focused(page)} {held}"
     dead = next(card for card in visited if not card["playable"])
     playable = next(card for card in visited if card["playable"])
 

@@ -10,12 +10,11 @@ import pytest
 from playwright.sync_api import expect
 
 from game import services
-
-from ..tables.sevens_tables import sevens_table
-from ..web.factories import game_of, open_table
-from . import scenes
-from .play import next_frames
-from .test_chat import _moderator
+from tests.browser import scenes
+from tests.browser.play import next_frames
+from tests.browser.test_chat import _moderator
+from tests.factories import game_of, open_table
+from tests.games.sevens.tables import sevens_table
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

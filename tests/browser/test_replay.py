@@ -7,15 +7,14 @@ import pytest
 from playwright.sync_api import expect
 
 from game.services.records import game_record
-
-from ..fair.play import Watch, play_out, table_of
+from tests.fair.play import Unwatched, play_out, table_of
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
 
 def test_arrow_keys_and_the_slider_step_through_a_finished_game(page, live_url):
     table, players = table_of("sevens", seeds={0: "abc"})
-    game = play_out(table, players, Watch(table, players))
+    game = play_out(table, players, Unwatched())
     steps = len(game_record(game.id)["moves"])
     page.set_viewport_size({"width": 1280, "height": 900})
     page.goto(f"{live_url}/en/g/{game.public_id}/")
@@ -47,7 +46,7 @@ def test_arrow_keys_and_the_slider_step_through_a_finished_game(page, live_url):
 
 def test_a_sevn_replay_at_phone_width(page, live_url):
     table, players = table_of("sevn")
-    game = play_out(table, players, Watch(table, players))
+    game = play_out(table, players, Unwatched())
     page.set_viewport_size({"width": 360, "height": 780})
     page.goto(f"{live_url}/de/g/{game.public_id}/?step=4")
     expect(page.locator("#replay-counter")).to_have_text(f"Zug 4 von {len(game_record(game.id)['moves'])}")

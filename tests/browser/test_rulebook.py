@@ -7,9 +7,8 @@ import pytest
 from playwright.sync_api import expect
 
 from rules.content.load import LANGUAGES
-
-from .conftest import DESKTOP, PHONE
-from .play import create_table
+from tests.browser.conftest import DESKTOP, PHONE
+from tests.browser.play import create_table
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

@@ -10,8 +10,7 @@ from playwright.sync_api import expect
 
 from game.games.sevens import rulebook as sevens
 from rules.content.load import LANGUAGES
-
-from .conftest import DESKTOP
+from tests.browser.conftest import DESKTOP
 
 pytestmark = pytest.mark.django_db(transaction=True)
 PHONE = {"width": 360, "height": 740}

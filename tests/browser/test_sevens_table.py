@@ -11,9 +11,8 @@ from playwright.sync_api import expect
 
 from game.models import Event, Table
 from rules.content.load import LANGUAGES
-
-from ..tables.sevens_tables import PASS_CERTAIN_SEED, sevens_table, state_of
-from . import scenes
+from tests.browser import scenes
+from tests.games.sevens.tables import PASS_CERTAIN_SEED, sevens_table, state_of
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

@@ -8,9 +8,9 @@ import pytest
 from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 from playwright.sync_api import expect
 
-from ..waiting import until
-from .conftest import DESKTOP, PHONE
-from .play import create_table, decide, deciding, join, play_until, two_players
+from tests.browser.conftest import DESKTOP, PHONE
+from tests.browser.play import create_table, decide, deciding, join, play_until, two_players
+from tests.waiting import until
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

@@ -10,10 +10,9 @@ from playwright.sync_api import expect
 
 from game.models import Table
 from rules.content.load import LANGUAGES
-
-from ..web.factories import act, game_of
-from . import scenes
-from .play import next_frames
+from tests.browser import scenes
+from tests.browser.play import next_frames
+from tests.factories import act, game_of
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

@@ -7,8 +7,8 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import expect
 
-from . import scenes
-from .play import next_frames
+from tests.browser import scenes
+from tests.browser.play import next_frames
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

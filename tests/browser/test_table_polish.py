@@ -15,12 +15,11 @@ from game.games.sevens.engine import playable
 from game.live import timers, watch
 from game.services import play as playing
 from game.services import presence
-
-from ..tables.sevens_tables import game_of, play, sevens_table, state_of
-from ..web.factories import act
-from . import scenes
-from .conftest import DESKTOP, PHONE, _serving
-from .play import create_table, join
+from tests.browser import scenes
+from tests.browser.conftest import DESKTOP, PHONE, _serving
+from tests.browser.play import create_table, join
+from tests.factories import act
+from tests.games.sevens.tables import game_of, play, sevens_table, state_of
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

@@ -8,15 +8,14 @@ from playwright.sync_api import expect
 
 from game.fair import record as records
 from game.services.records import game_record
-
-from ..fair.play import Watch, play_out, table_of
+from tests.fair.play import Unwatched, play_out, table_of
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
 
 def test_a_record_uploaded_is_verified_check_by_check(page, live_url, tmp_path):
     table, players = table_of("sevens", seeds={0: "abc"})
-    game = play_out(table, players, Watch(table, players))
+    game = play_out(table, players, Unwatched())
     path = tmp_path / "record.json"
     path.write_text(records.dumps(game_record(game.id)))
     page.set_viewport_size({"width": 1000, "height": 900})

@@ -15,8 +15,7 @@ from game.core.errors import ServiceError
 from game.fair import seeds
 from game.models import Seat, Table
 from game.services import table_reads
-
-from .play import Watch, game_of, page, play_out, table_of
+from tests.fair.play import Watch, game_of, page, play_out, table_of
 
 pytestmark = pytest.mark.django_db
 

@@ -6,6 +6,8 @@ this site's game, unchanged / self-consistent but not signed by this site / refu
 
 from __future__ import annotations
 
+from types import SimpleNamespace
+
 import pytest
 from django.contrib.sessions.models import Session
 from django.core.files.uploadedfile import SimpleUploadedFile
@@ -14,10 +16,9 @@ from django.test import Client
 from game.fair import record as records
 from game.models import Table
 from game.services.records import game_record, site_public_key
-
-from .forge import forged, signed_with, unsigned
-from .play import Watch, play_out, table_of, verify
-from .test_verify import run_verify
+from tests.fair.forge import forged, signed_with, unsigned
+from tests.fair.play import Unwatched, play_out, table_of, verify
+from tests.fair.test_verify import run_verify
 
 pytestmark = pytest.mark.django_db
 
@@ -28,7 +29,7 @@ def real(django_db_setup, django_db_blocker):
     with django_db_blocker.unblock():
         sessions = set(Session.objects.values_list("session_key", flat=True))
         table, players = table_of("sevens", seeds={0: "c0ffee", 1: "Ben5"})
-        record = game_record(play_out(table, players, Watch(table, players), seed=5).id)
+        record = game_record(play_out(table, players, Unwatched(), seed=5).id)
     yield record
     with django_db_blocker.unblock():
         Table.objects.filter(code=record["table"]).delete()
@@ -59,7 +60,7 @@ def test_a_record_forged_for_a_real_table_and_game_number_is_refused_by_the_page
     # signed with the forger's own key, it is refused the same
     html = verdict_page(signed_with(forgery, "42" * 32), "de")
     assert 'data-verdict="refused"' in html and "Abgelehnt" in html
-    assert f"Diese Seite hat ein anderes Spiel 1 an Tisch {real['table']} gespeichert" in html
+    assert f"Diese Website hat ein anderes Spiel 1 an Tisch {real['table']} gespeichert" in html
     assert "Festlegung, Server-Seed, Seed der Spiel-Engine, Endstand" in html  # the fields in German
     assert "fair.commitment" not in html
 
@@ -87,7 +88,7 @@ def test_the_three_verdicts_of_the_page_each_say_why(real):
     assert "Self-consistent, but not signed by this site." in html and "It is not signed" in html
     elsewhere = forged(real, table="ZZZZ9", number=7)  # a table and number the site never had
     html = verdict_page(elsewhere, "pl")
-    assert 'data-verdict="consistent"' in html and "Wewnętrznie spójny, ale niepodpisany przez tę stronę." in html
+    assert 'data-verdict="consistent"' in html and "wewnętrznie spójny, ale niepodpisany przez tę stronę." in html
     html = verdict_page(signed_with(elsewhere, "42" * 32))
     assert 'data-verdict="consistent"' in html and "It is signed with another key than this site&#x27;s" in html
     renamed = signed_with(real, "42" * 32)  # the site's game, names changed, signed by another key
@@ -103,3 +104,23 @@ def test_the_site_s_public_key_is_published_at_a_stable_address():
     html = Client().get("/en/verify/").content.decode()
     assert f"python -m game.verify record.json --key {site_public_key()}" in html
     assert 'href="/record-key.txt"' in html
+
+
+def test_one_field_that_differs_is_said_in_the_singular(real, monkeypatch):
+    """A record that differs from the stored game in one field reads "its … differs" (and
+    its French, "son champ … ne correspond pas"), not the plural of several."""
+    from django.utils import translation
+
+    from game.pages import records as record_pages
+
+    monkeypatch.setattr(record_pages, "stored_difference", lambda record: ("fair.engine_seed",))
+    verdict = SimpleNamespace(ok=True)
+    with translation.override("en"):
+        _standing, said = record_pages._why(verdict, real)
+    assert said == (
+        f"This site stored a different game 1 at table {real['table']}: its engine seed differs from this record's."
+    )
+    with translation.override("fr"):
+        _standing, said = record_pages._why(verdict, real)
+    assert "\u202f: son champ " in said, said
+    assert "ne correspond pas à celui de ce relevé" in said

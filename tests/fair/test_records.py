@@ -15,8 +15,7 @@ from django.test import Client
 from game.fair import record as records
 from game.fair import signature
 from game.services.records import game_record, site_public_key
-
-from .play import Watch, game_of, page, play_out, table_of
+from tests.fair.play import Watch, game_of, page, play_out, table_of
 
 pytestmark = pytest.mark.django_db
 

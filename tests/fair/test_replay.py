@@ -13,8 +13,7 @@ from game.core.identity import SESSION_KEY
 from game.games.sevens import engine as sevens_engine
 from game.games.sevens.faces import card_name
 from game.services.records import game_record
-
-from .play import Watch, game_of, play_out, table_of
+from tests.fair.play import Unwatched, game_of, play_out, table_of
 
 pytestmark = pytest.mark.django_db
 
@@ -43,7 +42,7 @@ def test_a_running_game_has_no_replay_for_anyone():
 @pytest.mark.parametrize("kind", GAMES)
 def test_a_finished_game_replays_step_by_step_with_the_live_table_s_pieces(kind):
     table, players = table_of(kind)
-    game = play_out(table, players, Watch(table, players))
+    game = play_out(table, players, Unwatched())
     record = game_record(game.id)
     steps = len(record["moves"])
     client = Client()
@@ -62,6 +61,7 @@ def test_a_finished_game_replays_step_by_step_with_the_live_table_s_pieces(kind)
     assert set(re.findall(r' id="(replay-[a-z]+)"', part)) == {
         "replay-counter",
         "replay-caption",
+        "replay-judgement",
         "replay-stage",
         "replay-log",
     }
@@ -69,7 +69,7 @@ def test_a_finished_game_replays_step_by_step_with_the_live_table_s_pieces(kind)
 
 def test_a_sevens_replay_shows_every_hand_at_every_step():
     table, players = table_of("sevens")
-    game = play_out(table, players, Watch(table, players))
+    game = play_out(table, players, Unwatched())
     record = game_record(game.id)
     state = sevens_engine.new_game(3, game.seed, rounds=1)
     for step, move in enumerate(record["moves"][:12], start=1):

@@ -20,9 +20,8 @@ from game.fair import record as records
 from game.fair.verify import CONSISTENT, REFUSED, SITE
 from game.models import Table
 from game.services.records import game_record, site_public_key
-
-from .forge import signed_with, unsigned
-from .play import Watch, play_out, table_of, verify
+from tests.fair.forge import signed_with, unsigned
+from tests.fair.play import Unwatched, play_out, table_of, verify
 
 pytestmark = pytest.mark.django_db
 
@@ -32,7 +31,7 @@ GAMES = ("sevn", "sevens")
 
 def real_record(kind: str) -> dict:
     table, players = table_of(kind, seeds={0: "c0ffee", 1: "Ben5"})
-    game = play_out(table, players, Watch(table, players), seed=3)
+    game = play_out(table, players, Unwatched(), seed=3)
     return game_record(game.id)
 
 
@@ -93,9 +92,14 @@ def changed(value):
 
 
 def with_change(record: dict, path: tuple, reseal: bool) -> dict:
-    altered = copy.deepcopy(record)
+    """The record with the field at `path` changed: the objects and lists on the way to it are
+    copied, everything else is shared with `record` (a deep copy for each of a record's ~1,000
+    fields was most of these tests' time). Nothing may write to a record it is given: the tests
+    that change every field check that `record` is left as it was."""
+    altered = dict(record)
     holder = altered
     for key in path[:-1]:
+        holder[key] = copy.copy(holder[key])
         holder = holder[key]
     holder[path[-1]] = changed(holder[path[-1]])
     if reseal:
@@ -122,6 +126,7 @@ def same_game(record: dict, path: tuple) -> bool:
 @pytest.mark.parametrize("kind", GAMES)
 def test_changing_any_one_field_of_a_real_record_is_refused(played, kind):
     record = unsigned(played[kind])  # what the replay refuses by itself, with no signature to help
+    untouched = copy.deepcopy(record)
     paths = list(leaves(record))  # every field, of every move and every event
     assert len(paths) > 150
     passed = []
@@ -146,15 +151,18 @@ def test_changing_any_one_field_of_a_real_record_is_refused(played, kind):
     )
     # the descriptive fields are few; the rest are refused for what they say, not only by the seal
     assert len(passed) < len(paths) / 4
+    assert record == untouched  # each change was made to a copy, and the verifier wrote to none
 
 
 @pytest.mark.parametrize("kind", GAMES)
 def test_the_signature_protects_every_field_names_seats_bot_flags_and_times_too(played, kind):
     record = played[kind]
+    untouched = copy.deepcopy(record)
     for path in leaves(record):
         altered = with_change(record, path, reseal=path != ("seal",))
         verdict = verify(altered, site_public_key())
         assert verdict.standing == REFUSED, path
+    assert record == untouched  # each change was made to a copy, and the verifier wrote to none
     renamed = copy.deepcopy(record)
     renamed["seats"][0]["name"] = "Mallory"
     assert verify(unsigned(renamed), site_public_key()).standing == CONSISTENT  # unsigned: only self-consistent
@@ -245,7 +253,7 @@ def test_the_verify_page_explains_the_verdict_in_the_viewer_s_language(played):
     upload = SimpleUploadedFile("record.json", records.dumps(record).encode(), content_type="application/json")
     html = Client().post("/de/verify/", {"record": upload}).content.decode()
     assert 'data-verdict="site"' in html
-    assert "Ein Spiel dieser Seite, unverändert: fair ausgeteilt und so gespielt, wie es protokolliert ist." in html
+    assert "Ein Spiel dieser Website, unverändert: fair ausgeteilt und so gespielt, wie es protokolliert ist." in html
     bad = with_change(record, ("moves", 2, "action", "card"), reseal=True)
     upload = SimpleUploadedFile("record.json", json.dumps(bad).encode(), content_type="application/json")
     html = Client().post("/fr/verify/", {"record": upload}).content.decode()
@@ -253,6 +261,24 @@ def test_the_verify_page_explains_the_verdict_in_the_viewer_s_language(played):
     assert "Refusé" in html and "La signature du relevé ne correspond pas" in html
     html = Client().post("/fr/verify/", {"record": _upload(unsigned(bad))}).content.decode()
     assert 'data-verdict="refused"' in html and "Un coup ne se rejoue pas comme dans le relevé." in html
+
+
+def test_what_differs_in_a_refused_record_is_said_in_the_reader_s_language(played):
+    """The detail under a failed check (which seat, which values) is in the page's language too;
+    the command line keeps it in English."""
+    record = copy.deepcopy(played["sevn"])
+    record["seats"][1]["name"] = record["seats"][0]["name"]
+    record["seal"] = records.seal(record)
+    html = Client().post("/de/verify/", {"record": _upload(unsigned(record))}).content.decode()
+    assert 'data-verdict="refused"' in html and "Platz 2 hat keinen eigenen Namen" in html
+    assert "has no name of its own" not in html
+    record = copy.deepcopy(played["sevens"])
+    record["fair"]["engine_seed"] += 1
+    record["seal"] = records.seal(record)
+    html = Client().post("/fr/verify/", {"record": _upload(unsigned(record))}).content.decode()
+    derived, recorded = played["sevens"]["fair"]["engine_seed"], record["fair"]["engine_seed"]
+    assert f"valeur calculée\u202f: {derived}, valeur du relevé\u202f: {recorded}" in html
+    assert verify(unsigned(record)).failed.detail == f"derived {derived}, recorded {recorded}"
 
 
 def _upload(record: dict) -> SimpleUploadedFile:

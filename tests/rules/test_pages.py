@@ -13,9 +13,9 @@ from game.games.sevn import rulebook as demo
 from game.games.sevn.engine import DECK, apply, new_game, score_steps
 from rules.content.load import LANGUAGES
 from rules.models import Section
-
-from .terms import TERMS, TITLES
-from .texts import read
+from rules.numbers import PLACEHOLDER
+from tests.rules.terms import TERMS, TITLES
+from tests.rules.texts import read
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("rulebook")]
 PAGES = ("/rules/", "/rules/full/")
@@ -88,14 +88,14 @@ def test_no_english_left_in_the_seed_languages(client, language, path):
 
 def test_content_files_match_the_english_structure():
     source = read("en")
-    placeholders = re.compile(r"\{[a-z0-9_]+\}")
+    placeholders = PLACEHOLDER  # a name, with or without the plural forms of its word
 
     def shape(value):
         if isinstance(value, dict):
             return {key: shape(item) for key, item in value.items() if key != "_about"}
         if isinstance(value, list):
             return [shape(item) for item in value]
-        return sorted(placeholders.findall(value))
+        return sorted(name for name, _forms in placeholders.findall(value))
 
     for language in LANGUAGES:
         assert shape(read(language)) == shape(source), language
@@ -207,14 +207,14 @@ def test_each_language_has_every_text_of_the_english_with_the_same_numbers_fille
 
 
 def _placeholders(text: str) -> set[str]:
-    return set(re.findall(r"\{(\w+)\}", text))
+    return {name for name, _forms in PLACEHOLDER.findall(text)}
 
 
 def _words(text: str, language: str) -> list[str]:
     """The words of a text other than placeholders and the terms it may share with English."""
     for term in TERMS[language].values():
         text = text.replace(term, " ")
-    return re.findall(r"[^\W\d_]{2,}", re.sub(r"\{\w+\}", " ", text))
+    return re.findall(r"[^\W\d_]{2,}", PLACEHOLDER.sub(" ", text))
 
 
 def _texts(content: object, path: str = ""):

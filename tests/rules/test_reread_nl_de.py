@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from .texts import all_text, read, read_sevens
+from tests.rules.texts import all_text, read, read_sevens
 
 
 def test_dutch_rules_read_as_dutch_not_as_english_word_order():

@@ -6,7 +6,7 @@ import re
 
 import pytest
 
-from .texts import read
+from tests.rules.texts import read
 
 
 def _strings(content: object) -> list[str]:

@@ -15,10 +15,9 @@ from game.games.sevens.engine import DECK, IllegalAction, new_game, playable
 from game.games.sevens.engine.state import MAX_ROUNDS, MAX_SEATS, MIN_ROUNDS, MIN_SEATS
 from rules.content.load import LANGUAGES
 from rules.models import Section
-from rules.numbers import numbers
-
-from .test_pages import texts
-from .texts import read_sevens
+from rules.numbers import PLACEHOLDER, numbers
+from tests.rules.test_pages import texts
+from tests.rules.texts import read_sevens
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("rulebook")]
 SEVENS_NAMES = ("Sevens", "Fan Tan", "Satte Pe Satta")
@@ -72,8 +71,12 @@ def test_content_files_have_every_english_text_with_the_same_numbers(language):
 
     english, other = flat(read_sevens("en")), flat(read_sevens(language))
     assert set(other) == set(english)
-    placeholders = {place: sorted(re.findall(r"\{\w+\}", text)) for place, text in english.items()}
-    assert {place: sorted(re.findall(r"\{\w+\}", text)) for place, text in other.items()} == placeholders
+
+    def names(text: str) -> list[str]:  # a placeholder's name, with or without its word's plural forms
+        return sorted(name for name, _forms in PLACEHOLDER.findall(text))
+
+    placeholders = {place: names(text) for place, text in english.items()}
+    assert {place: names(text) for place, text in other.items()} == placeholders
     assert [place for place, text in other.items() if not text.strip()] == []
     assert [place for place, text in other.items() if text == english[place] and len(text.split()) > 3] == []
     lines = {place: text.count("\n") for place, text in english.items()}

@@ -12,7 +12,7 @@ from django.template.loader import render_to_string
 from django.utils import translation
 from django.utils.translation import gettext, ngettext, pgettext
 
-from .texts import all_text, read, read_sevens
+from tests.rules.texts import all_text, read, read_sevens
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -112,7 +112,7 @@ def test_dutch_reviewed_wording():
     for wrong in ("Deler", "gastheer", "daag je geluk uit", "voor hen"):
         assert wrong not in ui, wrong
     prose = _prose("nl")
-    for wrong in ("groeien op", "ben als eerste je kaarten kwijt", "iedereen anders", "deler", "Stoppen"):
+    for wrong in ("groeien op", "ben als eerste je kaarten kwijt", "iedereen anders", "deler"):
         assert wrong not in prose, wrong
     assert "lopen omhoog tot de heer en omlaag tot de aas" in prose
     with translation.override("nl"):
@@ -274,20 +274,21 @@ def test_german_review_2026_12():
         assert gettext("The server is busy: retrying in a moment…").endswith("\u00a0…")
         assert "zu einer Partie %(game)s" in gettext("%(name)s invites you to %(game)s at table %(code)s.")
         assert gettext("Won by: %(names)s") == "Sieger: %(names)s"
-    assert "ausgeteilten Karte an, bis" in read("de")["glossary_definitions"]["round"]
+    assert "ausgeteilten Karte und dauert, bis niemand" in read("de")["glossary_definitions"]["round"]
 
 
 def test_dutch_review_2026_12():
     ui = " ".join(_msgstrs("nl"))
     for wrong in (
         "schuifbalk",
-        "deling",
         "Rating door de tijd",
         "Af-percentage",
         "geef de link ervan",
         "weer herstellen",
     ):
         assert wrong not in ui, wrong
+    # "deling" for a deal, as a word of its own; "verdeling" (how cards lie among hands) is right
+    assert not re.search(r"\bdeling", ui), re.search(r".{40}\bdeling.{40}", ui)
     with translation.override("nl"):
         assert gettext("Wins") == "Overwinningen" != gettext("Won")
         assert gettext("Sevens") == "Zevenen"  # a Dutch name for the game: kept (terms.md)
@@ -313,10 +314,10 @@ def test_polish_review_2026_12():
     with translation.override("pl"):
         assert gettext("Every hand") == "Karty wszystkich graczy"
         assert gettext("left (a bot played)") == "opuszczenie gry (grał bot)"
-        assert gettext("Request sent") != gettext("Invitation sent.").rstrip(".")
+        assert not gettext("Invitation sent to %(name)s.").startswith(gettext("Request sent"))
         assert "do gry w %(game)s" in gettext("%(name)s invites you to %(game)s at table %(code)s.")
         assert pgettext("heading: the people you blocked", "Blocked") == "Zablokowane osoby"
-        assert gettext("for") == "czas" and gettext("1 hour") == "1 godzina"  # the log says "1 godzina", not "na"
+        assert gettext("for") == "czas trwania" and gettext("1 hour") == "1 godzina"  # "1 godzina", not "na"
 
 
 def test_french_review_2026_12():
@@ -345,7 +346,7 @@ def test_french_review_2026_12():
         assert gettext("Among your friends") == "Parmi vos amis"
         assert pgettext("heading: the people you blocked", "Blocked") == "Personnes bloquées"
         assert gettext("At the table: %(names)s") == "À la table\u202f: %(names)s"
-        assert gettext("Won by: %(names)s") == "Vainqueur(s)\u202f: %(names)s"
+        assert gettext("Won by: %(names)s") == "Victoire\u202f: %(names)s"
         assert gettext("Rating") == "Cote" != gettext("Ratings")  # the value, not the leaderboard
         verdict = (
             "%(game)s, game %(number)s at table %(table)s: its deal came from the seed committed to before it, and "

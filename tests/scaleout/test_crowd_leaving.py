@@ -12,8 +12,7 @@ import pytest
 
 from deploy.local_stack import Stack
 from deploy.players import Seat, started_table
-
-from ..waiting import until_async
+from tests.waiting import until_async
 
 TABLES = 40  # 160 sockets in one process, all dropped in the same moment
 

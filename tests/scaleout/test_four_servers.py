@@ -13,8 +13,7 @@ import pytest
 
 from deploy.local_stack import Stack
 from deploy.players import META, Browser, Screen, Seat, address_of, started_table
-
-from ..waiting import until_async
+from tests.waiting import until_async
 
 SERVERS = 4
 POOL = 5  # connections per Daphne process: 4 x 5, well under max_connections

@@ -1,13 +1,13 @@
 """Issue 35, items 6 and 8 on the README's scale-out stack (deploy/local_stack.py: PostgreSQL,
 Redis, two Daphne behind nginx), as a hostile client tried them: each limit holds across both
 processes (the counts live in Redis, the socket caps in each process), with the stack's default
-limits. (The same in one process: tests/service/test_limits_everywhere.py and
-tests/service/test_forwarded_address.py.)"""
+limits. (The same in one process: tests/runtime/test_limits_everywhere.py and
+tests/runtime/test_forwarded_address.py.)"""
 
 from __future__ import annotations
 
 import asyncio
-import secrets
+import itertools
 import time
 
 import pytest
@@ -16,6 +16,7 @@ from websockets.asyncio.client import connect
 from bench import hardening
 from deploy.local_stack import Stack
 from deploy.players import Browser
+from game.services.lobby import CODE_ALPHABET, CODE_LENGTH
 
 PASSWORD = "a-long-password-1"
 TABLES_PER_PERSON, TABLES_PER_ADDRESS = 30, 120  # SEVN_TABLES_PER_HOUR(_PER_ADDRESS)'s defaults
@@ -30,8 +31,20 @@ def stack():
         yield running
 
 
+UNKNOWN = itertools.count()
+
+
 def unknown_code() -> str:
-    return "".join(secrets.choice("ABCDEFGHJKMNPQRSTUVWXYZ23456789") for _ in range(6))
+    """A code no table has, a new one each time: "O", "0" and "1" are not in the alphabet codes are
+    made of (game.services.lobby.CODE_ALPHABET), so it is a look-up that finds nothing for certain
+    (random codes of that alphabet could, rarely, be a table the stack made)."""
+    return f"NO{next(UNKNOWN):04d}"
+
+
+def test_an_unknown_code_is_no_tables_code_and_never_the_same_twice():
+    codes = [unknown_code() for _ in range(100)]
+    assert len(set(codes)) == 100 and all(len(code) == CODE_LENGTH for code in codes)
+    assert all(set(code) - set(CODE_ALPHABET) for code in codes)
 
 
 def people(stack: Stack, *names: str, friends: bool = False) -> None:
@@ -83,6 +96,32 @@ def post(browser: Browser, path: str, data: dict, headers: dict | None = None) -
     return status, text
 
 
+def played_out(stack: Stack, code: str) -> None:
+    """The table's game played to its end through the services, each seat as the medium bot
+    would (a person's moves, on the stack's own PostgreSQL)."""
+    hardening.manage(
+        stack,
+        "shell",
+        "-c",
+        "import random\n"
+        "from game import registry, services\n"
+        "from game.core.identity import Player\n"
+        "from game.models import Game, Seat, Table\n"
+        f"table = Table.objects.get(code={code!r})\n"
+        "kind, rng = registry.of(table), random.Random(7)\n"
+        "for _ in range(5000):\n"
+        "    game = Game.objects.get(table=table)\n"
+        "    if game.over:\n"
+        "        break\n"
+        "    state = kind.from_json(game.state)\n"
+        "    seat = Seat.objects.get(table=table, index=kind.acting(state))\n"
+        "    player = Player(key=seat.player_key, user_id=seat.user_id)\n"
+        "    action = kind.bot_action('medium', state, rng)\n"
+        "    services.game_act(code=table.code, player=player, action=action, version=game.version)\n"
+        "assert Game.objects.get(table=table).over\n",
+    )
+
+
 # --- 6. limits that hold for every route --------------------------------------------------------
 
 
@@ -90,8 +129,10 @@ def test_play_again_forty_times_invites_no_stranger_and_stops_at_the_table_allow
     people(stack, "Ana", "Ben")  # not friends: Ben only sat down at Ana's table
     ana = signed_in(stack.nginx.port, "Ana", "127.0.60.1")
     ben = signed_in(stack.nginx.port, "Ben", "127.0.60.2")
-    code = ana.new_table("Ana", 3)
+    code = ana.new_table("Ana", 2, target=50)
     ben.join(code, "Ben")
+    ana.start(code)
+    played_out(stack, code)  # "Play again" comes once a game is over
     processes = on_both_processes(stack, ben)
     answers = [post(processes[n % 2], f"/en/t/{code}/again/", {}) for n in range(40)]
     assert all(status == 302 for status, _text in answers), answers

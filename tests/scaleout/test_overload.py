@@ -18,8 +18,7 @@ import pytest
 from deploy.local_stack import Stack
 from deploy.players import CLOSE_BUSY, Browser, Seat, address_of, errors_of, started_table
 from game.live import transport
-
-from ..waiting import until, until_async
+from tests.waiting import until, until_async
 
 ROOM = 2  # table sockets the process takes
 

@@ -14,8 +14,7 @@ import pytest
 import redis
 
 from game.delivery.channel_layer import ServiceRedisChannelLayer
-
-from ..waiting import until_async
+from tests.waiting import until_async
 
 REDIS = os.environ.get("SEVN_TEST_REDIS", "redis://127.0.0.1:6379/8")
 # What the delivery script runs inside Redis, and what INFO's own connection costs: not round trips.

@@ -15,6 +15,7 @@ import tempfile
 import time
 import urllib.parse
 import urllib.request
+from contextlib import ExitStack
 from pathlib import Path
 
 import psycopg
@@ -23,8 +24,7 @@ import redis
 from websockets.sync.client import connect
 
 from deploy.local_stack import wait_for_port
-
-from ..waiting import until
+from tests.waiting import until
 
 ROOT = Path(__file__).resolve().parents[2]
 PG = os.environ.get("SEVN_TEST_POSTGRES", "postgresql://postgres@127.0.0.1:5432")
@@ -246,3 +246,69 @@ def test_a_server_restart_loses_nothing(cluster):
     server_a.start()
     with ana.socket(code) as again:
         assert shown_version(again)[0] == version
+
+
+def test_one_move_sent_to_both_servers_at_once_is_applied_once_version_after_version(cluster):
+    """The deciding person's move reaches both processes at once (a second tab the proxy sent to
+    the other process after a failover, a page posting there), version after version. Each
+    process holds the table in memory once it has played it (game.services.held) and checks the
+    move against its own copy; the one statement that saves it writes only at the version held,
+    under the table's lock: exactly one applies each version, the other writes nothing and, read
+    again from PostgreSQL, is refused as stale (or its screen already knew)."""
+    from game.games.sevn.engine import from_json, legal_actions
+
+    a, b = cluster["servers"]
+    code, ana, ben = started_table(cluster)  # Ana's pages on A, Ben's on B
+    twins = {}
+    for person, other in ((ana, b), (ben, a)):  # the same person's browser, on the other process
+        twin = Browser(other)
+        twin.jar, twin.opener = person.jar, person.opener
+        twins[person] = twin
+    ((game_id, first),) = sql(
+        cluster,
+        "SELECT g.id, g.version FROM game_game g JOIN game_table r ON r.id = g.table_id WHERE r.code = %s",
+        code,
+    )
+    names = dict(
+        sql(
+            cluster,
+            "SELECT s.index, s.nickname FROM game_seat s JOIN game_table r ON r.id = s.table_id WHERE r.code = %s",
+            code,
+        )
+    )
+    people = {"Ana": ana, "Ben": ben}
+    with ExitStack() as stack:
+        sockets = {
+            (name, side): stack.enter_context(browser.socket(code))
+            for name, person in people.items()
+            for side, browser in (("here", person), ("there", twins[person]))
+        }
+        for sock in sockets.values():
+            shown_version(sock)
+        rounds = 0
+        while rounds < 24:
+            ((text, version),) = sql(cluster, "SELECT state, version FROM game_game WHERE id = %s", game_id)
+            state = from_json(text)
+            if state["over"]:
+                break
+            name = names[state["pending"]["seat"]]
+            message = json.dumps({**legal_actions(state)[0], "version": str(version)})
+            both = (sockets[(name, "here")], sockets[(name, "there")])
+            for sock in both:  # back to back: the two processes take it at once
+                sock.send(message)
+            for sock in sockets.values():  # every screen shows the version after, on both processes
+                shown_version(sock, version + 1)
+            rounds += 1
+        ((last, events),) = sql(cluster, "SELECT version, event_count FROM game_game WHERE id = %s", game_id)
+        applied = sql(
+            cluster,
+            "SELECT version, count(*) FROM game_event WHERE game_id = %s AND kind = 'action' AND version > %s "
+            "GROUP BY version ORDER BY version",
+            game_id,
+            first,
+        )
+        assert rounds >= 10
+        assert applied == [(version, 1) for version in range(first + 1, last + 1)]  # each version: one move
+        assert last - first == rounds  # each round: one version, not two
+        seqs = sql(cluster, "SELECT seq FROM game_event WHERE game_id = %s ORDER BY seq", game_id)
+        assert [seq for (seq,) in seqs] == list(range(events))  # the log: no gap, nothing twice

@@ -16,7 +16,7 @@ from game.core.fields import card_code
 from game.core.kind import FolderKind, places_by, rate
 from game.core.options import Option
 from game.drawkit.words import decimal, seat_count
-from game.games.sevens import bots, engine, faces, log, pieces, rulebook
+from game.games.sevens import analysis, bots, engine, faces, log, pieces, review, rulebook
 from game.games.sevens import record_play as replay
 from game.games.sevens.engine.state import MAX_ROUNDS, MAX_SEATS, MIN_ROUNDS, MIN_SEATS
 from game.games.sevens.faces import short_name
@@ -60,6 +60,7 @@ class Sevens(FolderKind):
     own_seat_apart = False  # every seat in one list around the layout, yours marked
 
     engine, bots, pieces, log, faces, replay = engine, bots, pieces, log, faces, replay
+    analysis, review = analysis, review
     rulebook = rulebook.RULEBOOK
 
     def new(self, table, seat_count, seed, events):

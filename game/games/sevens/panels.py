@@ -9,7 +9,7 @@ from typing import NamedTuple
 from django.utils.text import capfirst
 from django.utils.translation import gettext
 
-from game.drawkit.common import winners_title
+from game.drawkit.common import Record, winners_title
 from game.games.sevens.engine.cards import RANK_INDEX, RANKS, SEVEN, SUITS, SYMBOL, rank_of, suit_of
 from game.games.sevens.faces import face, rank_label, short_name, suit_name
 
@@ -37,6 +37,11 @@ def layout_rows(layout: dict) -> list[dict]:
             )
         if ends is None:
             state = gettext("%(suit)s: no 7 yet") % {"suit": capfirst(suit_name(suit))}
+        elif ends[0] == ends[1]:  # the 7 alone: "7♣ to 7♣" read as a row of one
+            state = gettext("%(suit)s: only %(card)s") % {
+                "suit": capfirst(suit_name(suit)),
+                "card": short_name(ends[0] + suit),
+            }
         else:
             state = gettext("%(suit)s: %(low)s to %(high)s") % {
                 "suit": capfirst(suit_name(suit)),
@@ -70,6 +75,7 @@ class SeatFacts(NamedTuple):
     away: bool
     winner: bool
     is_you: bool = False
+    record: Record | None = None  # its account's finished games, beside the name (None: nothing shown)
 
 
 def seat_context(seat: SeatFacts) -> dict:
@@ -127,9 +133,10 @@ class Standing(NamedTuple):
     name: str
     total: int
     winner: bool
+    rating: object = None  # a rated game's common.RatingMove for this seat's person, or None
 
 
-def standings_data(view: dict, names: tuple[str, ...]) -> tuple[Standing, ...]:
+def standings_data(view: dict, names: tuple[str, ...], ratings: tuple = ()) -> tuple[Standing, ...]:
     """Final totals, lowest first (the lowest total wins; ties share the win and the place)."""
     order = sorted(range(len(view["seats"])), key=lambda i: (view["seats"][i]["total"], i))
     standings, place, last_total = [], 0, None
@@ -137,7 +144,9 @@ def standings_data(view: dict, names: tuple[str, ...]) -> tuple[Standing, ...]:
         total = view["seats"][i]["total"]
         if total != last_total:
             place, last_total = rank, total
-        standings.append(Standing(place, names[i], total, i in view["winners"]))
+        standings.append(
+            Standing(place, names[i], total, i in view["winners"], ratings[i] if i < len(ratings) else None)
+        )
     return tuple(standings)
 
 
@@ -157,13 +166,21 @@ class Hand(NamedTuple):
 
 def hand_context(hand: Hand) -> dict:
     layout = dict(zip(SUITS, hand.layout, strict=True))
+    stop = next((code for code, playable, _ in hand.cards if playable), None)
     return {
         "over": False,
         "me": hand.me,
         "yours": hand.yours,
         "current_name": hand.current_name,
+        # The hand is one Tab stop as drawn, before any script runs: the first playable card
+        # (keyboard.js then keeps whichever playable card the player last stood on).
         "hand": [
-            {"face": face(code), "playable": playable, "why": reason(code, layout, fits)}
+            {
+                "face": face(code),
+                "playable": playable,
+                "stop": playable and code == stop,
+                "why": reason(code, layout, fits),
+            }
             for code, playable, fits in hand.cards
         ],
         "hand_count": len(hand.cards),

@@ -74,6 +74,7 @@ def shared_pieces(snapshot: dict, events: list[dict]) -> Shared:
             seat["bot_level"],
             seat["away"],
             game["over"] and index in winners,
+            record=common.seat_record(by_index.get(index)),
         )
     layout = tuple(None if view["layout"][suit] is None else tuple(view["layout"][suit]) for suit in SUITS)
     pieces = {
@@ -86,7 +87,9 @@ def shared_pieces(snapshot: dict, events: list[dict]) -> Shared:
     }
     if view["over"]:
         pieces["standings"] = Piece(
-            "sevens/_standings.html", panels.standings_data(view, names), panels.standings_context
+            "sevens/_standings.html",
+            panels.standings_data(view, names, common.rating_moves(snapshot)),
+            panels.standings_context,
         )
     if view["last_round"]:
         pieces["summary"] = Piece(

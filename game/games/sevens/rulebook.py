@@ -16,7 +16,7 @@ from django.utils.translation import gettext, ngettext
 from django.utils.translation import gettext_lazy as _
 
 from game.core.rulebook import Page, Prose, Rulebook
-from game.games.sevens import engine
+from game.games.sevens import analysis, engine
 from game.games.sevens.engine import playable
 from game.games.sevens.engine.cards import SUITS
 from game.games.sevens.engine.state import MAX_ROUNDS, MAX_SEATS, MIN_ROUNDS, MIN_SEATS
@@ -101,6 +101,7 @@ def numbers(max_bots: int) -> dict[str, int]:
         "sevens_max_bots": max_bots,
         "sevens_min_people": MAX_SEATS - max_bots,
         "sevens_max_fitting": 2 * len(SUITS),  # two open ends per row
+        **{f"sevens_{grade}": round(loss) for grade, loss in analysis.GRADES},  # what a mistake is
         "sevens_even_seats": even[0],
         "sevens_even_hand": deck // even[0],
     }
@@ -126,5 +127,12 @@ RULEBOOK = Rulebook(
     pages=(Page("sevens", _("How to play Sevens"), "sevens/rules.html", page, complete=True),),
     prose=Path(__file__).resolve().parent / "prose",
     home="sevens/_rules_home.html",
-    version=2,  # 2: the native readers' corrections of 2026-12-05 (the German glossary's "round" too)
+    # 2: the native readers' corrections of 2026-12-05 (the German glossary's "round" too);
+    # 3: the German reader's second pass; 4: the Dutch reader's second pass;
+    # 5: the Polish reader's (its words agree with the numbers)
+    # 6: the hard bot's analysis after a game, and what its grades mean (sevens.analysis)
+    # 7: the Dutch reader's second pass; 8: the Polish reader's second pass (the analysis)
+    # 9: the French reader's second round (the analysis prose)
+    # 10: the exact endgame (sevens.analysis), as the four readers corrected it
+    version=16,
 )

@@ -15,7 +15,7 @@ from game.core.fields import flag, small_int
 from game.core.kind import FolderKind, places_by, rate
 from game.core.options import Option
 from game.drawkit.words import percent, seat_count
-from game.games.sevn import bots, engine, faces, log, pieces, rulebook
+from game.games.sevn import analysis, bots, engine, faces, log, pieces, review, rulebook
 from game.games.sevn import record_play as replay
 from game.games.sevn.engine.cards import TARGET
 from game.games.sevn.engine.state import MAX_SEATS, MIN_SEATS
@@ -77,6 +77,7 @@ class Sevn(FolderKind):
     }
 
     engine, bots, pieces, log, faces, replay = engine, bots, pieces, log, faces, replay
+    analysis, review = analysis, review
     rulebook = rulebook.RULEBOOK
 
     def new(self, table, seat_count, seed, events):

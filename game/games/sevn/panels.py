@@ -9,7 +9,7 @@ from typing import NamedTuple
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext, pgettext
 
-from game.drawkit.common import winners_title
+from game.drawkit.common import Record, seat_record, winners_title
 from game.drawkit.pieces import Piece
 from game.games.sevn.bots.odds import bust_chance, crossroads_busts
 from game.games.sevn.engine.cards import SEVN_DISTINCT, TRIPLE_DRAW_CARDS, VALUE
@@ -81,6 +81,7 @@ class SeatFacts(NamedTuple):
     row: tuple[str, ...]
     winner: bool
     last: str | None = None  # the card drawn last at the table, if this seat drew it (marked)
+    record: Record | None = None  # its account's finished games, beside the name (None: nothing shown)
 
 
 def last_drawn(recent: tuple[dict, ...]) -> tuple[int, str] | None:
@@ -117,6 +118,7 @@ def seat_facts(snapshot: dict, index: int) -> SeatFacts:
         round_score,
         tuple(row),
         game["over"] and index == view["winner"],
+        record=seat_record(seat),
     )
 
 
@@ -164,7 +166,9 @@ def seat_context(facts: SeatFacts, once: tuple[tuple[str, ...], bool] | None = N
     update only. Its head and status line are pieces of their own (they change less often)."""
     fresh, shake = once if once is not None else ((), False)
     seat = seat_panel(facts, set(fresh), shake)
-    head = SeatHead(facts.index, facts.nickname, facts.bot_level, facts.away, facts.is_dealer, facts.total)
+    head = SeatHead(
+        facts.index, facts.nickname, facts.bot_level, facts.away, facts.is_dealer, facts.total, facts.record
+    )
     status = SeatStatus(facts.status, seat["distinct"], facts.round_score)
     return {
         "seat": seat,
@@ -182,6 +186,7 @@ class SeatHead(NamedTuple):
     away: bool
     is_dealer: bool
     total: int
+    record: Record | None = None
 
 
 def seat_head_context(head: SeatHead) -> dict:
@@ -413,6 +418,7 @@ class Standings(NamedTuple):
     names: tuple[str, ...]
     totals: tuple[int, ...]
     winner: int | None
+    ratings: tuple = ()  # per seat, a rated game's common.RatingMove (or None)
 
 
 def standings_context(standings: Standings) -> dict:
@@ -425,6 +431,7 @@ def standings_context(standings: Standings) -> dict:
             "total": total,
             "points": points(total),
             "winner": i == winner or (winner is None and total == top),
+            "rating": standings.ratings[i] if i < len(standings.ratings) else None,
         }
         for i, total in enumerate(totals)
     ]

@@ -67,7 +67,7 @@ def shared_pieces(snapshot: dict, events: list[dict]) -> Shared:
         pieces[f"seat-{index}"] = _seat(seat_facts(snapshot, index), fresh.get(index), index in shaking)
     if game["over"]:
         totals = tuple(seat["total"] for seat in view["seats"])
-        standings = panels.Standings(names, totals, view["winner"])
+        standings = panels.Standings(names, totals, view["winner"], common.rating_moves(snapshot))
         pieces["standings"] = Piece("sevn/_standings.html", standings, panels.standings_context)
     if view["history"]:
         history = tuple(tuple(scores) for scores in view["history"])

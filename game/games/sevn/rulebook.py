@@ -12,6 +12,7 @@ from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 
 from game.core.rulebook import Page, Prose, Rulebook
+from game.games.sevn import analysis
 from game.games.sevn.engine import DECK, apply, new_game, public_view, score_steps, scoring
 from game.games.sevn.engine.cards import (
     ACTIONS,
@@ -141,6 +142,7 @@ def numbers() -> dict[str, int]:
         "ladder_points": scoring.LADDER_POINTS_PER_CARD,
     }
     values.update({f"copies_{_code_key(code)}": copies for code, copies in DECK.items()})
+    values.update({f"sevn_{grade}": round(loss) for grade, loss in analysis.GRADES})  # what a mistake is
     return values
 
 
@@ -238,5 +240,11 @@ RULEBOOK = Rulebook(
     prose=Path(__file__).resolve().parent / "prose",
     home="sevn/_rules_home.html",
     card_rules=card_rules,
-    version=2,  # 2: the native readers' corrections of 2026-12-05 (the German glossary's "round" too)
+    # 2: the native readers' corrections of 2026-12-05 (the German glossary's "round" too);
+    # 3: the German reader's second pass; 4: the Dutch reader's second pass;
+    # 5: the Polish reader's (its words agree with the numbers)
+    # 6: the hard bot's analysis after a game, and what its grades mean (full.analysis)
+    # 7: the Dutch reader's second pass; 8: the Polish reader's second pass (the analysis)
+    # 9: the French reader's second round (the analysis prose)
+    version=15,
 )

@@ -202,8 +202,16 @@ function openReport(button, field, value) {
   form.querySelector("[data-report-message-field]").value = field === "message" ? value : "";
   form.querySelector("[data-report-seat-field]").value = field === "seat" ? value : "";
   title.textContent = title.getAttribute(field === "message" ? "data-title-message" : "data-title-seat");
-  dialog.querySelector("[data-report-who]").textContent = (who ? who.dataset.nickname : "") +
-    (line ? ": " + line.querySelector(".chat__text").textContent : "");
+  // The name in bold before the line, as the chat draws it: no colon, whose spacing differs by
+  // language (French puts a narrow no-break space before it).
+  var whoBox = dialog.querySelector("[data-report-who]");
+  whoBox.textContent = "";
+  if (who) {
+    var name = document.createElement("strong");
+    name.textContent = who.dataset.nickname;
+    whoBox.appendChild(name);
+  }
+  if (line) whoBox.appendChild(document.createTextNode((who ? " " : "") + line.querySelector(".chat__text").textContent));
   dialog.showModal();
 }
 document.addEventListener("htmx:afterRequest", function (event) {

@@ -19,7 +19,7 @@ import { fromTable, table } from "./page.js";
 // second; a screen reader hears the state once), with "Try now" to try at once.
 // The server closes a socket for good with a reason (game.live.consumers: too many sockets
 // from the address, too many tables looked up, too many messages, its person suspended or
-// banned (4403); the transport's 4429 for a
+// banned (4403), or logged out in another tab (4401); the transport's 4429 for a
 // socket whose frames it kept dropping), and nothing reconnects it: the note says the page is
 // disconnected ("closed", the reason the toast gave kept under it, as the toast fades) with
 // Reload; a table that no longer exists (4404) says so ("gone"), with the way to the start page
@@ -33,7 +33,7 @@ var CLOSE_NO_TABLE = 4404;
 // error, a server restarting, try again later
 var RETRIED = [1006, 1011, 1012, 1013];
 // the toasts game.live.consumers sends just before a final close (their data-reason)
-var CLOSING_REASONS = ["too_many_sockets", "lookups", "flooding", "put_out"];
+var CLOSING_REASONS = ["too_many_sockets", "lookups", "flooding", "put_out", "signed_out"];
 var COUNTDOWN_FROM_MS = 5000;
 var CLOSE_ARRIVING = 4504;  // busy for moments only (game.live.admission)
 var ARRIVING_PAUSE_MAX_MS = 4000;

@@ -1,5 +1,6 @@
-/* A finished game's replay (/g/<id>/, game.screen.replay_steps). Arrow keys, the slider and the step
-   links fetch one step (its table, hands and log) and swap each part in by its id; the address
+/* A finished game's replay (/g/<id>/, game.screen.replay_steps). Arrow keys, the slider, the step
+   links and the analysis' marked moves fetch one step (its table, hands, judgement and log) and swap
+   each part in by its id; the address
    follows (?step=N), so any step can be linked to. Without it the links and the slider's form
    load whole pages. */
 
@@ -7,12 +8,12 @@ import { afterRedraw } from "./table_socket.js";
 
 function replayRoot() { return document.querySelector("[data-replay]"); }
 var replayAsked = null;
-function replayGo(step) {
+function replayGo(step, again) {
   var root = replayRoot();
   if (!root) return;
   var last = parseInt(root.dataset.steps, 10);
   step = Math.max(0, Math.min(last, step));
-  if (step === replayAsked || String(step) === root.dataset.step && replayAsked === null) return;
+  if (step === replayAsked || !again && String(step) === root.dataset.step && replayAsked === null) return;
   replayAsked = step;
   var url = root.dataset.url + "?step=" + step;
   fetch(url, { headers: { "X-Replay-Step": "1" }, credentials: "same-origin" })
@@ -54,12 +55,33 @@ document.addEventListener("input", function (event) {
   if (event.target && event.target.id === "replay-slider") replayGo(parseInt(event.target.value, 10));
 });
 document.addEventListener("click", function (event) {
+  var jump = event.target.closest && event.target.closest("[data-replay-jump]");
+  if (jump && replayRoot()) {  // a marked move or someone's worst moment, in the analysis
+    event.preventDefault();
+    replayGo(parseInt(jump.dataset.replayJump, 10));
+    var counter = document.getElementById("replay-counter");
+    if (counter) counter.scrollIntoView({ block: "nearest" });
+    return;
+  }
   var link = event.target.closest && event.target.closest("[data-replay-to]");
   if (!link || !replayRoot()) return;
   event.preventDefault();
   replayGo(parseInt(link.getAttribute("href").split("=")[1], 10));
 });
+// The analysis, polled while it is made (game/_replay_analysis.html), has just come: the step shown
+// reads it again, so its judgement appears without a reload.
+function analysisArrived() {
+  var panel = document.getElementById("replay-analysis");
+  var root = replayRoot();
+  if (!root || !panel || panel.dataset.analysis !== "done" || panel.dataset.shown) return;
+  panel.dataset.shown = "1";
+  replayGo(parseInt(root.dataset.step, 10), true);
+}
+document.addEventListener("htmx:afterSwap", analysisArrived);
+document.addEventListener("htmx:afterSettle", analysisArrived);
 document.addEventListener("DOMContentLoaded", function () {
+  var panel = document.getElementById("replay-analysis");
+  if (panel) panel.dataset.shown = "1";  // drawn with the page: the step shown has its judgement already
   var log = document.querySelector("#replay-log .log__list");
   if (log) log.scrollTop = log.scrollHeight;
 });

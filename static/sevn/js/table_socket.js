@@ -45,7 +45,7 @@ export function afterRedraw(event) {
   var yours = markTurn();
   focusableCards();
   handStops();
-  restoreFocus(yours && (!was || moved));  // a new decision, even one like the last
+  restoreFocus(yours && (!was || moved), moved);  // a new decision, even one like the last
   lobbyFocusBack();
   var log = document.getElementById("log-list");
   if (log) log.scrollTop = log.scrollHeight;

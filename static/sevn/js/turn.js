@@ -7,6 +7,17 @@ import { shell, table } from "./page.js";
 
 var countdownTimer = null;
 
+// A turn-based clock has days: the largest unit it has left, in the page's language (its short
+// words are the countdown's data-day, data-hour, data-minute, each with the space its language puts
+// before a unit: French "23 h", English "23h"); a live one counts its seconds.
+function shown(seconds, box) {
+  var units = box ? box.dataset : {};
+  if (seconds >= 86400) return Math.floor(seconds / 86400) + (units.day || "d");
+  if (seconds >= 3600) return Math.floor(seconds / 3600) + (units.hour || "h");
+  if (seconds >= 100) return Math.ceil(seconds / 60) + (units.minute || "min");
+  return String(seconds);
+}
+
 export function startCountdown() {
   if (countdownTimer) { clearInterval(countdownTimer); countdownTimer = null; }
   var t = table(), meta = document.getElementById("table-meta");
@@ -19,8 +30,7 @@ export function startCountdown() {
   var box = t.querySelector(".countdown");
   function tick() {
     var left = Math.max(0, deadline - (Date.now() + offset));
-    var seconds = Math.ceil(left / 1000);
-    if (text) text.textContent = seconds;
+    if (text) text.textContent = shown(Math.ceil(left / 1000), box);
     if (ring && total) ring.style.strokeDashoffset = String(100 - Math.min(100, (left / total) * 100));
     if (box) box.classList.toggle("is-low", left < 5000);
     if (left <= 0 && countdownTimer) { clearInterval(countdownTimer); countdownTimer = null; }

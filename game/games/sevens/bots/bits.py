@@ -61,5 +61,15 @@ def cards(bits: int) -> list[str]:
     return found
 
 
+def singles(bits: int) -> list[int]:
+    """Each set bit of `bits` on its own, lowest first (a hand's cards as masks)."""
+    found = []
+    while bits:
+        low = bits & -bits
+        found.append(low)
+        bits ^= low
+    return found
+
+
 def index_of(card: str) -> int:
     return BIT[card].bit_length() - 1

@@ -18,7 +18,7 @@ import random
 from collections.abc import Iterator
 
 from . import native
-from .bits import BEYOND
+from .bits import BEYOND, singles
 from .sight import Evidence, Sight
 from .worlds import Dealer
 
@@ -103,7 +103,7 @@ def _python_chain(
     """The chain of `likely_deals` in Python: the reference for native.c's."""
     others = [seat for seat in range(len(hands)) if seat != me]
     pairs = [(a, b) for a in others for b in others if a != b]
-    held = [_bits(hand) for hand in hands]
+    held = [singles(hand) for hand in hands]
     weights = [POWERS[odd_plays(hand, evidence[seat])] for seat, hand in enumerate(hands)]
     random_state = seed
 
@@ -135,12 +135,3 @@ def _python_chain(
             hands[a], hands[b] = new_a, new_b
             held[a][i], held[b][j] = y, x
             weights[a], weights[b] = weight_a, weight_b
-
-
-def _bits(hand: int) -> list[int]:
-    found = []
-    while hand:
-        low = hand & -hand
-        found.append(low)
-        hand ^= low
-    return found

@@ -1,9 +1,11 @@
 /* The hard Sevens bot's two hot loops in C: the rollouts (rollout.py) and the sampler's chain
- * (inference.py), doing exactly what their Python does, many times faster. Built by
+ * (inference.py); and the analysis' exact solve of a round's end (endgame.py's Solver). Each does
+ * exactly what its Python does, many times faster. Built by
  * `make setup` into _native.so and loaded with ctypes (native.py). Cards are bits as in
  * bits.py: bit suit * 13 + rank, rank 0 the Ace, 6 the 7.
  */
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 
 #define SEVEN 6
@@ -193,3 +195,101 @@ void sevens_chain_deals(Chain *chain, int seats, int me, const Evidence *e, int 
 }
 
 int sevens_chain_size(void) { return (int)sizeof(Chain); }
+
+/* A round's end solved exactly (endgame.py's Solver): with every hand known, each seat plays
+ * the card best for itself to the round's end (max^n), of equal cards the first in DECK order;
+ * a seat with nothing that fits passes. The worth of an end to each seat comes from the caller:
+ * worth[(sum of count[s] * stride[s]) * seats + seat]. Within one deal a position is the cards
+ * still in hands and the seat to act (each card's holder is fixed), remembered in a table of the
+ * call's own (so calls on several threads are safe) that the next deal's generation empties; a
+ * table half full only stops remembering. */
+
+#define SOLVE_SLOTS (1 << 16)
+
+typedef struct {
+    uint64_t key;
+    uint32_t end, generation;
+} Slot;
+
+typedef struct {
+    int seats;
+    const int *stride;
+    const double *worth;
+    Slot *slots;
+    uint32_t generation;
+    int used;
+} Solve;
+
+static double worth_of(const Solve *s, uint32_t end, int seat) {
+    int index = 0;
+    for (int i = 0; i < s->seats; i++) index += (int)((end >> (4 * i)) & 15) * s->stride[i];
+    return s->worth[index * s->seats + seat];
+}
+
+static uint32_t solve_end(Solve *s, uint64_t *hands, uint64_t fitting, int seat) {
+    uint64_t in_hands = 0;
+    for (int i = 0; i < s->seats; i++) in_hands |= hands[i];
+    uint64_t key = in_hands | ((uint64_t)seat << 56);
+    uint64_t h = key * 0x9E3779B97F4A7C15ULL;
+    unsigned at = (unsigned)(h >> 48) & (SOLVE_SLOTS - 1);
+    for (;;) {
+        Slot *slot = &s->slots[at];
+        if (slot->generation != s->generation) break;
+        if (slot->key == key) return slot->end;
+        at = (at + 1) & (SOLVE_SLOTS - 1);
+    }
+    while (!(hands[seat] & fitting)) seat = (seat + 1) % s->seats;
+    uint64_t options = hands[seat] & fitting;
+    double best = 0;
+    uint32_t best_end = 0;
+    int first = 1;
+    while (options) {
+        uint64_t card = options & -options;
+        options ^= card;
+        uint32_t end;
+        hands[seat] ^= card;
+        if (!hands[seat]) end = end_key(hands, s->seats);
+        else end = solve_end(s, hands, (fitting ^ card) | OPENS[__builtin_ctzll(card)], (seat + 1) % s->seats);
+        hands[seat] ^= card;
+        double value = worth_of(s, end, seat);
+        if (first || value > best) {
+            best = value;
+            best_end = end;
+            first = 0;
+        }
+    }
+    if (s->used < SOLVE_SLOTS / 2) {
+        Slot *slot = &s->slots[at];
+        slot->key = key;
+        slot->end = best_end;
+        slot->generation = s->generation;
+        s->used++;
+    }
+    return best_end;
+}
+
+/* For each deal, `me` plays `card` (a card index) with `fitting` fitting before it, then the
+ * round is solved; its end (end_key) to keys[deal]. */
+int sevens_solve(const uint64_t *deals, int n, int seats, uint64_t fitting, int me, int card, const int *stride,
+                 const double *worth, uint32_t *keys) {
+    if (!ready) prepare();
+    if (seats < 2 || seats > MAX_SEATS) return -2;
+    Slot *slots = calloc(SOLVE_SLOTS, sizeof(Slot));
+    if (!slots) return -4;
+    Solve s = {seats, stride, worth, slots, 0, 0};
+    uint64_t bit = (uint64_t)1 << card, after = (fitting ^ bit) | OPENS[card];
+    for (int deal = 0; deal < n; deal++) {
+        uint64_t hands[MAX_SEATS];
+        memcpy(hands, deals + (size_t)deal * seats, sizeof(uint64_t) * seats);
+        if (!(hands[me] & bit)) {
+            free(slots);
+            return -3;
+        }
+        s.generation = (uint32_t)deal + 1;
+        s.used = 0;
+        hands[me] ^= bit;
+        keys[deal] = hands[me] ? solve_end(&s, hands, after, (me + 1) % seats) : end_key(hands, seats);
+    }
+    free(slots);
+    return 0;
+}

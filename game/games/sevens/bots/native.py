@@ -1,9 +1,10 @@
 """The hard bot's two hot loops in C (native.c), loaded with ctypes once `make setup` has built
 _native.so: the rollouts (a round played out in many imagined deals at once) and the
-sampler's chain. Each does exactly what its Python reference does (rollout.end_after,
-inference's chain: the same ends, the same deals from the same random numbers), some ten to
-thirty times faster; that is what lets the hard bot imagine eight times the deals within its
-time. Without the library the Python does the work, and the bot plays the same, only slower.
+sampler's chain; and, for the analysis after a game, a round's end solved exactly. Each does
+exactly what its Python reference does (rollout.end_after, inference's chain, endgame.Solver:
+the same ends, the same deals from the same random numbers), some ten to a hundred times faster;
+that is what lets the hard bot imagine eight times the deals within its time. Without the
+library the Python does the work, and the bot plays the same, only slower.
 """
 
 from __future__ import annotations
@@ -25,9 +26,13 @@ def _load() -> ctypes.CDLL | None:
         library = ctypes.CDLL(str(LIBRARY))
     except OSError:
         return None
+    if not hasattr(library, "sevens_solve"):  # built before native.c had it: `make setup` rebuilds it
+        return None
     pointer, integer, word = ctypes.c_void_p, ctypes.c_int, ctypes.c_uint64
     library.sevens_ends.restype = integer
     library.sevens_ends.argtypes = [pointer, integer, integer, word, integer, integer, pointer]
+    library.sevens_solve.restype = integer
+    library.sevens_solve.argtypes = [pointer, integer, integer, word, integer, integer, pointer, pointer, pointer]
     library.sevens_chain_size.restype = integer
     library.sevens_chain_size.argtypes = []
     library.sevens_chain_start.restype = integer
@@ -53,6 +58,29 @@ def deal_ends(deals: array, seats: int, fitting: int, me: int, card: int) -> lis
     status = C.sevens_ends(_address(deals), len(keys), seats, fitting, me, card.bit_length() - 1, _address(keys))
     if status:
         raise RuntimeError(f"the C rollouts refused the deals ({status})")
+    return keys.tolist()
+
+
+def solve_ends(deals: array, seats: int, fitting: int, me: int, card: int, stride: array, worth: array) -> list[int]:
+    """The end (rollout.end_key) of each deal's round in which `me` plays `card` (a bit) and
+    every seat then plays its best with every hand known: endgame.Solver's, in C (which
+    `endgame` uses only when the library is built). `worth[(sum of count * stride) * seats +
+    seat]` is each seat's worth of an end with those counts left."""
+    assert C is not None
+    keys = array("I", bytes(4 * (len(deals) // seats)))
+    status = C.sevens_solve(
+        _address(deals),
+        len(keys),
+        seats,
+        fitting,
+        me,
+        card.bit_length() - 1,
+        _address(stride),
+        _address(worth),
+        _address(keys),
+    )
+    if status:
+        raise RuntimeError(f"the C solver refused the deals ({status})")
     return keys.tolist()
 
 

@@ -181,7 +181,7 @@ def shuffle(state: GameState, cards: list[str]) -> None:
     (getrandbits of the range's bit length, again while out of range), written out: twice as
     fast without two method calls per card, and pinned here rather than in the interpreter.
     A game holds 120 cards, so no shuffle is longer than _SWAPS knows.
-    tests/engine/test_view_and_json.py checks that it orders cards as random.shuffle does.
+    tests/games/sevn/engine/test_view_and_json.py checks that it orders cards as random.shuffle does.
     """
     rng = state["rng"]
     bits = random.Random(f"{rng['seed']}/{rng['shuffles']}").getrandbits

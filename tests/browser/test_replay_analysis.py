@@ -1,0 +1,101 @@
+"""The analysis in a finished game's replay, in a browser: "Analysing…" while the server's
+background loop works it out, then the judgement fills in without a reload; the marked moves
+lead to their step, and each step shows its options with the hard bot's estimates in words."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+from django.utils import timezone
+from playwright.sync_api import expect
+
+from game import registry
+from game.models import GameAnalysis
+
+from ..fair.play import Unwatched, play_out, table_of
+from ..waiting import until
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+SHOTS = Path("/tmp/analysis")
+
+
+def held_back(game) -> None:
+    """The game's analysis as if a process were working on it: the loop leaves it alone."""
+    version = registry.of(game.table).analysis.VERSION
+    GameAnalysis.objects.filter(game=game).delete()
+    GameAnalysis.objects.create(game=game, version=version, status="running", started=timezone.now())
+
+
+@pytest.mark.parametrize("kind", ["sevn", "sevens"])
+def test_the_replay_says_analysing_then_fills_in_without_a_reload(page, live_url, kind):
+    SHOTS.mkdir(exist_ok=True)
+    table, players = table_of(kind, names=("Ana", "Ben", "Cleo"), bots=("hard",))
+    game = play_out(table, players, Unwatched())
+    held_back(game)
+    page.set_viewport_size({"width": 1280, "height": 800})
+    page.goto(f"{live_url}/en/g/{game.public_id}/?step=0")
+    expect(page.locator("#replay-analysis")).to_contain_text("Analysing…")
+    page.evaluate("window.sameLoad = true")
+    GameAnalysis.objects.filter(game=game).update(status="queued")  # the server's loop takes it now
+    try:  # the server's one loop may first finish an analysis a test before this one queued
+        expect(page.locator('#replay-analysis[data-analysis="done"]')).to_be_visible(timeout=150_000)
+    except AssertionError as failed:
+        rows = list(GameAnalysis.objects.values_list("game_id", "status", "queued", "started", "finished"))
+        raise AssertionError(f"not analysed; the analyses now: {rows}") from failed
+    assert page.evaluate("window.sameLoad") is True  # filled in without a reload
+    expect(page.locator("#replay-analysis")).to_contain_text("accuracy")
+    data = GameAnalysis.objects.get(game=game).data
+    step = min(int(step) for step in data["decisions"])
+    marked = sorted(int(step) for step, d in data["decisions"].items() if d["grade"])
+    page.keyboard.press("End")
+    page.locator("#replay-slider").fill(str(step))
+    expect(page.locator("#replay-counter")).to_have_text(re.compile(f"^Move {step} of"))
+    judgement = page.locator("#replay-judgement")
+    expect(judgement.locator(".judgement__option")).to_have_count(len(data["decisions"][str(step)]["options"]))
+    expect(judgement).to_contain_text("share of the win" if kind == "sevens" else "to win")
+    if marked:  # a marked move in the list leads to its step, its mark said in words
+        page.locator(f'#replay-analysis [data-replay-jump="{marked[0]}"]').first.click()
+        expect(page.locator("#replay-counter")).to_have_text(re.compile(f"^Move {marked[0]} of"))
+        expect(judgement.locator(".judgement__verdict")).to_contain_text(re.compile("Inaccuracy|Mistake|Blunder"))
+    page.screenshot(path=str(SHOTS / f"replay-analysis-{kind}-desktop.png"), full_page=True)
+    page.set_viewport_size({"width": 390, "height": 844})
+    page.screenshot(path=str(SHOTS / f"replay-analysis-{kind}-phone.png"), full_page=True)
+    page.goto(f"{live_url}/de/g/{game.public_id}/?step={step}")
+    expect(page.locator("#replay-analysis")).to_contain_text("Analyse durch den Bot")
+    page.screenshot(path=str(SHOTS / f"replay-analysis-{kind}-phone-de.png"), full_page=True)
+
+
+def test_the_profile_shows_accuracy_over_time(page, live_url):
+    from game.services import analysis
+
+    from ..accounts.test_home import account
+    from ..accounts.test_ratings import play_out as play_rated
+    from ..accounts.test_ratings import rated_table
+
+    SHOTS.mkdir(exist_ok=True)
+    people = [account(name)[1] for name in ("Mia", "Noa", "Oli")]
+    games = [play_rated(rated_table(people), people) for _game in range(3)]
+    while analysis.run_one():  # here, or by the server's own loop meanwhile: both are waited for
+        pass
+    until(
+        lambda: GameAnalysis.objects.filter(game__in=games, status="done").count() == len(games),
+        "every game analysed",
+        seconds=120,
+    )
+    page.set_viewport_size({"width": 1280, "height": 800})
+    page.goto(f"{live_url}/en/u/Mia/")
+    section = page.locator("#stats-sevn").locator("xpath=..")
+    expect(section).to_contain_text("Average accuracy")
+    expect(section).to_contain_text("Accuracy over time")
+    expect(section.locator('svg[aria-label^="Accuracy over 3 analysed games"]')).to_have_count(1)
+    section.screenshot(path=str(SHOTS / "profile-accuracy-desktop.png"))
+    page.set_viewport_size({"width": 390, "height": 844})
+    page.goto(f"{live_url}/fr/u/Mia/")
+    expect(page.locator("#stats-sevn").locator("xpath=..")).to_contain_text("Précision moyenne")
+    page.locator("#stats-sevn").locator("xpath=..").screenshot(path=str(SHOTS / "profile-accuracy-phone-fr.png"))
+    page.goto(f"{live_url}/en/rules/sevn/full/#analysis")
+    expect(page.locator("#analysis")).to_contain_text("percentage points")
+    page.locator("#analysis").screenshot(path=str(SHOTS / "rules-analysis-phone.png"))

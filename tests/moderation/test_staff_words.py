@@ -1,0 +1,201 @@
+"""Moderation in anyone's language, and no player key on any staff page: what moderators store
+is a code drawn in the reader's language (a German moderator's ban reads in Polish to a Polish
+player), admin names a guest by a short tag of their key and finds them by it, and the data
+migration turns the words stored before into codes."""
+
+from __future__ import annotations
+
+import importlib
+import re
+
+import pytest
+from django.contrib.auth.models import Group, User
+from django.test import Client
+
+from game import services
+from game.core import staff_words
+from game.core.identity import Player, staff_tag
+from game.models import ChatMessage, ModAction, Report, Sanction, Table
+from tests.factories import open_table
+
+pytestmark = pytest.mark.django_db
+
+
+def login(user: User, language: str) -> Client:
+    client = Client(HTTP_ACCEPT_LANGUAGE=language)
+    client.force_login(user)
+    return client
+
+
+def moderator(name: str, language: str) -> Client:
+    user = User.objects.create_user(name, is_staff=True)
+    user.groups.add(Group.objects.get(name="Moderators"))
+    return login(user, language)
+
+
+def superuser(language: str = "en") -> Client:
+    return login(User.objects.create_superuser(f"root-{language}", f"{language}@example.com", "pw-123456"), language)
+
+
+def act(client: Client, report: Report, action: str, **fields):
+    data = {f"{action}-{name}": value for name, value in fields.items()}
+    response = client.post(f"/admin/game/report/{report.id}/act/{action}/", data)
+    assert response.status_code == 302
+    return response
+
+
+@pytest.fixture
+def reported():
+    """Ben (a guest) insults Ana at a running table with a bot; Ana reports the line."""
+    table, (ana, ben) = open_table()
+    services.chat_post(code=table.code, player=ana, text="good luck all")
+    line = services.chat_post(code=table.code, player=ben, text="you are all idiots")["body"]["line"]
+    report = services.report_create(
+        code=table.code, player=ana, reason="insults", comment="rude", message_id=line["id"]
+    )
+    return table, ana, ben, report
+
+
+def test_a_german_moderators_ban_reads_in_polish_to_a_polish_player():
+    """Ben hosts a lobby alone and is banned by a German superuser: the table closes, and a
+    Polish visitor reads why in Polish, an English one in English."""
+    lobby, (ben,) = open_table(names=("Ben",), seats=2, start=False)
+    report = services.report_create(code=lobby.code, player=Player("guest:ana"), reason="nickname", seat_index=0)
+    german = superuser("de")
+    act(german, report, "ban", duration="24h", reason="Beleidigungen")
+    lobby.refresh_from_db()
+    assert lobby.status == Table.Status.CLOSED
+    assert "Gastgeber" not in lobby.closed_reason and "Spielleitung" not in lobby.closed_reason  # a code
+    polish = Client().get(f"/pl/t/{lobby.code}/").content.decode()
+    english = Client().get(f"/en/t/{lobby.code}/").content.decode()
+    assert "The host can no longer play here." in english
+    in_english = staff_words.say(lobby.closed_reason)
+    from django.utils.translation import override
+
+    with override("pl"):
+        in_polish = staff_words.say(lobby.closed_reason)
+    assert in_polish != in_english and in_polish in polish
+
+
+def test_a_moderators_log_and_resolution_read_in_each_moderators_language(reported):
+    table, _ana, ben, report = reported
+    german = moderator("gerda", "de")
+    act(german, report, "warn", warning="insults")
+    act(german, report, "mute", duration="1h", scope="table", reason="Beleidigungen")
+    act(german, report, "handle", note="")
+    rows = list(ModAction.objects.order_by("id"))
+    assert all(row.detail.startswith("{") for row in rows)  # codes, not German words
+    assert "Moderator" not in rows[0].reason and "moderator" not in rows[0].reason
+    polish = moderator("piotr", "pl")
+    log = polish.get("/admin/game/modaction/").content.decode()
+    assert "Ostrzeżenie od moderacji" in log  # the warning Ben read, in Polish
+    assert f"przy stole {table.code}" in log and "1 godzina" in log  # the log's nominative (review 2026-12)
+    page = polish.get(f"/admin/game/report/{report.id}/change/").content.decode()
+    english = superuser("en").get(f"/admin/game/report/{report.id}/change/").content.decode()
+    assert f"Muted in chat (1 hour, at table {table.code}); No action" in english
+    assert "Muted in chat (1 hour" not in page and "No action" not in page
+    assert "Beleidigungen" in page  # a reason typed by a moderator stays as typed
+
+
+def test_admin_pages_name_guests_by_a_tag_never_by_their_key(reported):
+    table, ana, ben, report = reported
+    root = superuser()
+    act(root, report, "mute", duration="1h", scope="everywhere", reason="insults")
+    act(root, report, "rename", nickname="Player2")
+    sanction = Sanction.objects.get()
+    line = ChatMessage.objects.filter(author_key=ben.key).first()
+    seat = table.seats.get(player_key=ben.key)
+    pages = [
+        "/admin/game/modaction/",
+        f"/admin/game/modaction/{ModAction.objects.first().id}/change/",
+        "/admin/game/report/",
+        f"/admin/game/report/{report.id}/change/",
+        "/admin/game/sanction/",
+        f"/admin/game/sanction/{sanction.id}/change/",
+        "/admin/game/chatmessage/",
+        f"/admin/game/chatmessage/{line.id}/change/",
+        "/admin/game/seat/",
+        f"/admin/game/seat/{seat.id}/change/",
+        "/admin/game/table/",
+        f"/admin/game/table/{table.id}/change/",
+    ]
+    ben_tag = staff_tag(ben.key)
+    assert re.fullmatch(r"guest·[0-9a-f]{6}", ben_tag)
+    for url in pages:
+        html = root.get(url).content.decode()
+        for key in (ana.key, ben.key):
+            assert key not in html, url
+        assert "guest:" not in html and "guest%3A" not in html, url  # nobody's key, raw or in a link
+    assert ben_tag in root.get(f"/admin/game/report/{report.id}/change/").content.decode()
+    assert staff_tag(ana.key) in root.get(f"/admin/game/table/{table.id}/change/").content.decode()  # the host
+
+    # a tag finds the person: typed in a search box, or as the report page's links give it
+    def results(url: str, term: str) -> int:
+        html = root.get(url, {"q": term}).content.decode()
+        if 'id="result_list"' not in html:
+            return 0
+        rows = html.split('id="result_list"', 1)[1].split("<tbody>", 1)[1].split("</tbody>", 1)[0]
+        return rows.count("<tr")
+
+    for url, ben_rows in (
+        ("/admin/game/modaction/", 2),
+        ("/admin/game/sanction/", 1),
+        ("/admin/game/chatmessage/", 1),
+        ("/admin/game/seat/", 1),
+        ("/admin/game/report/", 1),
+    ):
+        assert results(url, ben_tag) == ben_rows, url
+        assert results(url, ben_tag[-6:]) == ben_rows, url  # the hex part alone finds them too
+        assert results(url, "guest·000000") == 0, url
+    assert results("/admin/game/table/", staff_tag(ana.key)) == 1
+    chat = root.get("/admin/game/chatmessage/", {"who": ben_tag}).content.decode()
+    assert "you are all idiots" in chat and "good luck all" not in chat
+    assert root.get("/admin/game/chatmessage/", {"who": "guest·000000"}).status_code == 200
+    page = root.get(f"/admin/game/report/{report.id}/change/").content.decode()
+    assert "?who=guest%C2%B7" + ben_tag[-6:] in page
+
+
+def test_the_migration_turns_stored_words_into_codes(reported):
+    from django.apps import apps
+    from django.utils.translation import override
+
+    migration = importlib.import_module("game.migrations.0008_staff_words_as_codes")
+    table, _ana, ben, report = reported
+    with override("de"):
+        german_host_gone = str(staff_words.WORDS["host_gone"])
+        german_mute = str(staff_words.SANCTIONS["mute"])
+    Table.objects.filter(id=table.id).update(status="closed", closed_reason=german_host_gone)
+    common = {"actor_name": "mod", "target_key": ben.key, "target_name": "Ben", "table_code": table.code}
+    ModAction.objects.create(action="warn", detail="spam", reason="Eine Moderatorin warnt dich", **common)
+    ModAction.objects.create(action="mute", detail="1h, everywhere", reason="insults", **common)
+    ModAction.objects.create(action="ban", detail="24h, 2 seat(s)", reason="abuse", **common)
+    ModAction.objects.create(action="lift", detail=german_mute, **common)
+    ModAction.objects.create(action="rename", detail="Ben → Player2", **common)
+    ModAction.objects.create(action="handle", detail="nothing found", **common)
+    Report.objects.filter(id=report.id).update(
+        resolution=f"warned (spam); muted 15m {table.code}; renamed to Player2; table closed; looked twice"
+    )
+    migration.forward(apps, None)
+    with override("en"):
+        table.refresh_from_db()
+        assert staff_words.say(table.closed_reason) == "The host can no longer play here."
+        said = [(staff_words.say(row.detail), staff_words.say(row.reason)) for row in ModAction.objects.order_by("id")]
+        report.refresh_from_db()
+        resolution = staff_words.say(report.resolution)
+    assert said == [
+        ("Warned (Spam)", "A moderator warns you: please stop flooding the chat."),
+        ("Muted in chat (1 hour, everywhere)", "insults"),
+        ("Banned from tables (24 hours); removed from 2 seats", "abuse"),
+        ("Lifted: Muted in chat", ""),
+        ("Renamed Ben → Player2", ""),
+        ("nothing found", ""),
+    ]
+    assert resolution == (
+        f"Warned (Spam); Muted in chat (15 minutes, at table {table.code}); Renamed Ben → Player2; "
+        "Closed a table; looked twice"
+    )
+    with override("pl"):
+        assert staff_words.say(table.closed_reason) != "The host can no longer play here."
+    migration.backward(apps, None)  # and back to English words
+    table.refresh_from_db()
+    assert table.closed_reason == "The host can no longer play here."
