@@ -234,3 +234,23 @@ def test_the_menu_works_without_a_script(browser, live_url):
             page.locator(".site-menu__button").click()
             expect(links.first).to_be_hidden()
         context.close()
+
+
+@pytest.mark.parametrize("language", ("fr", "de"))
+def test_the_last_move_near_the_table_is_never_cut_short_on_a_phone(browser, live_url, language, shoot):
+    """The game's last line (who won, with how many points) wraps under the table's bar on a phone:
+    a French or German sentence is read whole, never ended with an ellipsis."""
+    table, players = scenes.game_over()
+    context = browser.new_context(viewport=PHONES["360x740"], has_touch=True, reduced_motion="reduce")
+    scenes.seat_as(context, live_url, players[0])
+    page = context.new_page()
+    page.goto(f"{live_url}/{language}/t/{table.code}/")
+    strip = page.locator("#table-last-move")
+    expect(strip).to_be_visible()
+    expect(strip).to_contain_text("Ben")
+    assert strip.evaluate("el => el.scrollWidth <= el.clientWidth && el.scrollHeight <= el.clientHeight")
+    assert strip.evaluate("el => getComputedStyle(el).textOverflow") != "ellipsis"
+    inside_width(page, "#table-last-move")
+    strip.scroll_into_view_if_needed()
+    shoot(page, f"phone-last-move-{language}", full_page=False)
+    context.close()
