@@ -33,7 +33,6 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextvars
-import fcntl
 import json
 import os
 import secrets
@@ -42,12 +41,13 @@ import subprocess
 import sys
 import tempfile
 import time
-from contextlib import contextmanager
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-LOCK = "/tmp/sevn-scaleout.lock"
-POSTGRESQL = "postgresql://postgres@127.0.0.1:5432"
+sys.path.insert(0, str(ROOT))
+
+from bench.set_up import in_turns, schema_from_models, scratch_postgresql, shared_lock  # noqa: E402
+
 REDIS = "redis://127.0.0.1:6379/14"
 SEATS = 4
 LOST_AFTER = 30  # seconds a socket's message may take before it counts as lost
@@ -57,38 +57,14 @@ def median(values) -> float:
     return round(statistics.median(values), 1)
 
 
-def turns(rounds: int, variants: list[str]):
-    """(round, variant) in turns: A B, B A, A B, ... (three or more: rotated)."""
-    for number in range(rounds):
-        shift = number % len(variants)
-        yield from ((number, variant) for variant in variants[shift:] + variants[:shift])
-
-
 def setup_django(database_url: str, redis_url: str = "") -> None:
     os.environ["DJANGO_SETTINGS_MODULE"] = "sevn_site.settings"
     os.environ["DATABASE_URL"] = database_url
     os.environ["REDIS_URL"] = redis_url
     os.environ.setdefault("SEVN_TIMERS", "off")
-    sys.path.insert(0, str(ROOT))
     import django
 
     django.setup()
-
-
-def make_schema() -> None:
-    """The models' tables as they are now, straight from the models (no migrations: faster)."""
-    from django.conf import settings
-    from django.core.management import call_command
-
-    class NoMigrations(dict):
-        def __contains__(self, item) -> bool:
-            return True
-
-        def __getitem__(self, item) -> None:
-            return None
-
-    settings.MIGRATION_MODULES = NoMigrations()
-    call_command("migrate", run_syncdb=True, verbosity=0)
 
 
 def sample_table(code: str, *, saved: bool):
@@ -203,7 +179,7 @@ def store_part(vendor: str, rounds: int, moves: int) -> dict:
     statements = {name: statements_per_move(way, code) for name, way in ways.items()}
     cpu: dict[str, list[float]] = {name: [] for name in ways}
     wall: dict[str, list[float]] = {name: [] for name in ways}
-    for _round, name in turns(rounds, list(ways)):
+    for _round, name in in_turns(rounds, list(ways)):
         started, ticked = time.thread_time(), time.perf_counter()
         for _ in range(moves):
             ways[name](code)
@@ -288,7 +264,7 @@ async def _layer_blocks(size: int, others: int, rounds: int, sends: int, update:
             idle.append(Sockets(layer, broadcast.group_name(f"HWIDLE{table}"), SEATS))
             await idle[-1].start()
     cpu: dict[str, list[float]] = {name: [] for name in variants}
-    for number, name in turns(rounds + 1, list(variants)):
+    for number, name in in_turns(rounds + 1, list(variants)):
         layer, message = variants[name]
         started = time.thread_time()
         for _ in range(sends):
@@ -371,7 +347,7 @@ def admin_part(rounds: int, tries: int) -> dict:
 
     past_the_limit()
     _admin_tries(refused_at, 5, 429)  # warm: the first requests of a process set up Django's handler
-    for _round, name in turns(rounds, ["refused", "hashed"]):
+    for _round, name in in_turns(rounds, ["refused", "hashed"]):
         before = hashes.count
         if name == "refused":
             past_the_limit()
@@ -621,7 +597,7 @@ def relay_part(rounds: int, broadcasts: int, tag: str) -> dict:
             for variant in RELAY_VARIANTS:  # warm: connections made, scripts loaded
                 relay_block(workers, client, variant, scenario, 20)
             blocks: dict[str, list[dict]] = {variant: [] for variant in RELAY_VARIANTS}
-            for _round, variant in turns(rounds, RELAY_VARIANTS):
+            for _round, variant in in_turns(rounds, RELAY_VARIANTS):
                 blocks[variant].append(relay_block(workers, client, variant, scenario, broadcasts))
             for measure in ("round_trips", "sender_cpu_us", "other_cpu_us", "redis_cpu_us", "ms_to_every_socket"):
                 key = (
@@ -641,31 +617,6 @@ def relay_part(rounds: int, broadcasts: int, tag: str) -> dict:
 # --- the run ---------------------------------------------------------------------------------
 
 
-@contextmanager
-def shared_lock():
-    """PostgreSQL and Redis on 127.0.0.1 are shared with the scale-out tests: one user at a time."""
-    with open(LOCK, "a") as lock:
-        fcntl.flock(lock, fcntl.LOCK_EX)
-        try:
-            yield
-        finally:
-            fcntl.flock(lock, fcntl.LOCK_UN)
-
-
-@contextmanager
-def scratch_postgresql(tag: str):
-    import psycopg
-
-    name = f"sevn_handwritten_{tag}"
-    with psycopg.connect(f"{POSTGRESQL}/postgres", autocommit=True) as admin:
-        admin.execute(f'CREATE DATABASE "{name}"')
-    try:
-        yield f"{POSTGRESQL}/{name}"
-    finally:
-        with psycopg.connect(f"{POSTGRESQL}/postgres", autocommit=True) as admin:
-            admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
-
-
 def child(parts: list[str], database_url: str, redis_url: str, args) -> dict:
     """Parts that need Django run in a process of their own, configured by its environment."""
     command = [sys.executable, __file__, "--child", ",".join(parts), "--database-url", database_url]
@@ -683,7 +634,7 @@ def child_main(args) -> None:
     setup_django(args.database_url, args.redis_url)
     from django.db import connection
 
-    make_schema()
+    schema_from_models()
     figures: dict = {}
     parts = args.child.split(",")
     if "store" in parts:
@@ -731,7 +682,7 @@ def main() -> None:
         with shared_lock():
             shared = [part for part in ("store", "admin") if part in parts]
             if shared:  # as in production: PostgreSQL, and the limits' counters on Redis
-                with scratch_postgresql(tag) as url:
+                with scratch_postgresql(f"sevn_handwritten_{tag}") as url:
                     figures.update(child(shared, url, REDIS, args))
             if "relay" in parts:
                 figures.update(relay_part(args.rounds, args.broadcasts, tag))

@@ -34,10 +34,14 @@ import subprocess
 import sys
 import tempfile
 import time
+from contextlib import contextmanager
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent.parent
-POSTGRESQL = "postgresql://postgres@127.0.0.1:5432"
+sys.path.insert(0, str(HERE))  # this tree's bench, imported before a child puts its tree first
+
+from bench.set_up import in_turns, schema_from_models, scratch_postgresql, table_of_guests  # noqa: E402
+
 PEOPLE = 4
 
 
@@ -61,18 +65,7 @@ def child_main(args) -> None:
     import django
 
     django.setup()
-    from django.conf import settings
-    from django.core.management import call_command
-
-    class NoMigrations(dict):
-        def __contains__(self, item) -> bool:
-            return True
-
-        def __getitem__(self, item) -> None:
-            return None
-
-    settings.MIGRATION_MODULES = NoMigrations()
-    call_command("migrate", run_syncdb=True, verbosity=0)
+    schema_from_models()
     print(json.dumps(asyncio.run(play(args))))
 
 
@@ -90,29 +83,8 @@ def same_deals() -> None:
     seeds.engine_seed = engine_seed
 
 
-def prepare(tables: int) -> list[tuple[str, list[str]]]:
-    from django.contrib.sessions.backends.db import SessionStore
-
-    from game import services
-    from game.core.identity import SESSION_KEY, Player
-
-    made = []
-    for n in range(tables):
-        players = [Player(key=f"guest:cpu-{n}-{i}") for i in range(PEOPLE)]
-        table = services.table_create(
-            player=players[0], nickname=f"P{n}-0", seat_count=PEOPLE, turn_seconds=0, options={"target": 1000}
-        )
-        for i, player in enumerate(players[1:], start=1):
-            services.seat_take(code=table.code, player=player, nickname=f"P{n}-{i}")
-        services.game_start(code=table.code, player=players[0])
-        sessions = []
-        for player in players:
-            session = SessionStore()
-            session[SESSION_KEY] = player.key
-            session.create()
-            sessions.append(session.session_key)
-        made.append((table.code, sessions, players[0]))
-    return made
+def prepare(tables: int) -> list[tuple[str, list[str], object]]:
+    return [table_of_guests("cpu", n, PEOPLE) for n in range(tables)]
 
 
 class Socket:
@@ -308,27 +280,22 @@ async def play(args) -> dict:
     return figures
 
 
+@contextmanager
 def scratch(kind: str):
     """A database of the run's own: PostgreSQL's on 127.0.0.1, or a SQLite file."""
     if kind == "sqlite":
         folder = tempfile.mkdtemp()
-        return f"sqlite:///{folder}/move_cpu.sqlite3", lambda: shutil.rmtree(folder, ignore_errors=True)
-    import psycopg
-
-    name = f"sevn_move_cpu_{secrets.token_hex(3)}"
-    with psycopg.connect(f"{POSTGRESQL}/postgres", autocommit=True) as admin:
-        admin.execute(f'CREATE DATABASE "{name}"')
-
-    def drop() -> None:
-        with psycopg.connect(f"{POSTGRESQL}/postgres", autocommit=True) as admin:
-            admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
-
-    return f"{POSTGRESQL}/{name}", drop
+        try:
+            yield f"sqlite:///{folder}/move_cpu.sqlite3"
+        finally:
+            shutil.rmtree(folder, ignore_errors=True)
+        return
+    with scratch_postgresql(f"sevn_move_cpu_{secrets.token_hex(3)}") as url:
+        yield url
 
 
 def run(tree: str, args) -> dict:
-    url, drop = scratch(args.database)
-    try:
+    with scratch(args.database) as url:
         command = [sys.executable, __file__, "--child", "--tree", tree, "--database-url", url]
         command += ["--tables", str(args.tables), "--moves", str(args.moves), "--warm", str(args.warm)]
         if args.profile:
@@ -339,8 +306,6 @@ def run(tree: str, args) -> dict:
         if done.returncode:
             raise SystemExit(f"{tree} failed:\n{done.stderr[-4000:]}")
         return json.loads(done.stdout.strip().splitlines()[-1])
-    finally:
-        drop()
 
 
 def main() -> None:
@@ -362,18 +327,16 @@ def main() -> None:
         return
     trees = [str(Path(tree).resolve()) for tree in args.trees.split(",")]
     runs: dict[str, list[dict]] = {tree: [] for tree in trees}
-    for turn in range(args.turns):
-        shift = turn % len(trees)
-        for tree in trees[shift:] + trees[:shift]:
-            figures = run(tree, args)
-            runs[tree].append(figures)
-            stages_line = ", ".join(f"{name} {ms}" for name, ms in figures["stages_ms"].items() if ms >= 0.01)
-            print(
-                f"turn {turn + 1} {tree}: server {figures['server_ms']} ms a move "
-                f"(process {figures['process_ms']}, players {figures['client_ms']}; {figures['wall_s']} s)"
-                f"\n  stages: {stages_line}",
-                flush=True,
-            )
+    for turn, tree in in_turns(args.turns, trees):
+        figures = run(tree, args)
+        runs[tree].append(figures)
+        stages_line = ", ".join(f"{name} {ms}" for name, ms in figures["stages_ms"].items() if ms >= 0.01)
+        print(
+            f"turn {turn + 1} {tree}: server {figures['server_ms']} ms a move "
+            f"(process {figures['process_ms']}, players {figures['client_ms']}; {figures['wall_s']} s)"
+            f"\n  stages: {stages_line}",
+            flush=True,
+        )
     summary = {
         tree: {
             "server_ms": [figures["server_ms"] for figures in kept],

@@ -21,6 +21,10 @@ import sys
 import time
 from pathlib import Path
 
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # this tree's bench, before a child's tree
+
+from bench.set_up import in_turns  # noqa: E402
+
 
 def child_main(args) -> None:
     tree = Path(args.tree).resolve()
@@ -80,17 +84,15 @@ def main() -> None:
         return
     trees = [str(Path(tree).resolve()) for tree in args.trees.split(",")]
     runs: dict[str, list[float]] = {tree: [] for tree in trees}
-    for turn in range(args.turns):
-        shift = turn % len(trees)
-        for tree in trees[shift:] + trees[:shift]:
-            command = [sys.executable, __file__, args.updates, "--child", "--tree", tree, "--rounds", str(args.rounds)]
-            done = subprocess.run(command, capture_output=True, text=True, check=False)
-            if done.returncode:
-                raise SystemExit(f"{tree} failed:\n{done.stderr[-4000:]}")
-            figures = json.loads(done.stdout.strip().splitlines()[-1])
-            runs[tree].append(figures["ms"])
-            line = f"turn {turn + 1} {tree}: {figures['ms']} ms a move's render ({figures['updates']} updates)"
-            print(line, flush=True)
+    for turn, tree in in_turns(args.turns, trees):
+        command = [sys.executable, __file__, args.updates, "--child", "--tree", tree, "--rounds", str(args.rounds)]
+        done = subprocess.run(command, capture_output=True, text=True, check=False)
+        if done.returncode:
+            raise SystemExit(f"{tree} failed:\n{done.stderr[-4000:]}")
+        figures = json.loads(done.stdout.strip().splitlines()[-1])
+        runs[tree].append(figures["ms"])
+        line = f"turn {turn + 1} {tree}: {figures['ms']} ms a move's render ({figures['updates']} updates)"
+        print(line, flush=True)
     summary = {tree: {"ms": kept, "median": round(statistics.median(kept), 4)} for tree, kept in runs.items()}
     for tree, line in summary.items():
         print(f"{tree}: ms a move's render {line['ms']}, median {line['median']}")

@@ -32,6 +32,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from bench import exactly_once  # noqa: E402
+from bench.set_up import table_of_guests  # noqa: E402
 from bench.shared_parts import SharedParts  # noqa: E402
 from deploy.local_stack import Stack  # noqa: E402
 from deploy.players import (  # noqa: E402
@@ -65,29 +66,13 @@ def prepare(stack: Stack, tables: int, first: int = 0) -> list[tuple[str, list[s
     import django
 
     django.setup()
-    from django.contrib.sessions.backends.db import SessionStore
     from django.db import connections
-
-    from game import services
-    from game.core.identity import SESSION_KEY, Player
 
     connections.close_all()  # a connection the shared parts' counters ended (bench.shared_parts) is not reused
     made = []
     for n in range(first, first + tables):
-        players = [Player(key=f"guest:load-{n}-{i}") for i in range(PEOPLE)]
-        table = services.table_create(
-            player=players[0], nickname=f"P{n}-0", seat_count=PEOPLE, turn_seconds=0, options={"target": 1000}
-        )
-        for i, player in enumerate(players[1:], start=1):
-            services.seat_take(code=table.code, player=player, nickname=f"P{n}-{i}")
-        services.game_start(code=table.code, player=players[0])
-        sessions = []
-        for player in players:
-            session = SessionStore()
-            session[SESSION_KEY] = player.key
-            session.create()
-            sessions.append(session.session_key)
-        made.append((table.code, sessions))
+        code, sessions, _host = table_of_guests("load", n, PEOPLE)
+        made.append((code, sessions))
     connections.close_all()
     return made
 

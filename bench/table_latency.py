@@ -30,6 +30,10 @@ from pathlib import Path
 from typing import NamedTuple
 
 ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from bench.set_up import table_of_guests  # noqa: E402
+
 META = re.compile(r'id="table-meta"[^>]*data-game="(\d+)" data-version="(\d+)"')
 FORM = re.compile(r"<form ws-send[^>]*>(.*?)</form>", re.S)
 HIDDEN = re.compile(r'<input type="hidden" name="(\w+)" value="([^"]*)">')
@@ -46,34 +50,17 @@ def prepare_database(env: dict, tables: int) -> list[list[str]]:
     """Migrate a fresh database and seat 4 players at each started table; returns, per table,
     the session ids of its players (as their browsers would hold them)."""
     os.environ.update(env)
-    sys.path.insert(0, str(ROOT))
     import django
 
     django.setup()
-    from django.contrib.sessions.backends.db import SessionStore
     from django.core.management import call_command
     from django.db import connections
-
-    from game import services
-    from game.core.identity import SESSION_KEY, Player
 
     call_command("migrate", verbosity=0)
     prepared = []
     for r in range(tables):
-        players = [Player(key=f"guest:bench-{r}-{i}") for i in range(SEATS)]
-        table = services.table_create(
-            player=players[0], nickname=f"P{r}-0", seat_count=SEATS, turn_seconds=0, options={"target": 1000}
-        )
-        for i, player in enumerate(players[1:], start=1):
-            services.seat_take(code=table.code, player=player, nickname=f"P{r}-{i}")
-        services.game_start(code=table.code, player=players[0])
-        sessions = []
-        for player in players:
-            session = SessionStore()
-            session[SESSION_KEY] = player.key
-            session.create()
-            sessions.append(session.session_key)
-        prepared.append([table.code, *sessions])
+        code, sessions, _host = table_of_guests("bench", r, SEATS)
+        prepared.append([code, *sessions])
     connections.close_all()
     return prepared
 

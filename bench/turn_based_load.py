@@ -28,7 +28,6 @@ stops being used shows. The last line printed is one JSON object of the results.
 from __future__ import annotations
 
 import argparse
-import fcntl
 import json
 import os
 import statistics
@@ -39,8 +38,10 @@ from datetime import timedelta
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-LOCK = "/tmp/sevn-scaleout.lock"
-POSTGRESQL = "postgresql://postgres@127.0.0.1:5432"
+sys.path.insert(0, str(ROOT))
+
+from bench.set_up import scratch_postgresql, shared_lock  # noqa: E402
+
 SEATS = 3
 MOVE_SECONDS = 24 * 3600
 
@@ -55,31 +56,16 @@ def median(values: list[float]) -> float:
 
 
 @contextmanager
-def shared_lock():
-    """PostgreSQL on 127.0.0.1 is shared with the scale-out tests: one user at a time."""
-    with open(LOCK, "a") as lock:
-        fcntl.flock(lock, fcntl.LOCK_EX)
+def scratch_database():
+    """The run's own database on the shared PostgreSQL; Django's connections to it closed before
+    it is dropped."""
+    with scratch_postgresql(f"sevn_turn_based_{os.getpid()}") as url:
         try:
-            yield
+            yield url
         finally:
-            fcntl.flock(lock, fcntl.LOCK_UN)
+            from django.db import connections
 
-
-@contextmanager
-def scratch_postgresql():
-    import psycopg
-
-    name = f"sevn_turn_based_{os.getpid()}"
-    with psycopg.connect(f"{POSTGRESQL}/postgres", autocommit=True) as admin:
-        admin.execute(f'CREATE DATABASE "{name}"')
-    try:
-        yield f"{POSTGRESQL}/{name}"
-    finally:
-        from django.db import connections
-
-        connections.close_all()
-        with psycopg.connect(f"{POSTGRESQL}/postgres", autocommit=True) as admin:
-            admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+            connections.close_all()
 
 
 def setup_django(database_url: str) -> None:
@@ -87,7 +73,6 @@ def setup_django(database_url: str) -> None:
     os.environ["DATABASE_URL"] = database_url
     os.environ["REDIS_URL"] = ""
     os.environ["SEVN_TIMERS"] = "off"
-    sys.path.insert(0, str(ROOT))
     import django
 
     django.setup()
@@ -358,7 +343,7 @@ def main() -> None:
     parser.add_argument("--reps", type=int, default=200)
     parser.add_argument("--minutes", type=int, default=5)
     args = parser.parse_args()
-    with shared_lock(), scratch_postgresql() as url:
+    with shared_lock(), scratch_database() as url:
         setup_django(url)
         from django.core.management import call_command
 

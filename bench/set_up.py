@@ -1,0 +1,95 @@
+"""The set-up the benches share, written once so that they set up alike: started tables of guests
+with the session ids their browsers hold, a schema straight from the models, the lock on the
+machine's shared PostgreSQL and Redis, a scratch PostgreSQL database, and runs in turns.
+
+Only the standard library is imported here at the top: Django and the app are imported inside
+each function, when it is called, from whatever tree is first on sys.path by then (move_cpu.py's
+child runs another revision's code with this file). A bench imports this before it puts another
+tree first on sys.path, so that `bench` is always this tree's.
+"""
+
+from __future__ import annotations
+
+import fcntl
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+
+LOCK = "/tmp/sevn-scaleout.lock"
+POSTGRESQL = "postgresql://postgres@127.0.0.1:5432"
+
+
+def table_of_guests(guests: str, n: int, seats: int):
+    """Table `n` of `seats` guests (keys `guest:{guests}-{n}-{i}`, nicknames `P{n}-{i}`), made,
+    seated and its first game dealt through the services (a target of 1,000, no clock); its code, the
+    session id each guest's browser holds (in seat order), and the host (seat 0), who deals the
+    next game. On the database Django is set up with."""
+    from django.contrib.sessions.backends.db import SessionStore
+
+    from game import services
+    from game.core.identity import SESSION_KEY, Player
+
+    players = [Player(key=f"guest:{guests}-{n}-{i}") for i in range(seats)]
+    table = services.table_create(
+        player=players[0], nickname=f"P{n}-0", seat_count=seats, turn_seconds=0, options={"target": 1000}
+    )
+    for i, player in enumerate(players[1:], start=1):
+        services.seat_take(code=table.code, player=player, nickname=f"P{n}-{i}")
+    services.game_start(code=table.code, player=players[0])
+    sessions = []
+    for player in players:
+        session = SessionStore()
+        session[SESSION_KEY] = player.key
+        session.create()
+        sessions.append(session.session_key)
+    return table.code, sessions, players[0]
+
+
+def schema_from_models() -> None:
+    """The models' tables as they are now, straight from the models (no migrations: faster)."""
+    from django.conf import settings
+    from django.core.management import call_command
+
+    class NoMigrations(dict):
+        def __contains__(self, item) -> bool:
+            return True
+
+        def __getitem__(self, item) -> None:
+            return None
+
+    settings.MIGRATION_MODULES = NoMigrations()
+    call_command("migrate", run_syncdb=True, verbosity=0)
+
+
+@contextmanager
+def shared_lock():
+    """PostgreSQL and Redis on 127.0.0.1 are shared with the scale-out tests: one user at a time."""
+    with open(LOCK, "a") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(lock, fcntl.LOCK_UN)
+
+
+@contextmanager
+def scratch_postgresql(name: str) -> Iterator[str]:
+    """A database `name` of its own on 127.0.0.1's PostgreSQL, its URL; dropped after, whoever is
+    still connected."""
+    import psycopg
+
+    with psycopg.connect(f"{POSTGRESQL}/postgres", autocommit=True) as admin:
+        admin.execute(f'CREATE DATABASE "{name}"')
+    try:
+        yield f"{POSTGRESQL}/{name}"
+    finally:
+        with psycopg.connect(f"{POSTGRESQL}/postgres", autocommit=True) as admin:
+            admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+
+
+def in_turns(rounds: int, variants: Sequence[str]) -> Iterator[tuple[int, str]]:
+    """(round, variant) in turns: A B, B A, A B, ... (three or more: rotated), so that a machine
+    whose speed drifts favours none of them."""
+    variants = list(variants)
+    for number in range(rounds):
+        shift = number % len(variants)
+        yield from ((number, variant) for variant in variants[shift:] + variants[:shift])
