@@ -7,36 +7,13 @@ same rows and lose none, every socket gets every message, and a refused admin lo
 
 from __future__ import annotations
 
-import json
-import subprocess
-import sys
-from pathlib import Path
-
-ROOT = Path(__file__).resolve().parents[2]
+from tests.bench.running import bench_figures
 
 
 def test_the_handwritten_bench_measures_each_piece_beside_its_library_and_prints_json_last():
-    run = subprocess.run(
-        [
-            sys.executable,
-            "bench/handwritten_ab.py",
-            "--no-shared",
-            "--rounds",
-            "1",
-            "--moves",
-            "5",
-            "--sends",
-            "5",
-            "--admin-tries",
-            "1",
-        ],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        timeout=300,
+    figures = bench_figures(
+        "bench/handwritten_ab.py", "--no-shared", "--rounds", "1", "--moves", "5", "--sends", "5", "--admin-tries", "1"
     )
-    assert run.returncode == 0, run.stderr[-3000:]
-    figures = json.loads(run.stdout.strip().splitlines()[-1])
     assert set(figures["store_cpu_us_per_move_sqlite"]) == {"store", "orm"}
     assert figures["store_statements_per_move_sqlite"]["store"] > 0
     for size in ("8", "50", "8_beside_200", "50_beside_200"):

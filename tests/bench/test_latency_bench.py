@@ -7,35 +7,13 @@ sockets and the first moves can take all of the three (no move answered, once in
 
 from __future__ import annotations
 
-import json
-import subprocess
-import sys
-from pathlib import Path
-
-ROOT = Path(__file__).resolve().parents[2]
+from tests.bench.running import bench_figures
 
 
 def test_the_latency_bench_plays_every_table_and_prints_its_figures_last():
-    run = subprocess.run(
-        [
-            sys.executable,
-            "bench/table_latency.py",
-            "--seconds",
-            "3",
-            "--at-least",
-            "8",
-            "--echo",
-            "120",
-            "--segments",
-            "1",
-        ],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        timeout=300,
+    figures = bench_figures(
+        "bench/table_latency.py", "--seconds", "3", "--at-least", "8", "--echo", "120", "--segments", "1"
     )
-    assert run.returncode == 0, run.stderr[-3000:]
-    figures = json.loads(run.stdout.strip().splitlines()[-1])
     for scenario in ("tables_1", "tables_50"):
         assert figures[scenario]["errors"] == 0, figures  # no move refused, none unanswered
         assert figures[scenario]["actions_per_s"] > 0, figures
