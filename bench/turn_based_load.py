@@ -30,6 +30,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import re
 import statistics
 import sys
 import time
@@ -147,9 +148,9 @@ def fill(tables: int, people: int, mine: int, now) -> dict:
         # one game each, its turn begun at a moment of the last day: due over the next day
         cursor.execute(
             "INSERT INTO game_game (table_id, number, public_id, state, version, seed, server_seed, commitment,"
-            " client_seeds, players, bots, event_count, deadline, over, winner, created, finished, acting,"
+            " client_seeds, players, bots, records, event_count, deadline, over, winner, created, finished, acting,"
             " turn_started)"
-            " SELECT %s + t - 1, 1, 'g' || t, %s, 1, 12345, %s, %s, '[]', %s, %s, 0,"
+            " SELECT %s + t - 1, 1, 'g' || t, %s, 1, 12345, %s, %s, '[]', %s, %s, '[]', 0,"
             " %s::timestamptz - (random() * interval '1 day') + interval '1 day', false, NULL, %s, NULL, %s,"
             " NULL FROM generate_series(1, %s) t",
             [
@@ -221,12 +222,13 @@ def home_page(reps: int, waiting: int) -> tuple[list[float], int]:
         "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"},
     }
     client = Client()
-    client.force_login(User.objects.get(username="me"), backend="django.contrib.auth.backends.ModelBackend")
+    client.force_login(User.objects.get(username="me"))  # by the first backend (allauth's)
 
     def page() -> None:
         answer = client.get("/en/")
         assert answer.status_code == 200, answer.status_code
-        assert f"Your move at {waiting} tables".encode() in answer.content
+        said = re.search(rb'<h2 id="your-move-title">([^<]*)</h2>', answer.content)
+        assert f"Your move at {waiting} tables".encode() in answer.content, said and said.group(1)
 
     page()
     asked: list[str] = []  # a wrapper, not CaptureQueriesContext: a request's start empties Django's query log

@@ -12,6 +12,7 @@ SHARED_SERVICES = (
     "tests/scaleout/test_redis_layer.py",
     "tests/scaleout/test_two_servers.py",
     "tests/scaleout/test_services_on_postgres.py",
+    "tests/bench/test_turn_based_bench.py",
 )
 # Folders whose modules each run on one worker: each builds a stack of its own (module-scoped,
 # deploy/local_stack.py, on free ports) that a module split between workers would build twice;
