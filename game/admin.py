@@ -10,9 +10,11 @@ from game.moderation import (  # noqa: F401 (each registers its pages)
     alerts,
     game_results,
     leave_pauses,
+    other_apps,
     rating_flags,
     review,
     tables,
 )
 
 admin_login.install(admin.site)
+other_apps.install(admin.site)

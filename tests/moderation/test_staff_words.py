@@ -199,3 +199,11 @@ def test_the_migration_turns_stored_words_into_codes(reported):
     migration.backward(apps, None)  # and back to English words
     table.refresh_from_db()
     assert table.closed_reason == "The host can no longer play here."
+
+
+def test_the_admin_lists_no_user_sessions_of_allauth_in_any_language():
+    """allauth's sessions page (English in every language, addresses and browsers listed) is not
+    on the admin: a ban or a suspension ends the sessions (services.accounts)."""
+    client = superuser("de")
+    assert "/admin/usersessions/" not in client.get("/admin/").content.decode()
+    assert client.get("/admin/usersessions/usersession/").status_code == 404
