@@ -6,15 +6,15 @@ from django.contrib import admin
 
 from game.moderation import (  # noqa: F401 (each registers its pages)
     accounts,
+    admin_language,
     admin_login,
     alerts,
     game_results,
     leave_pauses,
-    other_apps,
     rating_flags,
     review,
     tables,
 )
 
 admin_login.install(admin.site)
-other_apps.install(admin.site)
+admin_language.install(admin.site)

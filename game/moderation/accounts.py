@@ -10,8 +10,9 @@ from django import forms
 from django.contrib import admin, messages
 from django.contrib.admin import helpers
 from django.contrib.auth import get_user_model
-from django.contrib.auth.admin import UserAdmin
+from django.contrib.auth.admin import GroupAdmin, UserAdmin
 from django.contrib.auth.forms import UserChangeForm, UserCreationForm
+from django.contrib.auth.models import Group
 from django.core.exceptions import ValidationError
 from django.db.models import Q
 from django.forms.models import BaseInlineFormSet
@@ -22,6 +23,7 @@ from django.utils.translation import ngettext
 from game.core import staff_words
 from game.core.errors import ServiceError
 from game.models import Report, Sanction
+from game.moderation.admin_language import permissions_formfield
 from game.moderation.people import keys_of_accounts
 from game.services import accounts
 
@@ -119,6 +121,37 @@ class SuspendForm(forms.Form):
     reason = forms.CharField(label=_("reason (the player reads it)"), max_length=300)
 
 
+class AuthenticatorsOf(admin.TabularInline):
+    """A person's passkeys, authenticator app and recovery codes: what kind and when made and last
+    used, never their secret data; staff remove a lost one (the person then adds a new one)."""
+
+    from allauth.mfa.models import Authenticator as model
+
+    verbose_name = _("passkey or authenticator app")
+    verbose_name_plural = _("passkeys and authenticator apps")
+    fields = readonly_fields = ("kind", "made", "last_used")
+    extra = 0
+    can_delete = True
+
+    def has_add_permission(self, request, obj=None) -> bool:
+        return False  # a person adds their own, signed in
+
+    def has_change_permission(self, request, obj=None) -> bool:
+        return False
+
+    @admin.display(description=_("kind"))
+    def kind(self, authenticator) -> str:
+        return authenticator.get_type_display()
+
+    @admin.display(description=_("created"))
+    def made(self, authenticator):
+        return authenticator.created_at
+
+    @admin.display(description=_("last used"))
+    def last_used(self, authenticator):
+        return authenticator.last_used_at or "–"
+
+
 admin.site.unregister(User)
 
 
@@ -126,9 +159,14 @@ admin.site.unregister(User)
 class AccountAdmin(UserAdmin):
     form = AccountChangeForm
     add_form = AccountCreationForm
-    inlines = [SanctionsOf, ReportsAbout]
+    inlines = [SanctionsOf, ReportsAbout, AuthenticatorsOf]
     list_display = ("username", "email", "is_active", "is_staff", "date_joined", "last_login")
     actions = ["suspend", "reinstate"]
+
+    def formfield_for_manytomany(self, db_field, request=None, **kwargs):
+        if db_field.name == "user_permissions":
+            return permissions_formfield(self.admin_site, db_field, **kwargs)
+        return super().formfield_for_manytomany(db_field, request, **kwargs)
 
     def has_view_permission(self, request, obj=None) -> bool:
         """Moderators (who handle reports) see accounts, their reports and sanctions; changing
@@ -181,3 +219,16 @@ class AccountAdmin(UserAdmin):
             ngettext("%(n)d account reinstated.", "%(n)d accounts reinstated.", done) % {"n": done},
             messages.SUCCESS,
         )
+
+
+admin.site.unregister(Group)
+
+
+@admin.register(Group)
+class StaffGroupAdmin(GroupAdmin):
+    """Django's groups, their permissions listed in the staff's language (admin_language)."""
+
+    def formfield_for_manytomany(self, db_field, request=None, **kwargs):
+        if db_field.name == "permissions":
+            return permissions_formfield(self.admin_site, db_field, **kwargs)
+        return super().formfield_for_manytomany(db_field, request, **kwargs)

@@ -201,9 +201,53 @@ def test_the_migration_turns_stored_words_into_codes(reported):
     assert table.closed_reason == "The host can no longer play here."
 
 
-def test_the_admin_lists_no_user_sessions_of_allauth_in_any_language():
-    """allauth's sessions page (English in every language, addresses and browsers listed) is not
-    on the admin: a ban or a suspension ends the sessions (services.accounts)."""
+
+def test_the_admin_lists_neither_allauths_user_sessions_nor_its_authenticators():
+    """allauth's own pages for sessions and authenticators named them in English in every language
+    and showed addresses and secret data: neither is on the admin. A ban ends the sessions; a
+    person's passkeys are listed on their account's page (below)."""
     client = superuser("de")
-    assert "/admin/usersessions/" not in client.get("/admin/").content.decode()
+    index = client.get("/admin/").content.decode()
+    assert "/admin/usersessions/" not in index and "/admin/mfa/" not in index
+    assert "User sessions" not in index and "Authenticators" not in index
     assert client.get("/admin/usersessions/usersession/").status_code == 404
+    assert client.get("/admin/mfa/authenticator/").status_code == 404
+
+
+def test_an_accounts_page_lists_its_passkeys_by_kind_and_date_without_their_secrets():
+    from allauth.mfa.models import Authenticator
+
+    person = User.objects.create_user("mia", "mia@example.com", "pw-123456")
+    Authenticator.objects.create(user=person, type=Authenticator.Type.WEBAUTHN, data={"name": "Mia's phone", "credential": "SECRET-1"})
+    html = superuser("de").get(f"/admin/auth/user/{person.pk}/change/").content.decode()
+    assert "Passkeys und Authenticator-Apps" in html
+    assert "SECRET-1" not in html
+
+
+def test_permissions_are_listed_in_the_staffs_language_and_only_for_what_the_admin_shows():
+    """Permission names are stored in English; the lists say the model and what each allows in
+    the staff's language, and leave out models the admin does not show."""
+    group = Group.objects.get(name="Moderators")
+    html = superuser("de").get(f"/admin/auth/group/{group.pk}/change/").content.decode()
+    assert "Tische und Spiele | Meldung | Darf Spieler von Tischen sperren" in html
+    assert "Konten | E-Mail-Adresse | Hinzufügen" in html
+    assert "Can add" not in html and "Can ban" not in html
+    assert "user session" not in html and "| Sitzung |" not in html
+    person = User.objects.create_user("ida", "ida@example.com", "pw-123456")
+    html = superuser("fr").get(f"/admin/auth/user/{person.pk}/change/").content.decode()
+    assert "Can add" not in html and "Can change" not in html
+    assert "| Supprimer<" in html
+
+
+def test_admin_lists_describe_yes_and_no_in_words_and_filters_start_with_a_capital(reported):
+    client = superuser("de")
+    html = client.get("/admin/game/table/").content.decode()
+    assert 'alt="True"' not in html and 'alt="False"' not in html
+    assert 'alt="Search"' not in html and 'alt="Suchen"' in html
+    headings = re.findall(r"<summary>\s*(.*?)\s*</summary>", html, re.S)
+    assert headings and all(heading[0].isupper() for heading in headings), headings
+    english = superuser("en").get("/admin/game/table/").content.decode()
+    assert re.search(r"<summary>\s*By ", english)
+    people = client.get("/admin/auth/user/").content.decode()  # active, staff: yes/no icons
+    assert re.search(r'<img src="[^"]*icon-yes\.svg" alt="Ja">', people)
+    assert 'alt="True"' not in people and 'alt="False"' not in people
