@@ -218,7 +218,8 @@ def test_an_accounts_page_lists_its_passkeys_by_kind_and_date_without_their_secr
     from allauth.mfa.models import Authenticator
 
     person = User.objects.create_user("mia", "mia@example.com", "pw-123456")
-    Authenticator.objects.create(user=person, type=Authenticator.Type.WEBAUTHN, data={"name": "Mia's phone", "credential": "SECRET-1"})
+    secret = {"name": "Mia's phone", "credential": "SECRET-1"}
+    Authenticator.objects.create(user=person, type=Authenticator.Type.WEBAUTHN, data=secret)
     html = superuser("de").get(f"/admin/auth/user/{person.pk}/change/").content.decode()
     assert "Passkeys und Authenticator-Apps" in html
     assert "SECRET-1" not in html
