@@ -201,7 +201,6 @@ def test_the_migration_turns_stored_words_into_codes(reported):
     assert table.closed_reason == "The host can no longer play here."
 
 
-
 def test_the_admin_lists_neither_allauths_user_sessions_nor_its_authenticators():
     """allauth's own pages for sessions and authenticators named them in English in every language
     and showed addresses and secret data: neither is on the admin. A ban ends the sessions; a
