@@ -8,6 +8,12 @@ from django.conf import settings
 from django.db import models
 from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext_lazy
+
+# A notice to a person (a push, an e-mail), apart from a player's report (Dutch says "melding" for
+# both); and the moments of its sending, apart from a turn's deadline or an analysis being done.
+NOTICE = "a notice sent to a person: a push or an e-mail"
+SENDING = "a notice: when it is to go out, and when it went out or was given up"
 
 
 class AlertSettings(models.Model):
@@ -87,17 +93,17 @@ class Notice(models.Model):
     topic = models.CharField(_("turn"), max_length=40, blank=True, db_index=True)
     data = models.JSONField(_("data"), default=dict)
     created = models.DateTimeField(_("written"), auto_now_add=True)
-    due = models.DateTimeField(_("due"))
+    due = models.DateTimeField(pgettext_lazy(SENDING, "due"))
     expires = models.DateTimeField(_("expires"), null=True, blank=True)
     claimed_until = models.DateTimeField(_("claimed until"), null=True, blank=True)
     claim = models.CharField(_("claimed by"), max_length=32, blank=True)
     attempts = models.PositiveSmallIntegerField(_("attempts"), default=0)
-    done = models.DateTimeField(_("done"), null=True, blank=True, db_index=True)
+    done = models.DateTimeField(pgettext_lazy(SENDING, "done"), null=True, blank=True, db_index=True)
     outcome = models.CharField(_("outcome"), max_length=20, blank=True)
 
     class Meta:
-        verbose_name = _("notice")
-        verbose_name_plural = _("notices")
+        verbose_name = pgettext_lazy(NOTICE, "notice")
+        verbose_name_plural = pgettext_lazy(NOTICE, "notices")
         indexes = [models.Index(fields=["due"], condition=Q(done__isnull=True), name="notice_pending_due")]
 
     def __str__(self) -> str:

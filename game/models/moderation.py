@@ -246,9 +246,9 @@ class RatingFlag(HandledByStaff):
         ONE_SIDED = "onesided", _("Always loses rated games to the same account")
         LOSING = "losing", _("Left a game in last place, late in it")
 
-    class Status(models.TextChoices):
-        OPEN = "open", _("Open")
-        HANDLED = "handled", _("Handled")
+    class Status(models.TextChoices):  # a flag's own words: in French an alerte is "ouverte"
+        OPEN = "open", pgettext_lazy("a rating flag's status", "Open")
+        HANDLED = "handled", pgettext_lazy("a rating flag's status", "Handled")
 
     kind = models.CharField(_("pattern"), max_length=8, choices=Kind.choices, db_index=True)
     game_kind = models.CharField(pgettext_lazy("which game: SEVN or Sevens", "game"), max_length=8)

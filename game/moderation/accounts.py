@@ -17,13 +17,14 @@ from django.core.exceptions import ValidationError
 from django.db.models import Q
 from django.forms.models import BaseInlineFormSet
 from django.template.response import TemplateResponse
+from django.utils.text import capfirst
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 
 from game.core import staff_words
 from game.core.errors import ServiceError
 from game.models import Report, Sanction
-from game.moderation.admin_language import permissions_formfield
+from game.moderation.admin_language import group_label, groups_formfield, permissions_formfield
 from game.moderation.people import keys_of_accounts
 from game.services import accounts
 
@@ -110,7 +111,7 @@ class AccountCreationForm(_NoLookalike, UserCreationForm):
 
 class SuspendForm(forms.Form):
     duration = forms.ChoiceField(
-        label=_("for"),
+        label=capfirst(_("for")),
         choices=[
             ("24h", _("24 hours")),
             ("7d", _("7 days")),
@@ -118,7 +119,7 @@ class SuspendForm(forms.Form):
             ("permanent", _("until reinstated")),
         ],
     )
-    reason = forms.CharField(label=_("reason (the player reads it)"), max_length=300)
+    reason = forms.CharField(label=capfirst(_("reason (the player reads it)")), max_length=300)
 
 
 class AuthenticatorsOf(admin.TabularInline):
@@ -166,6 +167,8 @@ class AccountAdmin(UserAdmin):
     def formfield_for_manytomany(self, db_field, request=None, **kwargs):
         if db_field.name == "user_permissions":
             return permissions_formfield(self.admin_site, db_field, **kwargs)
+        if db_field.name == "groups":
+            return groups_formfield(db_field, **kwargs)
         return super().formfield_for_manytomany(db_field, request, **kwargs)
 
     def has_view_permission(self, request, obj=None) -> bool:
@@ -226,7 +229,13 @@ admin.site.unregister(Group)
 
 @admin.register(Group)
 class StaffGroupAdmin(GroupAdmin):
-    """Django's groups, their permissions listed in the staff's language (admin_language)."""
+    """Django's groups, their names and permissions in the staff's language (admin_language)."""
+
+    list_display = ("shown_name",)
+
+    @admin.display(description=_("name"), ordering="name")
+    def shown_name(self, group: Group) -> str:
+        return group_label(group)
 
     def formfield_for_manytomany(self, db_field, request=None, **kwargs):
         if db_field.name == "permissions":

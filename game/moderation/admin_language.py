@@ -10,6 +10,8 @@
   so the lists of permissions say each one's model (translated) and what it allows, in words
   of the catalogue; and list only the models the admin shows.
 - The yes/no icons of a list are described to screen readers as "True"/"False", in English.
+- The site's own group is a row named "Moderators" (migration 0004 made it; code finds it by
+  that name): its name is shown in the staff's language wherever staff pick or list groups.
 
 `install(site)` does all of it once, from game.admin.
 """
@@ -27,11 +29,12 @@ from django.utils.translation import gettext, pgettext_lazy
 from django.utils.translation import gettext_lazy as _
 
 _ALLOWS = "a permission: what it allows staff to do with a kind of row"
+# worded as the site's own permissions are ("Can ban players from tables"): one list, one style
 ACTIONS = {
-    "add": pgettext_lazy(_ALLOWS, "Add"),
-    "change": pgettext_lazy(_ALLOWS, "Change"),
-    "delete": pgettext_lazy(_ALLOWS, "Delete"),
-    "view": pgettext_lazy(_ALLOWS, "View"),
+    "add": pgettext_lazy(_ALLOWS, "Can add"),
+    "change": pgettext_lazy(_ALLOWS, "Can change"),
+    "delete": pgettext_lazy(_ALLOWS, "Can delete"),
+    "view": pgettext_lazy(_ALLOWS, "Can view"),
 }
 YES_NO = {True: _("Yes"), False: _("No"), None: _("Unknown")}
 ICONS = {True: "yes", False: "no", None: "unknown"}
@@ -51,6 +54,19 @@ def permission_label(permission: Permission) -> str:
     return f"{content_type} | {allows}"
 
 
+# the groups the site's migrations make, by their stored names
+GROUP_NAMES = {"Moderators": _("Moderators")}
+
+
+def group_label(group) -> str:
+    return str(GROUP_NAMES.get(group.name, group.name))
+
+
+class GroupsField(forms.ModelMultipleChoiceField):
+    def label_from_instance(self, obj) -> str:
+        return group_label(obj)
+
+
 class PermissionsField(forms.ModelMultipleChoiceField):
     def label_from_instance(self, obj) -> str:
         return permission_label(obj)
@@ -65,6 +81,11 @@ def admin_permissions(site: AdminSite):
 def permissions_formfield(site: AdminSite, db_field, **kwargs):
     """The form field of a permissions list (a user's or a group's), labelled and narrowed."""
     return db_field.formfield(form_class=PermissionsField, queryset=admin_permissions(site), **kwargs)
+
+
+def groups_formfield(db_field, **kwargs):
+    """The form field of a person's groups, each by its name in the staff's language."""
+    return db_field.formfield(form_class=GroupsField, **kwargs)
 
 
 def _boolean_icon(value) -> str:

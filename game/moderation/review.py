@@ -14,6 +14,7 @@ from django.urls import path, reverse
 from django.utils import timezone
 from django.utils.html import format_html, format_html_join
 from django.utils.safestring import mark_safe
+from django.utils.text import capfirst
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 
@@ -28,12 +29,14 @@ from game.services.staff import Person
 
 
 class WarnForm(forms.Form):
-    warning = forms.ChoiceField(label=_("warning"), choices=[(key, text) for key, text in phrases.WARNINGS.items()])
+    warning = forms.ChoiceField(
+        label=capfirst(_("warning")), choices=[(key, text) for key, text in phrases.WARNINGS.items()]
+    )
 
 
 class MuteForm(forms.Form):
     duration = forms.ChoiceField(
-        label=_("for"),
+        label=capfirst(_("for")),
         choices=[
             ("15m", _("15 minutes")),
             ("1h", _("1 hour")),
@@ -42,29 +45,29 @@ class MuteForm(forms.Form):
         ],
     )
     scope = forms.ChoiceField(
-        label=_("where"), choices=[("table", _("at this table")), ("everywhere", _("everywhere"))]
+        label=capfirst(_("where")), choices=[("table", _("at this table")), ("everywhere", _("everywhere"))]
     )
-    reason = forms.CharField(label=_("reason (the player reads it)"), max_length=200)
+    reason = forms.CharField(label=capfirst(_("reason (the player reads it)")), max_length=200)
 
 
 class BanForm(forms.Form):
     duration = forms.ChoiceField(
-        label=_("for"),
+        label=capfirst(_("for")),
         choices=[("24h", _("24 hours")), ("7d", _("7 days")), ("30d", _("30 days")), ("permanent", _("permanently"))],
     )
-    reason = forms.CharField(label=_("reason (the player reads it)"), max_length=200)
+    reason = forms.CharField(label=capfirst(_("reason (the player reads it)")), max_length=200)
 
 
 class RenameForm(forms.Form):
-    nickname = forms.CharField(label=_("new nickname"), max_length=20)
+    nickname = forms.CharField(label=capfirst(_("new nickname")), max_length=20)
 
 
 class ReasonForm(forms.Form):
-    reason = forms.CharField(label=_("reason"), max_length=200, required=False)
+    reason = forms.CharField(label=capfirst(_("reason")), max_length=200, required=False)
 
 
 class HandleForm(forms.Form):
-    note = forms.CharField(label=_("how it was handled"), max_length=200, required=False)
+    note = forms.CharField(label=capfirst(_("how it was handled")), max_length=200, required=False)
 
 
 # action -> (permission, form, what it does with the report's person)
@@ -232,7 +235,9 @@ class ReportAdmin(PeopleByTag, ReadOnly):
             "action_forms": forms_shown,
             "sanctions": Sanction.objects.filter(sanctioned).select_related("table")[:20],
             "sanctions_url": reverse("admin:game_sanction_changelist") + who_query(report.reported_key, account_id),
-            "reported_person": people.person(report, "reported_key"),
+            # the name and who it is, in one: a language whose verb comes last ("Dan heeft Cleo
+            # (guest·7638a5) gemeld") keeps the person beside their name
+            "reported_who": format_html("{} ({})", report.reported_name, people.person(report, "reported_key")),
             "resolution": staff_words.say(report.resolution),
             "still_seated": _seat_of(report) is not None,
             "title": _("Report about %(name)s") % {"name": report.reported_name},

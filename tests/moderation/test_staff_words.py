@@ -230,13 +230,13 @@ def test_permissions_are_listed_in_the_staffs_language_and_only_for_what_the_adm
     group = Group.objects.get(name="Moderators")
     html = superuser("de").get(f"/admin/auth/group/{group.pk}/change/").content.decode()
     assert "Tische und Spiele | Meldung | Darf Spieler von Tischen sperren" in html
-    assert "Konten | E-Mail-Adresse | Hinzufügen" in html
+    assert "Konten | E-Mail-Adresse | Darf hinzufügen" in html
     assert "Can add" not in html and "Can ban" not in html
     assert "user session" not in html and "| Sitzung |" not in html
     person = User.objects.create_user("ida", "ida@example.com", "pw-123456")
     html = superuser("fr").get(f"/admin/auth/user/{person.pk}/change/").content.decode()
     assert "Can add" not in html and "Can change" not in html
-    assert "| Supprimer<" in html
+    assert "| Peut supprimer<" in html
 
 
 def test_admin_lists_describe_yes_and_no_in_words_and_filters_start_with_a_capital(reported):
@@ -251,3 +251,29 @@ def test_admin_lists_describe_yes_and_no_in_words_and_filters_start_with_a_capit
     people = client.get("/admin/auth/user/").content.decode()  # active, staff: yes/no icons
     assert re.search(r'<img src="[^"]*icon-yes\.svg" alt="Ja">', people)
     assert 'alt="True"' not in people and 'alt="False"' not in people
+
+
+def test_french_admin_agrees_with_its_feminine_nouns(reported):
+    """Django's own French says "les tables sélectionnés" and "Ajouter table"; the site words them
+    as its other admin titles ("Ajouter : table"), and a rating flag (une alerte) is "ouverte"."""
+    client = superuser("fr")
+    tables = client.get("/admin/game/table/").content.decode()
+    assert "sélectionnés" not in tables
+    assert "Supprimer la sélection\u202f: tables" in tables
+    assert "Ajouter\u202f: table" in tables
+    flags = client.get("/admin/game/ratingflag/").content.decode()
+    assert ">Ouverte<" in flags and ">Traitée<" in flags
+
+
+def test_the_moderators_group_and_a_reports_summary_read_in_the_staffs_language(reported):
+    """The group the site's migration names "Moderators" is shown by its name in the staff's
+    language; a Dutch summary keeps the reported person's tag beside their name."""
+    table, ana, ben, report = reported
+    client = superuser("de")
+    person = User.objects.create_user("ida", "ida@example.com", "pw-123456")
+    assert ">Moderation</option>" in client.get(f"/admin/auth/user/{person.pk}/change/").content.decode()
+    assert ">Moderation<" in client.get("/admin/auth/group/").content.decode()
+    dutch = superuser("nl")
+    summary = dutch.get(f"/admin/game/report/{report.id}/change/").content.decode()
+    assert re.search(rf"heeft {report.reported_name} \(guest·[0-9a-f]+\) gemeld", summary), summary[:0]
+    assert "Notificaties" in dutch.get("/admin/").content.decode()

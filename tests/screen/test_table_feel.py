@@ -228,3 +228,20 @@ def test_a_move_does_not_ask_whether_its_next_decider_is_here_while_their_socket
         act(table, ben, {"kind": "draw"})  # Ben draws; Ana decides next
     assert not [query["sql"] for query in queries if "game_presence" in query["sql"]]
     assert game_of(table).deadline - timezone.now() > timedelta(seconds=20)
+
+
+@pytest.mark.parametrize(
+    ("language", "sentence"),
+    [
+        ("en", "Mia aims Triple Draw at themselves."),
+        ("de", "Mia wählt sich selbst für Triple Draw."),
+        ("fr", "Mia joue Triple pioche et tire les trois cartes."),
+    ],
+)
+def test_a_card_aimed_at_its_own_player_says_so_never_the_name_twice(language, sentence):
+    """ "Mia wählt Mia für Triple Draw" read as two Mias: a Triple Draw (like a Freeze) aimed at
+    its own player has a sentence of its own."""
+    names = ["Mia", "Noa"]
+    with translation.override(language):
+        assert log.line({"type": "triple_draw", "seat": 0, "target": 0}, names) == sentence
+        assert "Noa" in log.line({"type": "triple_draw", "seat": 0, "target": 1}, names)

@@ -33,6 +33,7 @@ SENTENCES = {
     "freeze": _("%(who)s freezes %(target)s."),
     ("freeze", "self"): _("%(who)s freezes themselves."),
     "triple_draw": _("%(who)s aims Triple Draw at %(target)s."),
+    ("triple_draw", "self"): _("%(who)s aims Triple Draw at themselves."),
     "gift": _("%(who)s gives a Second Chance to %(target)s."),
     "second_chance_discarded": _("Nobody can take %(who)s's extra Second Chance: it is discarded."),
     "crossroads_revealed": _("Crossroads for %(who)s: %(cards)s."),
@@ -59,8 +60,8 @@ def _variant(event: dict) -> str | None:
         return event.get("via")
     if kind == "ballast":
         return "keep" if event["keep"] else "discard"
-    if kind == "freeze" and event["target"] == event["seat"]:
-        return "self"
+    if kind in ("freeze", "triple_draw") and event["target"] == event["seat"]:
+        return "self"  # "Mia freezes themselves", never "Mia freezes Mia"
     return None
 
 
