@@ -24,7 +24,7 @@ from django.utils.translation import ngettext
 from game.core import staff_words
 from game.core.errors import ServiceError
 from game.models import Report, Sanction
-from game.moderation.admin_language import group_label, groups_formfield, permissions_formfield
+from game.moderation.admin_language import group_label, groups_formfield, keep_held, permissions_formfield
 from game.moderation.people import keys_of_accounts
 from game.services import accounts
 
@@ -171,6 +171,11 @@ class AccountAdmin(UserAdmin):
             return groups_formfield(db_field, **kwargs)
         return super().formfield_for_manytomany(db_field, request, **kwargs)
 
+    def get_form(self, request, obj=None, **kwargs):
+        form = super().get_form(request, obj, **kwargs)
+        keep_held(form, "user_permissions", obj.user_permissions.all() if obj is not None else None)
+        return form
+
     def has_view_permission(self, request, obj=None) -> bool:
         """Moderators (who handle reports) see accounts, their reports and sanctions; changing
         one stays Django's own permission."""
@@ -236,6 +241,11 @@ class StaffGroupAdmin(GroupAdmin):
     @admin.display(description=_("name"), ordering="name")
     def shown_name(self, group: Group) -> str:
         return group_label(group)
+
+    def get_form(self, request, obj=None, **kwargs):
+        form = super().get_form(request, obj, **kwargs)
+        keep_held(form, "permissions", obj.permissions.all() if obj is not None else None)
+        return form
 
     def formfield_for_manytomany(self, db_field, request=None, **kwargs):
         if db_field.name == "permissions":

@@ -23,6 +23,7 @@ from django.contrib.admin import AdminSite
 from django.contrib.admin.templatetags import admin_list
 from django.contrib.auth.models import Permission
 from django.contrib.contenttypes.models import ContentType
+from django.db.models import Q
 from django.templatetags.static import static
 from django.utils.html import format_html
 from django.utils.translation import gettext, pgettext_lazy
@@ -40,18 +41,49 @@ YES_NO = {True: _("Yes"), False: _("No"), None: _("Unknown")}
 ICONS = {True: "yes", False: "no", None: "unknown"}
 
 
+def _model_name(model) -> str:
+    from allauth.mfa.models import Authenticator
+
+    if model is Authenticator:  # no verbose_name of its own: "authenticator" in every language
+        return str(_("passkey or authenticator app"))
+    return str(model._meta.verbose_name)
+
+
 def permission_label(permission: Permission) -> str:
     """ "Tables and games | report | Can ban players from tables", in the staff's language: the
-    model's verbose name and, for Django's four permissions on each model, what it allows; a
-    permission of the site's own (Meta.permissions, its name a msgid of the catalogue) by its name."""
+    app's and the model's names and, for Django's four permissions on each model, what it allows;
+    a permission of the site's own (Meta.permissions, its name a msgid of the catalogue) by its name."""
     content_type = permission.content_type
     model = content_type.model_class()
+    if model is None:
+        return str(permission)
     action = permission.codename.split("_", 1)[0]
-    if model is not None and action in ACTIONS and permission.codename == f"{action}_{model._meta.model_name}":
+    if action in ACTIONS and permission.codename == f"{action}_{model._meta.model_name}":
         allows = str(ACTIONS[action])
     else:
         allows = gettext(permission.name)
-    return f"{content_type} | {allows}"
+    return f"{model._meta.app_config.verbose_name} | {_model_name(model)} | {allows}"
+
+
+class PermissionsField(forms.ModelMultipleChoiceField):
+    def label_from_instance(self, obj) -> str:
+        return permission_label(obj)
+
+
+DEFAULT = r"^(add|change|delete|view)_"
+
+
+def admin_permissions(site: AdminSite):
+    """The permissions that mean something on `site`: those of the models it shows (and of a
+    person's passkeys, shown on their page), and every permission of the site's own (a
+    suspension's is on a model the admin does not list). Any other would be a line of noise;
+    one a group or a person already holds is listed too (keep_held), so saving drops none."""
+    from allauth.mfa.models import Authenticator
+
+    shown = ContentType.objects.get_for_models(*site._registry, Authenticator, for_concrete_models=False)
+    return Permission.objects.filter(
+        Q(content_type__in=list(shown.values())) | ~Q(codename__regex=DEFAULT)
+    ).select_related("content_type")
 
 
 # the groups the site's migrations make, by their stored names
@@ -67,20 +99,17 @@ class GroupsField(forms.ModelMultipleChoiceField):
         return group_label(obj)
 
 
-class PermissionsField(forms.ModelMultipleChoiceField):
-    def label_from_instance(self, obj) -> str:
-        return permission_label(obj)
-
-
-def admin_permissions(site: AdminSite):
-    """The permissions of the models `site` shows (others' permissions give staff nothing)."""
-    shown = ContentType.objects.get_for_models(*site._registry, for_concrete_models=False).values()
-    return Permission.objects.filter(content_type__in=list(shown)).select_related("content_type")
-
-
 def permissions_formfield(site: AdminSite, db_field, **kwargs):
     """The form field of a permissions list (a user's or a group's), labelled and narrowed."""
     return db_field.formfield(form_class=PermissionsField, queryset=admin_permissions(site), **kwargs)
+
+
+def keep_held(form_class, field: str, held) -> None:
+    """List in `form_class`'s `field` the permissions already `held` as well (a queryset): a
+    form saved from a list without one of them would take it away unseen."""
+    listed = form_class.base_fields.get(field)
+    if listed is not None and held is not None:
+        listed.queryset = (listed.queryset | held).distinct()
 
 
 def groups_formfield(db_field, **kwargs):

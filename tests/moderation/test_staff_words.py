@@ -277,3 +277,22 @@ def test_the_moderators_group_and_a_reports_summary_read_in_the_staffs_language(
     summary = dutch.get(f"/admin/game/report/{report.id}/change/").content.decode()
     assert re.search(rf"heeft {report.reported_name} \(guest·[0-9a-f]+\) gemeld", summary), summary[:0]
     assert "Notificaties" in dutch.get("/admin/").content.decode()
+
+
+def test_saving_a_group_or_a_person_in_the_admin_keeps_every_permission_they_held():
+    """The lists show fewer permissions than exist (those of models the admin shows, and the
+    site's own); one already held is listed all the same, so saving never takes it away."""
+    from django.contrib.auth.models import Permission
+
+    group = Group.objects.get(name="Moderators")
+    held = set(group.permissions.values_list("codename", flat=True))
+    assert "suspend_account" in held
+    client = superuser("de")
+    page = client.get(f"/admin/auth/group/{group.pk}/change/").content.decode()
+    listed = set(re.findall(r'<option value="(\d+)" selected>', page))
+    assert listed == {str(pk) for pk in group.permissions.values_list("pk", flat=True)}
+    person = User.objects.create_user("ida", "ida@example.com", "pw-123456")
+    odd = Permission.objects.get(codename="view_session")  # sessions: not on the admin
+    person.user_permissions.add(odd)
+    page = client.get(f"/admin/auth/user/{person.pk}/change/").content.decode()
+    assert f'<option value="{odd.pk}" selected>' in page
