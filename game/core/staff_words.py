@@ -13,7 +13,7 @@ import json
 from typing import Any
 
 from django.utils.translation import gettext_lazy as _
-from django.utils.translation import ngettext
+from django.utils.translation import ngettext, pgettext
 
 from game.core.phrases import WARNINGS
 
@@ -88,12 +88,22 @@ def _entries(stored: str) -> list[dict] | None:
     return items
 
 
+def bracketed(label) -> str:
+    """A label as it reads inside brackets after other words ("Warned (insults)"): whether its
+    capital stays is each language's to say (German keeps a noun's; Polish, Dutch and French do
+    not), so the catalogue answers "keep" or "lower"."""
+    text = str(label)
+    if text and pgettext("a capitalised label inside brackets: answer keep or lower", "keep") == "lower":
+        return text[0].lower() + text[1:]
+    return text
+
+
 def _values(item: dict) -> dict:
     where = item.get("where", "")
     return {
         "duration": DURATIONS.get(item.get("duration", ""), item.get("duration", "")),
         "where": _("at table %(code)s") % {"code": where} if where else _("everywhere"),
-        "topic": WARNING_TOPICS.get(item.get("warning", ""), item.get("warning", "")),
+        "topic": bracketed(WARNING_TOPICS.get(item.get("warning", ""), item.get("warning", ""))),
         "warning": WARNINGS.get(item.get("warning", ""), item.get("warning", "")),
         "kind": SANCTIONS.get(item.get("kind", ""), item.get("kind", "")),
         "old": item.get("old", ""),

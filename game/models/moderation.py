@@ -8,6 +8,7 @@ from django.db import models
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import pgettext, pgettext_lazy
 
+from game.core import staff_words
 from game.models.tables import Table
 
 
@@ -107,7 +108,9 @@ class Report(HandledByStaff):
     comment = models.CharField(_("comment"), max_length=200, blank=True)
     evidence = models.JSONField(_("last chat lines"), default=list)
     status = models.CharField(_("status"), max_length=8, choices=Status.choices, default=Status.OPEN, db_index=True)
-    created = models.DateTimeField(_("reported"), auto_now_add=True, db_index=True)
+    created = models.DateTimeField(
+        pgettext_lazy("when a report was made", "reported"), auto_now_add=True, db_index=True
+    )
     # Reports of the same person at the same table while one is open fold into it: how many
     # came, and when the last one did (services.reports).
     count = models.PositiveIntegerField(_("times reported"), default=1)
@@ -142,7 +145,7 @@ class Report(HandledByStaff):
         ]
 
     def __str__(self) -> str:
-        return titled(self.table_code, f"{self.reported_name} ({self.get_reason_display()})")
+        return titled(self.table_code, f"{self.reported_name} ({staff_words.bracketed(self.get_reason_display())})")
 
 
 class Sanction(models.Model):
@@ -201,8 +204,9 @@ class ModAction(models.Model):
 
     class Action(models.TextChoices):
         WARN = "warn", _("Warned")
-        MUTE = "mute", _("Muted in chat")
-        BAN = "ban", _("Banned from tables")
+        # the log's own words (a list of what was done: Polish "Wyciszono", not the mute's noun)
+        MUTE = "mute", pgettext_lazy("the moderators' log: what staff did", "Muted in chat")
+        BAN = "ban", pgettext_lazy("the moderators' log: what staff did", "Banned from tables")
         LIFT = "lift", _("Lifted a mute or ban")
         SUSPEND = "suspend", _("Suspended an account")
         REINSTATE = "restore", _("Reinstated an account")

@@ -24,7 +24,7 @@ from django.utils.translation import ngettext
 from game.core import staff_words
 from game.core.errors import ServiceError
 from game.models import Report, Sanction
-from game.moderation.admin_language import group_label, groups_formfield, keep_held, permissions_formfield
+from game.moderation.admin_language import GroupFilter, group_label, groups_formfield, keep_held, permissions_formfield
 from game.moderation.people import keys_of_accounts
 from game.services import accounts
 
@@ -162,6 +162,7 @@ class AccountAdmin(UserAdmin):
     add_form = AccountCreationForm
     inlines = [SanctionsOf, ReportsAbout, AuthenticatorsOf]
     list_display = ("username", "email", "is_active", "is_staff", "date_joined", "last_login")
+    list_filter = ("is_staff", "is_superuser", "is_active", ("groups", GroupFilter))
     actions = ["suspend", "reinstate"]
 
     def formfield_for_manytomany(self, db_field, request=None, **kwargs):

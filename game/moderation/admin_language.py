@@ -19,6 +19,7 @@
 from __future__ import annotations
 
 from django import forms
+from django.contrib import admin
 from django.contrib.admin import AdminSite
 from django.contrib.admin.templatetags import admin_list
 from django.contrib.auth.models import Permission
@@ -97,6 +98,16 @@ def group_label(group) -> str:
 class GroupsField(forms.ModelMultipleChoiceField):
     def label_from_instance(self, obj) -> str:
         return group_label(obj)
+
+
+class GroupFilter(admin.RelatedFieldListFilter):
+    """A list's filter by group, each group by its name in the staff's language."""
+
+    def field_choices(self, field, request, model_admin):
+        from django.contrib.auth.models import Group
+
+        names = {group.pk: group_label(group) for group in Group.objects.all()}
+        return [(pk, names.get(pk, label)) for pk, label in super().field_choices(field, request, model_admin)]
 
 
 def permissions_formfield(site: AdminSite, db_field, **kwargs):

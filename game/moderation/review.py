@@ -16,7 +16,7 @@ from django.utils.html import format_html, format_html_join
 from django.utils.safestring import mark_safe
 from django.utils.text import capfirst
 from django.utils.translation import gettext_lazy as _
-from django.utils.translation import ngettext
+from django.utils.translation import ngettext, pgettext_lazy
 
 from game import services
 from game.core import phrases, staff_words
@@ -271,7 +271,7 @@ class ActiveFilter(admin.SimpleListFilter):
     parameter_name = "active"
 
     def lookups(self, request, model_admin):
-        return [("yes", _("in force")), ("no", _("ended"))]
+        return [("yes", pgettext_lazy("a mute or ban, as a filter's choice", "in force")), ("no", _("ended"))]
 
     def queryset(self, request, queryset):
         now = timezone.now()

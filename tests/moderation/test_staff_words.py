@@ -296,3 +296,28 @@ def test_saving_a_group_or_a_person_in_the_admin_keeps_every_permission_they_hel
     person.user_permissions.add(odd)
     page = client.get(f"/admin/auth/user/{person.pk}/change/").content.decode()
     assert f'<option value="{odd.pk}" selected>' in page
+
+
+def test_the_people_list_filters_by_group_names_in_the_staffs_language_and_the_polish_log_says_what_was_done(
+    reported,
+):
+    table, ana, ben, report = reported
+    assert ">Moderatorzy</a>" in superuser("pl").get("/admin/auth/user/").content.decode()
+    moderator_client = moderator("Ola", "pl")
+    act(moderator_client, report, "mute", duration="24h", where="table", reason="spam")
+    log = moderator_client.get("/admin/game/modaction/").content.decode()
+    assert "Wyciszono na czacie" in log and "Wyciszenie na czacie" not in log
+    sanctions = moderator_client.get("/admin/game/sanction/").content.decode()
+    assert ">Obowiązujące</a>" in sanctions
+
+
+@pytest.mark.parametrize(
+    ("language", "said"),
+    [("pl", "Ostrzeżenie (obrażanie innych)"), ("de", "(Beleidigungen)"), ("fr", "(insultes)")],
+)
+def test_a_label_in_brackets_keeps_its_capital_only_where_the_language_does(language, said):
+    """German keeps a noun's capital inside brackets; Polish, Dutch and French write it small."""
+    from django.utils import translation
+
+    with translation.override(language):
+        assert said in staff_words.say('{"code": "warned", "warning": "insults"}')
