@@ -10,6 +10,8 @@
   so the lists of permissions say each one's model (translated) and what it allows, in words
   of the catalogue; and list only the models the admin shows.
 - The yes/no icons of a list are described to screen readers as "True"/"False", in English.
+- The index sorts apps and models by their names' code points: French "Événements" came after
+  "Tables"; they are sorted as a reader would, accents aside.
 - The site's own group is a row named "Moderators" (migration 0004 made it; code finds it by
   that name): its name is shown in the staff's language wherever staff pick or list groups.
 
@@ -17,6 +19,8 @@
 """
 
 from __future__ import annotations
+
+import unicodedata
 
 from django import forms
 from django.contrib import admin
@@ -128,6 +132,22 @@ def groups_formfield(db_field, **kwargs):
     return db_field.formfield(form_class=GroupsField, **kwargs)
 
 
+def reading_order(name) -> str:
+    """A name's sort key as a reader sorts: accents and case aside ("Événements" among the E's)."""
+    return "".join(c for c in unicodedata.normalize("NFKD", str(name)) if not unicodedata.combining(c)).casefold()
+
+
+def _sorted_apps(get_app_list):
+    def sorted_apps(request, app_label=None):
+        apps = sorted(get_app_list(request, app_label), key=lambda app: reading_order(app["name"]))
+        for app in apps:
+            app["models"].sort(key=lambda model: reading_order(model["name"]))
+        return apps
+
+    sorted_apps.sorted = True  # type: ignore[attr-defined]
+    return sorted_apps
+
+
 def _boolean_icon(value) -> str:
     icon = static(f"admin/img/icon-{ICONS[value]}.svg")
     return format_html('<img src="{}" alt="{}">', icon, YES_NO[value])
@@ -142,3 +162,5 @@ def install(site: AdminSite) -> None:
         if site.is_registered(model):
             site.unregister(model)
     admin_list._boolean_icon = _boolean_icon  # display_for_field looks it up there on each call
+    if not getattr(site.get_app_list, "sorted", False):
+        site.get_app_list = _sorted_apps(site.get_app_list)  # type: ignore[method-assign]

@@ -321,3 +321,22 @@ def test_a_label_in_brackets_keeps_its_capital_only_where_the_language_does(lang
 
     with translation.override(language):
         assert said in staff_words.say('{"code": "warned", "warning": "insults"}')
+
+
+def test_the_admin_index_sorts_names_as_a_reader_does_accents_aside():
+    """French "Événements" sits among the E's, not after "Tables"."""
+    from game.moderation.admin_language import reading_order
+
+    assert sorted(["Tables", "Événements", "Étapes", "Parties"], key=reading_order) == [
+        "Étapes",
+        "Événements",
+        "Parties",
+        "Tables",
+    ]
+    french = superuser("fr")
+    html = french.get("/admin/").content.decode()
+    assert html.index("Événements") < html.index(">Tables<")
+    assert "Modification" not in html and "Modifier" in html  # the change link: a verb, as "Ajouter"
+    person = User.objects.create_user("ida", "ida@example.com", "pw-123456")
+    page = french.get(f"/admin/auth/user/{person.pk}/change/").content.decode()
+    assert "Authentification multifacteur | clé d’accès ou application d’authentification | Peut supprimer" in page
