@@ -235,7 +235,7 @@ def test_a_move_does_not_ask_whether_its_next_decider_is_here_while_their_socket
     [
         ("en", "Mia aims Triple Draw at themselves."),
         ("de", "Mia wählt sich selbst für Triple Draw."),
-        ("fr", "Mia joue Triple pioche et tire les trois cartes."),
+        ("fr", "Mia joue Triple pioche et se désigne comme cible."),
     ],
 )
 def test_a_card_aimed_at_its_own_player_says_so_never_the_name_twice(language, sentence):
