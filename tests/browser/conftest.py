@@ -3,9 +3,11 @@
 
 from __future__ import annotations
 
+import importlib
 import os
 import tempfile
 from contextlib import contextmanager
+from datetime import timedelta
 from functools import partial
 from pathlib import Path
 
@@ -121,6 +123,36 @@ def _serving(django_db_blocker):
         if process.is_alive():  # a stop that hung (seen once, after a SIGTERM it took no note of)
             process.kill()
             process.join()
+
+
+# Presence's clocks shorter on a server a test forks of its own (quick_presence_url), by module
+# name (this file imports no app module at its top). What is under test is that the heartbeat
+# keeps people online past the sweep's thresholds (stale rows, away) and that someone who left is
+# marked away after AWAY_AFTER, whatever those lengths are: past them takes 11 s here instead of
+# a minute. A beat every second, and rows stale only after ten of them (the real clocks: three of
+# ten seconds): a loaded machine that delays the beats by up to 9 s (the real slack is 20 s)
+# shows nobody present as offline. At a fifth of each (a beat every 2 s, stale after 6 s), a run
+# beside the whole suite showed a seat offline at the start.
+QUICK_PRESENCE = {
+    ("game.services.presence", "HEARTBEAT"): timedelta(seconds=1),
+    ("game.services.presence", "STALE_AFTER"): timedelta(seconds=10),
+    ("game.services.presence", "AWAY_AFTER"): timedelta(seconds=10),
+    ("game.services.presence", "GRACE"): timedelta(seconds=3),
+    ("game.services.play", "GRACE"): timedelta(seconds=3),
+    ("game.live.watch", "CHECK_SECONDS"): 0.2,
+    ("game.live.timers", "ABSENCE_CHECK_SECONDS"): 1,
+}
+
+
+@pytest.fixture
+def quick_presence_url(django_db_blocker, monkeypatch):
+    """A server of the test's own, forked with presence's clocks shorter (the fork inherits
+    the patched modules; the session's server keeps the real ones, and its sweep, acting on the
+    same database, finds these seats seen every HEARTBEAT: it takes nobody for gone)."""
+    for (module, name), value in QUICK_PRESENCE.items():
+        monkeypatch.setattr(importlib.import_module(module), name, value)
+    with _serving(django_db_blocker) as url:
+        yield url
 
 
 @pytest.fixture(scope="session")

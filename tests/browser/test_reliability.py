@@ -8,21 +8,17 @@ each account's record."""
 from __future__ import annotations
 
 import time
-from datetime import timedelta
 
 import pytest
 from django.conf import settings
 from playwright.sync_api import expect
 
 from game import services
-from game.live import timers, watch
 from game.models import GameResult, Outcome, Seat
-from game.services import play as playing
 from game.services import presence, reliability
 from tests.accounts.test_fair_ratings import leaves_at_once
 from tests.accounts.test_ratings import play_out, rated_table
 from tests.browser import scenes
-from tests.browser.conftest import _serving
 from tests.browser.test_ratings import log_in, person
 from tests.services.test_reliability import befriend
 
@@ -30,26 +26,6 @@ pytestmark = pytest.mark.django_db(transaction=True)
 
 DESKTOP = {"width": 1280, "height": 800}
 PHONE = {"width": 390, "height": 844}
-
-# Presence's clocks shorter on a server of the test's own (as tests/browser/test_table_polish.py
-# does, and why): someone whose every tab closed is away after 10 s instead of a minute.
-QUICK_PRESENCE = {
-    (presence, "HEARTBEAT"): timedelta(seconds=1),
-    (presence, "STALE_AFTER"): timedelta(seconds=10),
-    (presence, "AWAY_AFTER"): timedelta(seconds=10),
-    (presence, "GRACE"): timedelta(seconds=3),
-    (playing, "GRACE"): timedelta(seconds=3),
-    (watch, "CHECK_SECONDS"): 0.2,
-    (timers, "ABSENCE_CHECK_SECONDS"): 1,
-}
-
-
-@pytest.fixture
-def quick_presence_url(django_db_blocker, monkeypatch):
-    for (module, name), value in QUICK_PRESENCE.items():
-        monkeypatch.setattr(module, name, value)
-    with _serving(django_db_blocker) as url:
-        yield url
 
 
 def at_table(browser, url: str, table, player, size=DESKTOP):
@@ -94,10 +70,18 @@ def test_a_tab_reopened_within_the_grace_leaves_no_mark(browser, quick_presence_
     table = rated_table([ana, ben], rated=False)
     ana_context, ana_page = at_table(browser, quick_presence_url, table, ana)
     ben_context, _ben_page = at_table(browser, quick_presence_url, table, ben)
+    # beside it, Dan at a table of his own closes his tab for good: his seat turning away is
+    # the sign that the sweep has looked past the away time of everyone who closed before him
+    _cleo_user, cleo = person("Cleo")
+    _dan_user, dan = person("Dan")
+    other = rated_table([cleo, dan], rated=False)
+    cleo_context, cleo_page = at_table(browser, quick_presence_url, other, cleo)
+    dan_context, _dan_page = at_table(browser, quick_presence_url, other, dan)
     ben_context.close()
+    dan_context.close()
     ben_context, _ben_page = at_table(browser, quick_presence_url, table, ben)  # back at once
-    # time under test: past the away time, Ben is still his own seat's player
-    ana_page.wait_for_timeout((presence.AWAY_AFTER.total_seconds() + 3) * 1000)
+    expect(cleo_page.locator("#seat-1 .badge--away")).to_have_count(1, timeout=40_000)
+    # past the away time, Ben is still his own seat's player
     assert not Seat.objects.get(table=table, index=1).away
     expect(ana_page.locator("#seat-1 .badge--away")).to_have_count(0)
     game = play_out(table, [ana, ben])
@@ -106,7 +90,7 @@ def test_a_tab_reopened_within_the_grace_leaves_no_mark(browser, quick_presence_
         GameResult.objects.get(game=game, user=ben_user).excuse,
     ) == (Outcome.FINISHED, "")
     assert not reliability.of([ben_user.pk])[ben_user.pk].ever_left
-    for context in (ana_context, ben_context):
+    for context in (ana_context, ben_context, cleo_context):
         context.close()
 
 

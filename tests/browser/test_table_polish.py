@@ -4,7 +4,6 @@ moves easy to follow, round results and the game's end in view, notices that nev
 from __future__ import annotations
 
 import time
-from datetime import timedelta
 
 import pytest
 from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
@@ -12,11 +11,9 @@ from playwright.sync_api import expect
 
 from game import services
 from game.games.sevens.engine import playable
-from game.live import timers, watch
-from game.services import play as playing
 from game.services import presence
 from tests.browser import scenes
-from tests.browser.conftest import DESKTOP, PHONE, _serving
+from tests.browser.conftest import DESKTOP, PHONE
 from tests.browser.play import create_table, join
 from tests.factories import act
 from tests.games.sevens.tables import game_of, play, sevens_table, state_of
@@ -68,35 +65,6 @@ def sevens_host(page, base: str, nickname: str) -> str:
     page.wait_for_url("**/t/**")
     expect(page.locator('body[data-socket="live"]')).to_have_count(1)
     return page.locator("#invite-link").input_value()
-
-
-# Presence's clocks shorter on the server the presence test forks. What is under test is that
-# the heartbeat keeps people online past the sweep's thresholds (stale rows, away) and that
-# someone who left is marked away after AWAY_AFTER, whatever those lengths are: past them takes
-# 11 s here instead of a minute (run twice). A beat every second, and rows stale only after ten
-# of them (the real clocks: three of ten seconds): a loaded machine that delays the beats by up
-# to 9 s (the real slack is 20 s) shows nobody present as offline. At a fifth of each (a beat
-# every 2 s, stale after 6 s), a run beside the whole suite showed a seat offline at the start.
-QUICK_PRESENCE = {
-    (presence, "HEARTBEAT"): timedelta(seconds=1),
-    (presence, "STALE_AFTER"): timedelta(seconds=10),
-    (presence, "AWAY_AFTER"): timedelta(seconds=10),
-    (presence, "GRACE"): timedelta(seconds=3),
-    (playing, "GRACE"): timedelta(seconds=3),
-    (watch, "CHECK_SECONDS"): 0.2,
-    (timers, "ABSENCE_CHECK_SECONDS"): 1,
-}
-
-
-@pytest.fixture
-def quick_presence_url(django_db_blocker, monkeypatch):
-    """A server of the test's own, forked with presence's clocks shorter (the fork inherits
-    the patched modules; the session's server keeps the real ones, and its sweep, acting on the
-    same database, finds these seats seen every HEARTBEAT: it takes nobody for gone)."""
-    for (module, name), value in QUICK_PRESENCE.items():
-        monkeypatch.setattr(module, name, value)
-    with _serving(django_db_blocker) as url:
-        yield url
 
 
 @pytest.mark.parametrize("game", ["sevn", "sevens"])
