@@ -28,15 +28,23 @@ from game.services import moderation
 from game.services.staff import Person
 
 
-class WarnForm(forms.Form):
-    warning = forms.ChoiceField(
-        label=capfirst(_("warning")), choices=[(key, text) for key, text in phrases.WARNINGS.items()]
-    )
+class StaffForm(forms.Form):
+    """A moderator's form: each label starts with a capital, as the admin's own do (its labels
+    are msgids in lower case, which other sentences use mid-line)."""
+
+    def __init__(self, *args, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        for field in self.fields.values():
+            field.label = capfirst(field.label)
 
 
-class MuteForm(forms.Form):
+class WarnForm(StaffForm):
+    warning = forms.ChoiceField(label=_("warning"), choices=[(key, text) for key, text in phrases.WARNINGS.items()])
+
+
+class MuteForm(StaffForm):
     duration = forms.ChoiceField(
-        label=capfirst(_("for")),
+        label=_("for"),
         choices=[
             ("15m", _("15 minutes")),
             ("1h", _("1 hour")),
@@ -45,29 +53,29 @@ class MuteForm(forms.Form):
         ],
     )
     scope = forms.ChoiceField(
-        label=capfirst(_("where")), choices=[("table", _("at this table")), ("everywhere", _("everywhere"))]
+        label=_("where"), choices=[("table", _("at this table")), ("everywhere", _("everywhere"))]
     )
-    reason = forms.CharField(label=capfirst(_("reason (the player reads it)")), max_length=200)
+    reason = forms.CharField(label=_("reason (the player reads it)"), max_length=200)
 
 
-class BanForm(forms.Form):
+class BanForm(StaffForm):
     duration = forms.ChoiceField(
-        label=capfirst(_("for")),
+        label=_("for"),
         choices=[("24h", _("24 hours")), ("7d", _("7 days")), ("30d", _("30 days")), ("permanent", _("permanently"))],
     )
-    reason = forms.CharField(label=capfirst(_("reason (the player reads it)")), max_length=200)
+    reason = forms.CharField(label=_("reason (the player reads it)"), max_length=200)
 
 
-class RenameForm(forms.Form):
-    nickname = forms.CharField(label=capfirst(_("new nickname")), max_length=20)
+class RenameForm(StaffForm):
+    nickname = forms.CharField(label=_("new nickname"), max_length=20)
 
 
-class ReasonForm(forms.Form):
-    reason = forms.CharField(label=capfirst(_("reason")), max_length=200, required=False)
+class ReasonForm(StaffForm):
+    reason = forms.CharField(label=_("reason"), max_length=200, required=False)
 
 
-class HandleForm(forms.Form):
-    note = forms.CharField(label=capfirst(_("how it was handled")), max_length=200, required=False)
+class HandleForm(StaffForm):
+    note = forms.CharField(label=_("how it was handled"), max_length=200, required=False)
 
 
 # action -> (permission, form, what it does with the report's person)
@@ -237,7 +245,7 @@ class ReportAdmin(PeopleByTag, ReadOnly):
             "sanctions_url": reverse("admin:game_sanction_changelist") + who_query(report.reported_key, account_id),
             # the name and who it is, in one: a language whose verb comes last ("Dan heeft Cleo
             # (guest·7638a5) gemeld") keeps the person beside their name
-            "reported_who": format_html("{} ({})", report.reported_name, people.person(report, "reported_key")),
+            "reported_who": self.reported(report),
             "resolution": staff_words.say(report.resolution),
             "still_seated": _seat_of(report) is not None,
             "title": _("Report about %(name)s") % {"name": report.reported_name},
