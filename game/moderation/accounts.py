@@ -9,6 +9,7 @@ from __future__ import annotations
 from django import forms
 from django.contrib import admin, messages
 from django.contrib.admin import helpers
+from django.contrib.admin.utils import display_for_value
 from django.contrib.auth import get_user_model
 from django.contrib.auth.admin import GroupAdmin, UserAdmin
 from django.contrib.auth.forms import UserChangeForm, UserCreationForm
@@ -17,7 +18,6 @@ from django.core.exceptions import ValidationError
 from django.db.models import Q
 from django.forms.models import BaseInlineFormSet
 from django.template.response import TemplateResponse
-from django.utils.text import capfirst
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 
@@ -26,6 +26,7 @@ from game.core.errors import ServiceError
 from game.models import Report, Sanction
 from game.moderation.admin_language import GroupFilter, group_label, groups_formfield, keep_held, permissions_formfield
 from game.moderation.people import keys_of_accounts
+from game.moderation.review import StaffForm
 from game.services import accounts
 
 User = get_user_model()
@@ -109,9 +110,9 @@ class AccountCreationForm(_NoLookalike, UserCreationForm):
     pass
 
 
-class SuspendForm(forms.Form):
+class SuspendForm(StaffForm):
     duration = forms.ChoiceField(
-        label=capfirst(_("for")),
+        label=_("for"),
         choices=[
             ("24h", _("24 hours")),
             ("7d", _("7 days")),
@@ -119,7 +120,7 @@ class SuspendForm(forms.Form):
             ("permanent", _("until reinstated")),
         ],
     )
-    reason = forms.CharField(label=capfirst(_("reason (the player reads it)")), max_length=300)
+    reason = forms.CharField(label=_("reason (the player reads it)"), max_length=300)
 
 
 class AuthenticatorsOf(admin.TabularInline):
@@ -130,7 +131,7 @@ class AuthenticatorsOf(admin.TabularInline):
 
     verbose_name = _("passkey or authenticator app")
     verbose_name_plural = _("passkeys and authenticator apps")
-    fields = readonly_fields = ("kind", "made", "last_used")
+    fields = readonly_fields = ("kind", "created", "last_used")
     extra = 0
     can_delete = True
 
@@ -144,13 +145,14 @@ class AuthenticatorsOf(admin.TabularInline):
     def kind(self, authenticator) -> str:
         return authenticator.get_type_display()
 
+    # a method's value is shown as it is: the admin's own date format is asked for here
     @admin.display(description=_("created"))
-    def made(self, authenticator):
-        return authenticator.created_at
+    def created(self, authenticator) -> str:
+        return display_for_value(authenticator.created_at, self.get_empty_value_display())
 
     @admin.display(description=_("last used"))
-    def last_used(self, authenticator):
-        return authenticator.last_used_at or "–"
+    def last_used(self, authenticator) -> str:
+        return display_for_value(authenticator.last_used_at, self.get_empty_value_display())
 
 
 admin.site.unregister(User)
