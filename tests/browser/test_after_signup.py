@@ -8,6 +8,8 @@ a desktop and a phone."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from django.conf import settings
 from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY
@@ -59,7 +61,8 @@ def test_signing_up_in_another_tab_leaves_every_button_of_the_open_table_working
         expect(page.locator(".lobby-seat--taken")).to_have_count(index + 1)
     # Start
     page.locator('[data-action="start"]').click()
-    expect(page.locator("#table")).to_have_attribute("data-status", "playing")
+    # to 50, a deal that freezes Gus at once can end with a bot's one round before he ever moves
+    expect(page.locator("#table")).to_have_attribute("data-status", re.compile("^(playing|finished)$"))
     play_until([page], lambda: page.locator("#table").get_attribute("data-status") == "finished", timeout=120)
     expect(page.locator("[data-table-again]")).to_be_visible()
     shoot(page, "after-signup-game-over", full_page=False)
