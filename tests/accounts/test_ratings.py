@@ -30,15 +30,18 @@ def rated_table(
     kind: str = "sevn",
     target: int = 50,
     seed: int | None = None,
+    turn_seconds: int = 30,
 ):
     """A table of these people (the first hosts) and bots, started; `seed` starts the game from
-    that seed (its deals and the bots' choices known) instead of a random one."""
+    that seed (its deals and the bots' choices known) instead of a random one; `turn_seconds` 0
+    for no turn timer (a test that moves for the people itself, and must not race the clock)."""
     host = players[0]
     table = services.table_create(
         player=host,
         nickname="",
         seat_count=len(players) + len(bots),
         options={"target": target} if kind == "sevn" else {"rounds": 1},
+        turn_seconds=turn_seconds,
         rated=rated,
         kind=kind,
     )

@@ -43,7 +43,7 @@ def test_a_tab_closed_mid_game_is_taken_over_after_the_away_time_and_counts_one_
 ):
     ana_user, ana = person("Ana")
     ben_user, ben = person("Ben")
-    table = rated_table([ana, ben], rated=False)
+    table = rated_table([ana, ben], rated=False, turn_seconds=0)
     ana_context, ana_page = at_table(browser, quick_presence_url, table, ana)
     ben_context, _ben_page = at_table(browser, quick_presence_url, table, ben, PHONE)
     ben_context.close()  # Ben closes his tab mid-game
@@ -67,14 +67,14 @@ def test_a_tab_closed_mid_game_is_taken_over_after_the_away_time_and_counts_one_
 def test_a_tab_reopened_within_the_grace_leaves_no_mark(browser, quick_presence_url):
     _ana_user, ana = person("Ana")
     ben_user, ben = person("Ben")
-    table = rated_table([ana, ben], rated=False)
+    table = rated_table([ana, ben], rated=False, turn_seconds=0)
     ana_context, ana_page = at_table(browser, quick_presence_url, table, ana)
     ben_context, _ben_page = at_table(browser, quick_presence_url, table, ben)
     # beside it, Dan at a table of his own closes his tab for good: his seat turning away is
     # the sign that the sweep has looked past the away time of everyone who closed before him
     _cleo_user, cleo = person("Cleo")
     _dan_user, dan = person("Dan")
-    other = rated_table([cleo, dan], rated=False)
+    other = rated_table([cleo, dan], rated=False, turn_seconds=0)
     cleo_context, cleo_page = at_table(browser, quick_presence_url, other, cleo)
     dan_context, _dan_page = at_table(browser, quick_presence_url, other, dan)
     ben_context.close()
@@ -100,7 +100,7 @@ def test_a_third_public_leave_pauses_public_tables_but_not_a_friends_table(brows
     befriend(mia_user, noa_user)
     public = services.table_create(player=mia, nickname="", seat_count=3)
     for count in range(reliability.LEAVES_PAUSED):
-        table = rated_table([mia, noa], rated=False)
+        table = rated_table([mia, noa], rated=False, turn_seconds=0)
         leaves_at_once(table, 1)
         play_out(table, [mia])
         if count < reliability.LEAVES_PAUSED - 1:
@@ -137,8 +137,8 @@ def test_a_third_public_leave_pauses_public_tables_but_not_a_friends_table(brows
 def test_a_minimum_keeps_a_person_out_of_a_public_table_with_the_reason_shown(browser, live_url, shoot):
     mia_user, mia = person("Mia")
     _noa_user, noa = person("Noa")
-    play_out(rated_table([mia, noa], rated=False), [mia, noa])
-    table = rated_table([noa, mia], rated=False)
+    play_out(rated_table([mia, noa], rated=False, turn_seconds=0), [mia, noa])
+    table = rated_table([noa, mia], rated=False, turn_seconds=0)
     leaves_at_once(table, 0)  # Noa left this one: 1 of her last 2 finished
     play_out(table, [mia])
     # Mia hosts from the home page, asking for 80 %
