@@ -174,9 +174,10 @@ def test_a_guest_signs_up_mid_game_plays_on_and_finds_the_table_on_another_brows
     # the open table plays on, unreloaded: Gus's next move goes through on the socket opened as a guest
     gus.evaluate("window.__kept = true")  # gone if the page reloads
     mine = gus.locator("#controls.controls--active button:enabled")
-    # Ben decides until it is Gus's turn: certain within the first round, or at the second's start
-    # (Gus is left of its dealer), as Ben passes once his row holds three values; and no round can
-    # end a game to 250 (one round scores 227 at most)
+    # Ben decides until it is Gus's turn: within the first round, or at the second's start (Gus is
+    # left of its dealer), as Ben passes once his row holds three values, unless Ben freezes Gus
+    # in the deal of both (8 deals in 5,000 reach round 3); no round can end a game to 250 (one
+    # round scores 227 at most), so Gus's turn always comes
     play_until([ben], lambda: deciding([gus, ben]) is gus)
     version = int(gus.locator("#table-meta").get_attribute("data-version"))
     mine.first.click()
