@@ -185,16 +185,33 @@ class ConsoleWatch:
         return context
 
 
+def pytest_configure(config):
+    config.addinivalue_line(
+        "markers", "service_worker: this test's browsers install the site's service worker (the others block it)"
+    )
+
+
 @pytest.fixture(autouse=True)
 def no_console_errors(request, monkeypatch):
-    """Every browser test fails on any console error or uncaught page error anywhere it went."""
+    """Every browser test fails on any console error or uncaught page error anywhere it went.
+
+    Its browsers block the site's service worker unless the test is marked `service_worker`
+    (the tests of pushes, the installed app and the offline rulebook are): installed, it keeps
+    an offline copy of every rulebook page in every language, so each new context asked the
+    server for 15 pages and their files at once, for journeys that never go offline."""
     if "browser" not in request.fixturenames and "page" not in request.fixturenames:
         yield None
         return
     browser = request.getfixturevalue("browser")
     watch = ConsoleWatch()
     opened = browser.new_context
-    monkeypatch.setattr(browser, "new_context", lambda *args, **kwargs: watch.watch(opened(*args, **kwargs)))
+    workers = "allow" if request.node.get_closest_marker("service_worker") else "block"
+
+    def new_context(*args, **kwargs):
+        kwargs.setdefault("service_workers", workers)
+        return watch.watch(opened(*args, **kwargs))
+
+    monkeypatch.setattr(browser, "new_context", new_context)
     yield watch
     assert not watch.errors, "\n".join(watch.errors)
 

@@ -30,7 +30,7 @@ from tests.browser.test_accessibility import check
 from ..waiting import until
 from .conftest import CHROMIUM_ARGS, DESKTOP, FULL_CHROMIUM, PHONE
 
-pytestmark = pytest.mark.django_db(transaction=True)
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.service_worker]
 
 
 @pytest.fixture(scope="module")
