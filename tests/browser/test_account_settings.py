@@ -13,11 +13,12 @@ from django.contrib.auth.hashers import PBKDF2PasswordHasher
 from django.contrib.auth.models import User
 from playwright.sync_api import Page, expect
 
-from game.services import accounts, friends
+from game.services import accounts, friends, online
 from tests.browser.accounts import PASSWORD
 from tests.browser.conftest import DESKTOP
 from tests.browser.test_accessibility import check
 from tests.browser.test_accounts import virtual_authenticator
+from tests.waiting import until
 
 pytestmark = pytest.mark.django_db(transaction=True)
 PHONE = {"width": 390, "height": 844}
@@ -125,6 +126,9 @@ def test_a_friend_with_any_page_open_shows_online(browser, base):
     ana_page.reload()
     expect(ana_page.locator(".friend--online", has_text="Ben")).to_contain_text("Online")
     ben_ctx.close()  # every page of Ben's closed
+    # the server hears the last socket close after the browser has closed it: Ana's reload waits
+    # for that (a reload before it showed Ben online still, on a machine loaded past its cores)
+    until(lambda: not online.on_site([ben.pk]), "Ben's last page gone from the site's presence", seconds=30)
     ana_page.reload()
     expect(ana_page.locator(".friend", has_text="Ben")).to_contain_text("Offline")
     ana_ctx.close()
