@@ -6,7 +6,7 @@ from __future__ import annotations
 from django import forms
 from django.contrib import admin, messages
 from django.contrib.admin.utils import unquote
-from django.core.exceptions import PermissionDenied
+from django.core.exceptions import NON_FIELD_ERRORS, PermissionDenied
 from django.db.models import Q
 from django.http import HttpRequest, HttpResponseRedirect
 from django.shortcuts import get_object_or_404
@@ -261,9 +261,7 @@ class ReportAdmin(PeopleByTag, ReadOnly):
             raise PermissionDenied
         form = form_class(request.POST, prefix=action)
         if not form.is_valid():
-            self.message_user(
-                request, _("Fill in the form: %(errors)s") % {"errors": form.errors.as_text()}, messages.ERROR
-            )
+            self.message_user(request, _("Fill in the form: %(errors)s") % {"errors": _said(form)}, messages.ERROR)
             return back
         try:
             _act(action, report, form.cleaned_data, request.user)
@@ -413,3 +411,13 @@ class ModActionAdmin(PeopleByTag, ReadOnly):
     @admin.display(description=_("why"))
     def why(self, row: ModAction) -> str:
         return staff_words.say(row.reason)
+
+
+def _said(form) -> str:
+    """A form's errors as the moderator reads them: each under its field's label, in their
+    language ("Duration: This field is required."), not the field's name in the code."""
+    said = []
+    for name, errors in form.errors.items():
+        text = " ".join(errors)
+        said.append(text if name == NON_FIELD_ERRORS else f"{form.fields[name].label}: {text}")
+    return " ".join(said)

@@ -341,3 +341,15 @@ def test_the_admin_index_sorts_names_as_a_reader_does_accents_aside():
     person = User.objects.create_user("ida", "ida@example.com", "pw-123456")
     page = french.get(f"/admin/auth/user/{person.pk}/change/").content.decode()
     assert "Authentification multifacteur | clé d’accès ou application d’authentification | Peut supprimer" in page
+
+
+def test_a_form_sent_incomplete_names_its_fields_by_their_labels_in_the_staffs_language(reported):
+    """A mute sent without its length, place and reason is refused with each field named as the
+    form shows it, in the moderator's language, never by its name in the code ("duration")."""
+    _table, _ana, _ben, report = reported
+    german = moderator("gerda", "de")
+    page = german.post(f"/admin/game/report/{report.id}/act/mute/", {}, follow=True).content.decode()
+    said = page.split("Bitte das Formular ausfüllen", 1)[1].split("</li>", 1)[0]
+    assert "Dauer:" in said and "Wo:" in said and "Grund" in said
+    assert "duration" not in said and "scope" not in said and "reason" not in said
+    assert not Sanction.objects.exists()
