@@ -122,6 +122,7 @@ INSTALLED_APPS = [
     "django.contrib.messages",
     "django.contrib.staticfiles",
     "django.contrib.humanize",  # allauth's passkey list ({% load humanize %})
+    "django.forms",  # its widget templates, for FORM_RENDERER below
     "channels",
     "django_htmx",
     "allauth",
@@ -156,6 +157,10 @@ MIDDLEWARE = [
 
 ROOT_URLCONF = "sevn_site.urls"
 ASGI_APPLICATION = "sevn_site.asgi.application"
+
+# Forms draw their widgets through TEMPLATES, so templates/ can re-word one of Django's own
+# (auth/widgets: a password's summary puts its colon as the staff's language does).
+FORM_RENDERER = "django.forms.renderers.TemplatesSetting"
 
 TEMPLATES = [
     {

@@ -12,7 +12,7 @@ from django.contrib.admin import helpers
 from django.contrib.admin.utils import display_for_value
 from django.contrib.auth import get_user_model
 from django.contrib.auth.admin import GroupAdmin, UserAdmin
-from django.contrib.auth.forms import UserChangeForm, UserCreationForm
+from django.contrib.auth.forms import AdminUserCreationForm, UserChangeForm
 from django.contrib.auth.models import Group
 from django.core.exceptions import ValidationError
 from django.db.models import Q
@@ -106,8 +106,9 @@ class AccountChangeForm(_NoLookalike, UserChangeForm):
     pass
 
 
-class AccountCreationForm(_NoLookalike, UserCreationForm):
-    pass
+class AccountCreationForm(_NoLookalike, AdminUserCreationForm):
+    """Django's admin form (a password may be left unusable: the person signs in by passkey or a
+    reset link), with the site's check for names that look like another's."""
 
 
 class SuspendForm(StaffForm):
@@ -244,6 +245,12 @@ class StaffGroupAdmin(GroupAdmin):
     @admin.display(description=_("name"), ordering="name")
     def shown_name(self, group: Group) -> str:
         return group_label(group)
+
+    def change_view(self, request, object_id, form_url="", extra_context=None):
+        """The page's title and trail name the group in the staff's language, not by its stored name."""
+        group = self.get_object(request, object_id)
+        shown = {"subtitle": group_label(group)} if group is not None else {}
+        return super().change_view(request, object_id, form_url, {**shown, **(extra_context or {})})
 
     def get_form(self, request, obj=None, **kwargs):
         form = super().get_form(request, obj, **kwargs)

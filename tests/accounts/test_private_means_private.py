@@ -228,6 +228,28 @@ def test_a_look_alike_username_is_refused_at_a_rename_in_admin(client, django_us
     assert anna.username == "Anna"
 
 
+def test_staff_add_an_account_in_admin_with_or_without_a_password_and_never_a_look_alike(client):
+    """Admin's add page opens (Django's own form asks whether the password is usable: a person who
+    signs in by passkey or a reset link needs none) and keeps the site's look-alike check."""
+    from django.contrib.auth.models import User
+
+    boss = User.objects.create_superuser("boss", "boss@example.com", "a-long-password-1")
+    account("Anna")
+    signed_in(client, boss)
+    page = client.get("/admin/auth/user/add/")
+    assert page.status_code == 200
+    inlines = management_forms(page.content.decode())
+    response = client.post("/admin/auth/user/add/", {"username": "\u0410nna", "usable_password": "false", **inlines})
+    assert response.status_code == 200 and "looks like someone else" in response.content.decode()
+    response = client.post("/admin/auth/user/add/", {"username": "Cleo", "usable_password": "false", **inlines})
+    assert response.status_code == 302, response.context["adminform"].form.errors
+    assert not User.objects.get(username="Cleo").has_usable_password()
+    password = "a-long-password-2"
+    form = {"username": "Dora", "usable_password": "true", "password1": password, "password2": password, **inlines}
+    assert client.post("/admin/auth/user/add/", form).status_code == 302
+    assert User.objects.get(username="Dora").check_password(password)
+
+
 def test_two_private_players_keep_names_of_their_own_so_the_record_still_verifies(client):
     table, game, (ola_user, _ola), _mia = finished_game(mia_private=True)
     Profile.objects.filter(user=ola_user).update(private=True)

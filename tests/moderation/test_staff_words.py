@@ -353,3 +353,50 @@ def test_a_form_sent_incomplete_names_its_fields_by_their_labels_in_the_staffs_l
     assert "Dauer:" in said and "Wo:" in said and "Grund" in said
     assert "duration" not in said and "scope" not in said and "reason" not in said
     assert not Sanction.objects.exists()
+
+
+def test_a_groups_own_page_a_reports_dates_and_a_passwords_summary_read_in_the_staffs_language(reported):
+    """The group's change page is titled by its name in the staff's language (its trail too), not
+    the name stored by the migration; a report's dates are written out as the language writes
+    them, not as ISO; French puts its narrow space before a password summary's colons."""
+    _table, _ana, _ben, report = reported
+    german = superuser("de")
+    group = Group.objects.get(name="Moderators")
+    page = german.get(f"/admin/auth/group/{group.pk}/change/").content.decode()
+    assert "<title>Moderation |" in page and "&rsaquo; Moderation" in page
+    assert page.count("Moderators") == 1 and 'value="Moderators"' in page  # the stored name, only where it is edited
+    summary = german.get(f"/admin/game/report/{report.id}/change/").content.decode()
+    assert re.search(r"· \d{1,2}\. \w+ 20\d\d", summary.split('class="moderation__summary"', 1)[1].split("</p>", 1)[0])
+    assert not re.search(r"20\d\d-\d\d-\d\d \d\d:\d\d", summary)
+    person = User.objects.create_user("ida", "ida@example.com", "pw-123456")
+    french = superuser("fr").get(f"/admin/auth/user/{person.pk}/change/").content.decode()
+    assert "</strong>\u202f: <bdi>" in french and "</strong>: <bdi>" not in french
+
+
+def test_french_admin_writes_typographic_apostrophes_and_spaces(reported):
+    """Django's own French writes "l'ajout" with a straight apostrophe and "actuellement : clair"
+    with a breaking space; the site's catalogue words those as the rest of its French."""
+    french = superuser("fr")
+    person = User.objects.create_user("ida", "ida@example.com", "pw-123456")
+    for url in ("/admin/", f"/admin/auth/user/{person.pk}/change/", "/admin/game/report/"):
+        page = french.get(url).content.decode()
+        shown = re.sub(r"<[^>]*>", " ", re.sub(r"(?s)<(script|style)\b.*?</\1>", "", page))
+        assert not re.search(r"\w'\w|\w&#x27;\w", shown), re.findall(r".{20}\w(?:'|&#x27;)\w.{20}", shown)
+        assert not re.search(r"\w [:;!?](?=\s)", shown), re.findall(r".{20}\w [:;!?].{5}", shown)
+
+
+def test_the_menus_hidden_count_says_what_waits():
+    """A screen reader hears "2 requests and invitations waiting for your answer", in each language with its noun."""
+    from django.template.loader import render_to_string
+    from django.utils import translation
+
+    for language, noun in (
+        ("en", "invitations"),
+        ("de", "Einladungen"),
+        ("nl", "uitnodigingen"),
+        ("pl", "zaproszenia"),
+        ("fr", "invitations"),
+    ):
+        with translation.override(language):
+            said = render_to_string("_waiting_badge.html", {"which": "menu", "count": 2})
+        assert noun in said, (language, said)
