@@ -236,7 +236,14 @@ class ModAction(models.Model):
         ordering = ["-created", "-id"]
 
     def __str__(self) -> str:
-        return f"{self.actor_name}: {self.get_action_display()} {self.target_name or self.table_code}"
+        """ "root: Banned from tables – Ben": who acted, what they did, and to whom or which table,
+        through the catalogue (French puts its narrow space before the colon)."""
+        entry = pgettext("a moderators' log entry: who acted, what they did, to whom", "%(who)s: %(what)s – %(whom)s")
+        return entry % {
+            "who": self.actor_name,
+            "what": self.get_action_display(),
+            "whom": self.target_name or self.table_code,
+        }
 
 
 class RatingFlag(HandledByStaff):

@@ -18,8 +18,9 @@ from django.core.exceptions import ValidationError
 from django.db.models import Q
 from django.forms.models import BaseInlineFormSet
 from django.template.response import TemplateResponse
+from django.utils.html import format_html
+from django.utils.translation import gettext, ngettext
 from django.utils.translation import gettext_lazy as _
-from django.utils.translation import ngettext
 
 from game.core import staff_words
 from game.core.errors import ServiceError
@@ -245,6 +246,15 @@ class StaffGroupAdmin(GroupAdmin):
     @admin.display(description=_("name"), ordering="name")
     def shown_name(self, group: Group) -> str:
         return group_label(group)
+
+    def action_checkbox(self, group: Group):
+        """Django's row checkbox, its label read aloud naming the group as the row shows it (Django
+        names it by its stored name, "Moderators", in every language)."""
+        attrs = {
+            "class": "action-select",
+            "aria-label": format_html(gettext("Select this object for an action - {}"), group_label(group)),
+        }
+        return forms.CheckboxInput(attrs, lambda value: False).render(helpers.ACTION_CHECKBOX_NAME, str(group.pk))
 
     def change_view(self, request, object_id, form_url="", extra_context=None):
         """The page's title and trail name the group in the staff's language, not by its stored name."""

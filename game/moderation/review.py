@@ -16,7 +16,7 @@ from django.utils.html import format_html, format_html_join
 from django.utils.safestring import mark_safe
 from django.utils.text import capfirst
 from django.utils.translation import gettext_lazy as _
-from django.utils.translation import ngettext, pgettext_lazy
+from django.utils.translation import ngettext, pgettext, pgettext_lazy
 
 from game import services
 from game.core import phrases, staff_words
@@ -419,5 +419,10 @@ def _said(form) -> str:
     said = []
     for name, errors in form.errors.items():
         text = " ".join(errors)
-        said.append(text if name == NON_FIELD_ERRORS else f"{form.fields[name].label}: {text}")
+        said.append(
+            text
+            if name == NON_FIELD_ERRORS
+            else pgettext("a form's field and what is wrong with it", "%(label)s: %(errors)s")
+            % {"label": form.fields[name].label, "errors": text}
+        )
     return " ".join(said)

@@ -94,7 +94,7 @@ def test_what_arrived_meanwhile_shows_in_the_header_and_once_as_a_notice(browser
     toast.get_by_role("button", name="Später").click()
     expect(toast).to_have_count(0)
     page.set_viewport_size(PHONE)  # the links are in the menu: its button counts what waits
-    expect(page.locator("#menu-badge")).to_have_text("1 wartet auf deine Antwort")
+    expect(page.locator("#menu-badge")).to_have_text("1 Anfrage oder Einladung wartet auf deine Antwort")
     shoot(page, "header-badge-phone", full_page=False)
     page.locator(".site-menu__button").click()
     expect(page.locator("#friends-badge")).to_be_visible()

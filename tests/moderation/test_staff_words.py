@@ -400,3 +400,38 @@ def test_the_menus_hidden_count_says_what_waits():
         with translation.override(language):
             said = render_to_string("_waiting_badge.html", {"which": "menu", "count": 2})
         assert noun in said, (language, said)
+
+
+def test_the_log_the_trail_and_a_forms_errors_put_their_colons_as_the_language_does(reported):
+    """A log entry names who did what to whom with a dash before the name ("Banned from tables –
+    Ben", never "Banned from tables Ben"); French keeps its narrow space before each colon, in the
+    entry, in the page's trail (Django cut it to words and rejoined them with plain spaces) and in
+    a form sent incomplete; a ban's end reads "jusqu'au 7 décembre"."""
+    _table, _ana, _ben, report = reported
+    french = superuser("fr")
+    page = french.post(f"/admin/game/report/{report.id}/act/mute/", {}, follow=True).content.decode()
+    assert "Durée\u202f: " in page and "Durée: " not in page
+    act(french, report, "ban", duration="24h", reason="insultes")
+    entry = ModAction.objects.get(action=ModAction.Action.BAN)
+    page = french.get(f"/admin/game/modaction/{entry.pk}/change/").content.decode()
+    assert f"root-fr\u202f: Banni des tables – {report.reported_name}" in page
+    trail = french.get(f"/admin/game/report/{report.id}/change/").content.decode()
+    assert f"&rsaquo; {report.table_code}\u202f: " in trail.split('class="breadcrumbs"', 1)[1].split("</div>", 1)[0]
+    assert "jusqu’au " in trail
+    english = superuser("en").get(f"/admin/game/modaction/{entry.pk}/change/").content.decode()
+    assert f"root-fr: Banned from tables – {report.reported_name}" in english
+
+
+def test_a_groups_row_is_read_aloud_by_its_name_in_the_staffs_language():
+    page = superuser("pl").get("/admin/auth/group/").content.decode()
+    assert 'aria-label="Wybierz ten obiekt do wykonania akcji – Moderatorzy"' in page
+    assert "Moderators" not in page
+
+
+@pytest.mark.parametrize("language", ["de", "nl", "pl", "fr"])
+def test_adding_an_account_in_admin_reads_in_the_staffs_language(language):
+    """Django's German leaves the add page's password choice in English, and no language of
+    Django's words the line under its title ("After you've created a user…") as the site does."""
+    page = superuser(language).get("/admin/auth/user/add/").content.decode()
+    for english in ("After you’ve created a user", "Password-based authentication", ">Enabled<", ">Disabled<"):
+        assert english not in page, english
