@@ -16,11 +16,12 @@ from django.utils.html import format_html, format_html_join
 from django.utils.safestring import mark_safe
 from django.utils.text import capfirst
 from django.utils.translation import gettext_lazy as _
-from django.utils.translation import ngettext, pgettext, pgettext_lazy
+from django.utils.translation import ngettext, npgettext, pgettext, pgettext_lazy
 
 from game import services
 from game.core import phrases, staff_words
 from game.core.errors import ServiceError
+from game.drawkit.words import names_list
 from game.models import ChatMessage, ModAction, Report, Sanction, Seat
 from game.moderation import people
 from game.moderation.people import AccountFilter, PeopleByTag, WhoFilter, account_of, keys_of_accounts, who_query
@@ -261,7 +262,7 @@ class ReportAdmin(PeopleByTag, ReadOnly):
             raise PermissionDenied
         form = form_class(request.POST, prefix=action)
         if not form.is_valid():
-            self.message_user(request, _("Fill in the form: %(errors)s") % {"errors": _said(form)}, messages.ERROR)
+            self.message_user(request, _said(form), messages.ERROR)
             return back
         try:
             _act(action, report, form.cleaned_data, request.user)
@@ -414,15 +415,28 @@ class ModActionAdmin(PeopleByTag, ReadOnly):
 
 
 def _said(form) -> str:
-    """A form's errors as the moderator reads them: each under its field's label, in their
-    language ("Duration: This field is required."), not the field's name in the code."""
-    said = []
-    for name, errors in form.errors.items():
-        text = " ".join(errors)
-        said.append(
-            text
-            if name == NON_FIELD_ERRORS
-            else pgettext("a form's field and what is wrong with it", "%(label)s: %(errors)s")
-            % {"label": form.fields[name].label, "errors": text}
+    """A form's errors as the moderator reads them, by each field's label in their language, never
+    the field's name in the code: the fields left empty in one sentence ("Fill in “Duration” and
+    “Reason”."), quoted as the language quotes (a sentence of "Duration: This field is required."
+    three times read badly, and French would write no capital after its colon), then any other
+    error under its field's label."""
+    empty, said = [], []
+    for name, errors in form.errors.as_data().items():
+        if name != NON_FIELD_ERRORS and all(error.code == "required" for error in errors):
+            label = form.fields[name].label
+            empty.append(
+                pgettext("a form field's label, quoted as the language quotes", "“%(label)s”") % {"label": label}
+            )
+        elif name == NON_FIELD_ERRORS:
+            said.extend(form.errors[name])
+        else:
+            said.append(
+                pgettext("a form's field and what is wrong with it", "%(label)s: %(errors)s")
+                % {"label": form.fields[name].label, "errors": " ".join(form.errors[name])}
+            )
+    if empty:
+        fill_in = npgettext(
+            "a staff form sent with fields left empty", "Fill in %(fields)s.", "Fill in %(fields)s.", len(empty)
         )
+        said.insert(0, fill_in % {"fields": names_list(empty)})
     return " ".join(said)

@@ -349,8 +349,8 @@ def test_a_form_sent_incomplete_names_its_fields_by_their_labels_in_the_staffs_l
     _table, _ana, _ben, report = reported
     german = moderator("gerda", "de")
     page = german.post(f"/admin/game/report/{report.id}/act/mute/", {}, follow=True).content.decode()
-    said = page.split("Bitte das Formular ausfüllen", 1)[1].split("</li>", 1)[0]
-    assert "Dauer:" in said and "Wo:" in said and "Grund" in said
+    said = page.split("Bitte die Felder ", 1)[1].split("</li>", 1)[0]
+    assert said.startswith("„Dauer“, „Wo“ und „Grund") and said.endswith("“ ausfüllen.")
     assert "duration" not in said and "scope" not in said and "reason" not in said
     assert not Sanction.objects.exists()
 
@@ -410,7 +410,7 @@ def test_the_log_the_trail_and_a_forms_errors_put_their_colons_as_the_language_d
     _table, _ana, _ben, report = reported
     french = superuser("fr")
     page = french.post(f"/admin/game/report/{report.id}/act/mute/", {}, follow=True).content.decode()
-    assert "Durée\u202f: " in page and "Durée: " not in page
+    assert "Remplissez les champs «\u202fDurée\u202f», «\u202fOù\u202f» et «\u202fMotif" in page
     act(french, report, "ban", duration="24h", reason="insultes")
     entry = ModAction.objects.get(action=ModAction.Action.BAN)
     page = french.get(f"/admin/game/modaction/{entry.pk}/change/").content.decode()
