@@ -101,3 +101,39 @@ def test_the_profile_shows_accuracy_over_time(page, live_url):
     page.goto(f"{live_url}/en/rules/sevn/full/#analysis")
     expect(page.locator("#analysis")).to_contain_text("percentage points")
     page.locator("#analysis").screenshot(path=str(SHOTS / "rules-analysis-phone.png"))
+
+
+def test_a_step_on_its_way_when_the_analysis_comes_is_the_step_shown(page, live_url):
+    """The analysis arriving while a step asked for (End) is still on its way used to ask for the
+    step shown before it, and the page dropped the step asked for: the replay stayed at the deal.
+    Here the step's answer is held back until the analysis is in, then let go."""
+    from game.registry.analysing import analyse
+    from game.services import analysis
+    from game.services.records import full_record
+
+    table, players = table_of("sevens", seeds={0: "abc"})
+    game = play_out(table, players, Unwatched())
+    held_back(game)
+    data = analyse("sevens", full_record(game), budget_s=5)
+    steps = len(full_record(game)["moves"])
+    page.set_viewport_size({"width": 1280, "height": 800})
+    held, holding = [], [True]
+
+    def hold_steps(route):
+        if holding[0] and route.request.headers.get("x-replay-step"):
+            held.append(route)
+        else:
+            route.continue_()
+
+    page.route(re.compile(r"/g/"), hold_steps)
+    page.goto(f"{live_url}/en/g/{game.public_id}/?step=0")
+    expect(page.locator("#replay-analysis")).to_contain_text("Analysing…")
+    with page.expect_request(lambda request: bool(request.headers.get("x-replay-step"))):
+        page.keyboard.press("End")
+    analysis.finish(GameAnalysis.objects.get(game=game).id, data)
+    expect(page.locator('#replay-analysis[data-analysis="done"]')).to_be_visible()
+    holding[0] = False
+    for route in held:
+        route.continue_()
+    expect(page.locator("#replay-counter")).to_have_text(f"Move {steps} of {steps}")
+    expect(page).to_have_url(f"{live_url}/en/g/{game.public_id}/?step={steps}")

@@ -8,6 +8,7 @@ import { afterRedraw } from "./table_socket.js";
 
 function replayRoot() { return document.querySelector("[data-replay]"); }
 var replayAsked = null;
+var replayAgain = false;  // the analysis came while a step was on its way: read that step again once it lands
 function replayGo(step, again) {
   var root = replayRoot();
   if (!root) return;
@@ -36,6 +37,7 @@ function replayGo(step, again) {
       var log = document.querySelector("#replay-log .log__list");
       if (log) log.scrollTop = log.scrollHeight;
       afterRedraw();
+      if (replayAgain) { replayAgain = false; replayGo(step, true); }
     })
     .catch(function () { replayAsked = null; window.location.href = url; });
 }
@@ -75,7 +77,10 @@ function analysisArrived() {
   var root = replayRoot();
   if (!root || !panel || panel.dataset.analysis !== "done" || panel.dataset.shown) return;
   panel.dataset.shown = "1";
-  replayGo(parseInt(root.dataset.step, 10), true);
+  // A step on its way (an arrow key, the slider) stays the one asked for: asking for the step shown
+  // instead would drop it (seen under load: the slider to the end, the analysis in, step 2 again).
+  if (replayAsked !== null) replayAgain = true;
+  else replayGo(parseInt(root.dataset.step, 10), true);
 }
 document.addEventListener("htmx:afterSwap", analysisArrived);
 document.addEventListener("htmx:afterSettle", analysisArrived);
