@@ -159,6 +159,7 @@ def test_no_page_of_a_list_is_wider_than_a_phone(browser, live_url, language, li
         "replay-sevn": f"/g/{finished['sevn'].public_id}/",
         "replay-sevens": f"/g/{finished['sevens'].public_id}/",
         "profile": "/u/Mia/",
+        "verify": "/verify/",
     }
     for name, path in pages.items():
         page.goto(f"{live_url}/{language}{path}")
@@ -170,6 +171,12 @@ def test_no_page_of_a_list_is_wider_than_a_phone(browser, live_url, language, li
         width = page.evaluate("document.documentElement.scrollWidth")
         shoot(page, f"phone-fit-{language}-{name}")
         assert width <= PHONE["width"], (language, name, width, wider(page))
+        if name == "verify":  # its file and link fields inside their panel, not poking out of it
+            fields = page.evaluate(
+                """() => [...document.querySelectorAll('.verify form input:not([type=hidden])')].map(input =>
+                    input.closest('.panel').getBoundingClientRect().right - input.getBoundingClientRect().right)"""
+            )
+            assert fields and min(fields) > 0, (language, fields)
     # a badge longer than any wording now (French's first one, 401 px wide) wraps at its seat
     page.goto(f"{live_url}/{language}/t/{playing['sevens'].code}/")
     expect(page.locator("#table-presence[data-known]")).to_have_count(1)
