@@ -114,8 +114,9 @@ def test_a_step_on_its_way_when_the_analysis_comes_is_the_step_shown(page, live_
     table, players = table_of("sevens", seeds={0: "abc"})
     game = play_out(table, players, Unwatched())
     held_back(game)
-    data = analyse("sevens", full_record(game), budget_s=5)
-    steps = len(full_record(game)["moves"])
+    record = full_record(game)
+    data = analyse("sevens", record, budget_s=5)
+    steps = len(record["moves"])
     page.set_viewport_size({"width": 1280, "height": 800})
     held, holding = [], [True]
 
