@@ -31,7 +31,9 @@ def test_services_and_the_store_pass_on_postgres():
     result = subprocess.run(
         [sys.executable, "-m", "pytest", "-rA", *SUITES], cwd=ROOT, env=env, capture_output=True, text=True, timeout=600
     )
-    assert result.returncode == 0, result.stdout[-4000:] + result.stderr[-2000:]
+    # (what failed and why: the report's failures section, not the list of what passed after it)
+    failures = result.stdout.partition("= FAILURES =")[2] or result.stdout[-4000:]
+    assert result.returncode == 0, failures[:12000] + result.stderr[-2000:]
     assert " passed" in result.stdout and " skipped" not in result.stdout
     for suite in ("tests/services/test_store.py", "tests/games/sevens/test_sevens_services.py"):
         assert f"PASSED {suite}" in result.stdout
