@@ -3,6 +3,8 @@ suite is shared between pytest-xdist's workers."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 # Modules on the machine's own PostgreSQL and Redis (their usual ports): one xdist worker runs
@@ -74,7 +76,9 @@ def _static_files_listed_once():
     middleware afresh for every Client: a test's first request paid that listing (about 15 ms of
     CPU, 200 files), and a test that makes a thousand clients paid it a thousand times. A server
     makes its middleware once; here each process lists the files once for each set of settings
-    that decides what is found (a test that changes them is listed afresh)."""
+    that decides what is found (a test that changes them is listed afresh). The same for the
+    files collected under STATIC_ROOT (`make run` collects them): with them there, each Client
+    cost 80 ms of listing, and the thousand reports of tests/runtime/test_hardening.py 35 s of CPU."""
     from django.conf import settings
     from whitenoise.middleware import WhiteNoiseMiddleware
 
@@ -82,9 +86,10 @@ def _static_files_listed_once():
 
     listed: dict[tuple, dict] = {}
     list_files = WhiteNoiseMiddleware.add_files_from_finders
+    list_folder = WhiteNoiseMiddleware.update_files_dictionary
 
-    def add_files_from_finders(self) -> None:
-        key = tuple(
+    def key_of(self, *more) -> tuple:
+        return tuple(
             repr(value)
             for value in (
                 self.static_prefix,
@@ -93,18 +98,30 @@ def _static_files_listed_once():
                 self.charset,
                 settings.STATICFILES_DIRS,
                 settings.STATICFILES_FINDERS,
+                settings.STORAGES,
                 settings.INSTALLED_APPS,
                 sorted(registry.KINDS),  # a game registered by a test brings its own static files
+                *more,
             )
         )
+
+    def listed_once(self, key: tuple, list_them) -> None:
         if key not in listed:
             files, self.files = self.files, {}
-            list_files(self)
+            list_them()
             listed[key], self.files = self.files, files
-        self.files.update(listed[key])  # as WhiteNoise's own listing: over what STATIC_ROOT gave
+        self.files.update(listed[key])  # as WhiteNoise's own listing: over what was listed before
+
+    def add_files_from_finders(self) -> None:
+        listed_once(self, key_of(self, "finders"), lambda: list_files(self))
+
+    def update_files_dictionary(self, root, prefix) -> None:
+        key = key_of(self, root, prefix, Path(root).stat().st_mtime_ns)  # collected again: listed again
+        listed_once(self, key, lambda: list_folder(self, root, prefix))
 
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(WhiteNoiseMiddleware, "add_files_from_finders", add_files_from_finders)
+        patch.setattr(WhiteNoiseMiddleware, "update_files_dictionary", update_files_dictionary)
         yield
 
 
@@ -170,8 +187,6 @@ def pytest_configure(config):
     if name and worker:
         name = f"{name}_{worker}"
     if name and settings.DATABASES["default"]["ENGINE"].endswith("sqlite3"):
-        from pathlib import Path
-
         for suffix in ("", "-wal", "-shm", "-journal"):
             Path(f"{name}{suffix}").unlink(missing_ok=True)
 
