@@ -119,8 +119,10 @@ def _serving(django_db_blocker):
         yield f"http://127.0.0.1:{process.port.value}"
     finally:
         process.terminate()
-        process.join(timeout=20)  # Daphne's own stop gives each open socket 10 s to close
-        if process.is_alive():  # a stop that hung (seen once, after a SIGTERM it took no note of)
+        # Daphne stops at once when no socket is open (the tests close their browsers first); one
+        # whose stop hung (seen after a SIGTERM it took no note of) kept a worker 20 s
+        process.join(timeout=5)
+        if process.is_alive():
             process.kill()
             process.join()
 
@@ -209,11 +211,27 @@ def no_console_errors(request, monkeypatch):
 
     def new_context(*args, **kwargs):
         kwargs.setdefault("service_workers", workers)
-        return watch.watch(opened(*args, **kwargs))
+        context = watch.watch(opened(*args, **kwargs))
+        request.node.sevn_contexts.append(context)
+        return context
 
+    request.node.sevn_contexts = []
     monkeypatch.setattr(browser, "new_context", new_context)
     yield watch
     assert not watch.errors, "\n".join(watch.errors)
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_call(item):
+    """A test's browsers are closed as it ends, before its fixtures' teardown stops a server of
+    its own: a page left open would keep its socket, its clocks and its heartbeat going for the
+    rest of the worker's session, and a server stopped under an open socket waits for it."""
+    try:
+        return (yield)
+    finally:
+        for context in getattr(item, "sevn_contexts", ()):
+            if context in context.browser.contexts:
+                context.close()
 
 
 @pytest.fixture
