@@ -46,6 +46,9 @@ MAIL_DIR = Path(tempfile.mkdtemp(prefix="sevn-mail-"))
 PHONE = {"width": 360, "height": 780}
 
 
+FAST_HASHER = "django.contrib.auth.hashers.MD5PasswordHasher"  # tests/conftest.py's
+
+
 @pytest.fixture(scope="session")
 def browser_type_launch_args(browser_type_launch_args):
     return {**browser_type_launch_args, "executable_path": CHROMIUM, "args": CHROMIUM_ARGS}
@@ -61,6 +64,15 @@ def _daphne_child_setup():
     from django.conf import settings
 
     SyncToAsync.single_thread_executor = ThreadPoolExecutor(max_workers=1)
+    # Passwords hashed as the tests hash them (tests/conftest.py's fast hasher first, the site's
+    # after it): with PBKDF2's million rounds, every sign-up and log-in in a browser cost the
+    # server 0.7 s of CPU, and every account the tests made for it as much again (some 180 s of
+    # the suite's CPU, measured with py-spy)
+    from django.contrib.auth import hashers
+
+    settings.PASSWORD_HASHERS = [FAST_HASHER, *(name for name in settings.PASSWORD_HASHERS if name != FAST_HASHER)]
+    hashers.get_hashers.cache_clear()
+    hashers.get_hashers_by_algorithm.cache_clear()
     # The analysis loop's own waiter too: a test before the fork that ran an analysis started its
     # thread in the parent, and the child's copy of the executor, believing it has an idle
     # thread, would hand every job to a thread that does not exist (the replay waited forever)

@@ -9,7 +9,6 @@ from __future__ import annotations
 import pytest
 from allauth.account.models import EmailAddress
 from allauth.mfa.models import Authenticator
-from django.contrib.auth.hashers import PBKDF2PasswordHasher
 from django.contrib.auth.models import User
 from playwright.sync_api import Page, expect
 
@@ -33,9 +32,7 @@ def base(live_url):
 
 def person(name: str) -> User:
     """An account with a confirmed address, as after signing up."""
-    user = User.objects.create_user(name, f"{name.lower()}@example.com")
-    # hashed as the server hashes (the tests' own hasher is a fast one the server does not know)
-    User.objects.filter(pk=user.pk).update(password=PBKDF2PasswordHasher().encode(PASSWORD, "settingssalt"))
+    user = User.objects.create_user(name, f"{name.lower()}@example.com", PASSWORD)  # the server knows the fast hasher
     EmailAddress.objects.create(user=user, email=user.email, verified=True, primary=True)
     accounts.account_signed_in(user=user, guest_key=None)
     return user

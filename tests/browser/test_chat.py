@@ -100,8 +100,8 @@ def test_a_spectators_chat_stays_in_the_spectators_channel(browser, live_url, sh
 
 
 def _moderator(context, live_url: str, username: str = "mod") -> None:
-    """A member of the Moderators group, signed in in this browser context (the server's own
-    password hashers are not the tests' fast ones: the session is made here)."""
+    """A member of the Moderators group, signed in in this browser context (the session is made
+    here: the log-in form is tested elsewhere)."""
     from django.contrib.auth.models import Group, Permission, User
     from django.test import Client
 

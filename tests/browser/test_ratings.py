@@ -9,7 +9,6 @@ import re
 
 import pytest
 from allauth.account.models import EmailAddress
-from django.contrib.auth.hashers import PBKDF2PasswordHasher
 from django.contrib.auth.models import User
 from playwright.sync_api import expect
 
@@ -24,9 +23,7 @@ pytestmark = pytest.mark.django_db(transaction=True)
 
 
 def person(name: str) -> tuple[User, Player]:
-    user = User.objects.create_user(name, f"{name.lower()}@example.com")
-    # hashed as the server hashes (the tests' own hasher is a fast one the server does not know)
-    User.objects.filter(pk=user.pk).update(password=PBKDF2PasswordHasher().encode(PASSWORD, "ratingssalt"))
+    user = User.objects.create_user(name, f"{name.lower()}@example.com", PASSWORD)  # the server knows the fast hasher
     EmailAddress.objects.create(user=user, email=user.email, verified=True, primary=True)
     key = accounts.account_signed_in(user=user, guest_key=None).key
     return user, Player(key=key, user_id=user.pk, username=name)

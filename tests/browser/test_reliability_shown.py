@@ -65,11 +65,9 @@ def test_an_account_s_record_is_beside_its_name_at_a_seat_during_the_game(browse
 
 
 @pytest.fixture
-def quick_poll_url(django_db_blocker, monkeypatch, settings):
-    """A server whose home page polls its open tables every second (20 s on the site). Forked
-    after the tests' fast hasher is set, it is told the one `person` hashes with too."""
+def quick_poll_url(django_db_blocker, monkeypatch):
+    """A server whose home page polls its open tables every second (20 s on the site)."""
     monkeypatch.setattr(home, "POLL_SECONDS", 1)
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.PBKDF2PasswordHasher", *settings.PASSWORD_HASHERS]
     with _serving(django_db_blocker) as url:
         yield url
 
