@@ -120,6 +120,8 @@ def _say(item: dict) -> str:
         return str(values["text"])
     if item["code"] == "banned_seats":
         seats = int(item.get("seats", 0))
+        if not seats:  # nobody's seat taken: no count (French says 0 in the singular, "d’une place")
+            return str(WORDS["banned"]) % values
         return ngettext(
             "Banned from tables (%(duration)s); removed from %(seats)d seat",
             "Banned from tables (%(duration)s); removed from %(seats)d seats",

@@ -435,3 +435,16 @@ def test_adding_an_account_in_admin_reads_in_the_staffs_language(language):
     page = superuser(language).get("/admin/auth/user/add/").content.decode()
     for english in ("After you’ve created a user", "Password-based authentication", ">Enabled<", ">Disabled<"):
         assert english not in page, english
+
+
+def test_a_ban_that_took_no_seat_says_no_count_of_seats():
+    """A ban of someone seated nowhere: French writes 0 in the singular, so "retiré de 0 place"
+    would read "retiré d’une place"; the log says the ban alone."""
+    from django.utils.translation import override
+
+    stored = staff_words.store(staff_words.entry("banned_seats", duration="24h", seats=0))
+    one = staff_words.store(staff_words.entry("banned_seats", duration="24h", seats=1))
+    with override("fr"):
+        assert staff_words.say(stored) == "Banni des tables (24 heures)"
+        assert "retiré d’une place" in staff_words.say(one)
+    assert staff_words.say(stored) == staff_words.say(staff_words.store(staff_words.entry("banned", duration="24h")))
