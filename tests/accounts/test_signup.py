@@ -128,7 +128,7 @@ def test_sign_ups_are_rate_limited_per_address(settings):
         ("/de/accounts/login/", ["Benutzername oder E-Mail"], ["Anmeldename", "Anmeldung"]),
         ("/de/accounts/reauthenticate/", ["Gib dein Passwort ein:"], ["Sie sich", "Ihr Konto", "Geben Sie"]),
         ("/nl/accounts/login/", ["Inloggen met een passkey", "Gebruikersnaam of e-mail"], ["Aanmelden", "Meld je aan"]),
-        ("/nl/accounts/signup/", ["Je wachtwoord moet minstens 8 tekens bevatten.", "Log dan in"], ["Uw ", "aanmeld"]),
+        ("/nl/accounts/signup/", ["Het wachtwoord moet minstens 8 tekens bevatten.", "Log dan in"], ["Uw ", "aanmeld"]),
         ("/nl/accounts/logout/", ["Weet je zeker dat je wilt uitloggen?"], ["Afmelden", "afmelden"]),
         ("/pl/accounts/login/", ["Nie pamiętasz hasła?", "Nazwa użytkownika lub e-mail"], ["Zapomniałeś", "to proszę"]),
         ("/pl/accounts/reauthenticate/", ["Wpisz hasło:"], ["Wprowadż"]),

@@ -221,7 +221,7 @@ def test_dutch_accounts_wording_logs_in_as_the_header_does():
             "Your password must contain at least %(min_length)d character.",
             "Your password must contain at least %(min_length)d characters.",
             8,
-        ).startswith("Je wachtwoord")
+        ).startswith("Het wachtwoord")  # no 'Uw'; nor 'Je' where staff set someone else's
         # Django 5.2's own message (with %d) is not in its Dutch catalogue yet: the signup page said it in English
         too_short = ngettext(
             "This password is too short. It must contain at least %d character.",
