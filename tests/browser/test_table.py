@@ -195,3 +195,37 @@ def test_the_turn_light_follows_the_decider_and_a_summary_stays_beside_play(brow
     expect(reader.locator("#summary")).to_be_hidden()
     for context in contexts:
         context.close()
+
+
+def test_the_turn_clock_steps_once_a_second_with_its_seconds(browser, live_url):
+    """The countdown's ring and its seconds change together as each second turns, and not in
+    between: a ring eased on a 250 ms tick redrew itself sixty times a second for as long as a
+    clock ran (a fifth of a core per open table in headless Chromium, and a phone's battery)."""
+    from tests.browser.scenes import seat_as
+    from tests.factories import open_table
+
+    table, (ana, _ben) = open_table(turn_seconds=30)
+    context = browser.new_context(viewport=DESKTOP)
+    seat_as(context, live_url, ana)
+    page = context.new_page()
+    page.clock.install()
+    page.goto(f"{live_url}/en/t/{table.code}/")
+    expect(page.locator('body[data-socket="live"]')).to_have_count(1)
+    seconds = page.locator("#table-turn .countdown__text")
+    expect(seconds).to_have_text(re.compile(r"^(30|29)$"))
+    page.clock.pause_at(page.evaluate("Date.now()") / 1000 + 0.1)  # time moves only as the test says (seconds)
+    page.evaluate(
+        """() => {
+            window.ringSteps = 0;
+            const ring = document.querySelector('#table-turn .countdown__ring');
+            new MutationObserver(found => { window.ringSteps += found.length; })
+                .observe(ring, {attributes: true, attributeFilter: ['style']});
+        }"""
+    )
+    before = int(seconds.inner_text())
+    page.clock.run_for(5_000)  # time under test: five seconds of the page's own clock
+    expect(seconds).to_have_text(str(before - 5))
+    assert 4 <= page.evaluate("window.ringSteps") <= 6, "one step of the ring a second"
+    transition = page.locator("#table-turn .countdown__ring").evaluate("ring => getComputedStyle(ring).transitionDuration")
+    assert transition == "0s", "each step drawn once, not eased over many frames"
+    context.close()

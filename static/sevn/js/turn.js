@@ -18,8 +18,12 @@ function shown(seconds, box) {
   return String(seconds);
 }
 
+// The ring and the seconds change together, once a second, as the shown second turns: a step a
+// second, like a watch's hand. (A 250 ms tick, each step eased over 250 ms, redrew the ring sixty
+// times a second for as long as a clock ran: a fifth of a core per open table in headless
+// Chromium, and a phone's battery.)
 export function startCountdown() {
-  if (countdownTimer) { clearInterval(countdownTimer); countdownTimer = null; }
+  if (countdownTimer) { clearTimeout(countdownTimer); countdownTimer = null; }
   var t = table(), meta = document.getElementById("table-meta");
   if (!t || !meta || !meta.dataset.deadline) return;
   var deadline = Number(meta.dataset.deadline);
@@ -29,14 +33,15 @@ export function startCountdown() {
   var text = t.querySelector(".countdown__text");
   var box = t.querySelector(".countdown");
   function tick() {
+    countdownTimer = null;
     var left = Math.max(0, deadline - (Date.now() + offset));
     if (text) text.textContent = shown(Math.ceil(left / 1000), box);
     if (ring && total) ring.style.strokeDashoffset = String(100 - Math.min(100, (left / total) * 100));
     if (box) box.classList.toggle("is-low", left < 5000);
-    if (left <= 0 && countdownTimer) { clearInterval(countdownTimer); countdownTimer = null; }
+    // next when the shown second turns (a few ms past it, so the second has turned)
+    if (left > 0) countdownTimer = setTimeout(tick, (left % 1000 || 1000) + 5);
   }
   tick();
-  countdownTimer = setInterval(tick, 250);
 }
 
 var myTurn = false;
