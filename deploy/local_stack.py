@@ -15,6 +15,7 @@ deploy/nginx/sevn.conf with one upstream line per process.
 from __future__ import annotations
 
 import atexit
+import fcntl
 import json
 import os
 import re
@@ -28,6 +29,8 @@ import threading
 import time
 import urllib.error
 import urllib.request
+from collections.abc import Iterator
+from contextlib import contextmanager, nullcontext
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -493,11 +496,15 @@ http {{
 
 class _Migrated:
     """The first stack's PostgreSQL folder just after `migrate` and its `collectstatic` output,
-    kept for this process's later stacks: migrating a fresh cluster took 5.5 s of CPU in Django
-    and more in PostgreSQL, collecting the files 1.7 s (the scale-out tests start seven stacks).
+    kept for the later stacks: migrating a fresh cluster took 5.5 s of CPU in Django and more in
+    PostgreSQL, collecting the files 1.7 s (a first stack 12 s of CPU in all, a copied one 3.3 s).
     What migrate writes depends on the code only, not on a stack's settings (workers, limits),
-    and a copy is configured afresh (port, connections)."""
+    and a copy is configured afresh (port, connections). Kept for this process, or, where
+    SHARED names a folder (the test run's: tests/conftest.py), for every process of the run:
+    one migrates while the others wait for its copy (each of the four test workers that starts
+    stacks migrated its first one)."""
 
+    SHARED = "SEVN_STACK_TEMPLATE"
     made: _Migrated | None = None
 
     def __init__(self, folder: Path) -> None:
@@ -505,8 +512,25 @@ class _Migrated:
         self.pg, self.static = folder / "pg", folder / "static"
 
     @classmethod
+    @contextmanager
+    def claimed(cls) -> Iterator[_Migrated | None]:
+        """The template if one was kept; else None, and the caller migrates its stack and keeps
+        it (`keep`) while this holds the run's lock, so that no other process migrates meanwhile."""
+        shared = os.environ.get(cls.SHARED)
+        if cls.made is not None or not shared:
+            yield cls.made
+            return
+        folder = Path(shared)
+        with open(folder / "lock", "w") as lock:
+            fcntl.flock(lock, fcntl.LOCK_EX)  # released as the file closes
+            if (folder / "ready").exists():
+                cls.made = cls(folder)
+            yield cls.made
+
+    @classmethod
     def keep(cls, postgres: Postgres, static_root: Path) -> None:
-        folder = Path(tempfile.mkdtemp(prefix="sevn-migrated-"))
+        shared = os.environ.get(cls.SHARED)
+        folder = Path(shared) if shared else Path(tempfile.mkdtemp(prefix="sevn-migrated-"))
         folder.chmod(0o755)
         if os.geteuid() == 0:
             shutil.chown(folder, "postgres")
@@ -521,7 +545,10 @@ class _Migrated:
         finally:
             postgres.start()
         shutil.copytree(static_root, kept.static)
-        atexit.register(shutil.rmtree, folder, ignore_errors=True)
+        if shared:
+            (folder / "ready").touch()  # the run's owner removes the folder
+        else:
+            atexit.register(shutil.rmtree, folder, ignore_errors=True)
         cls.made = kept
 
 
@@ -546,32 +573,34 @@ class Stack:
             signal.signal(signal.SIGTERM, lambda *_args: sys.exit(143))
         self.folder = Path(tempfile.mkdtemp(prefix="sevn-stack-"))
         self.folder.chmod(0o755)
-        # a stack made before in this process left its migrated cluster and collected files
-        # (_Migrated): copied, not made again (pg_stat_statements is loaded only at a first start)
-        template = None if self.pg_statements else _Migrated.made
-        self.postgres = Postgres(
-            self.folder, self.pg_max_connections, self.pg_statements, copy_of=template and template.pg
-        )
-        self.redis = Redis(self.folder)
-        self.static_root = self.folder / "static"
-        self.env = {
-            **os.environ,
-            "DJANGO_SETTINGS_MODULE": "sevn_site.settings",
-            "DATABASE_URL": self.postgres.url,
-            "REDIS_URL": self.redis.url,
-            "ALLOWED_HOSTS": "127.0.0.1,localhost",
-            "STATIC_ROOT": str(self.static_root),
-            "SECRET_KEY": "scale-out-test-" + "k" * 40,
-            **self.extra_env,
-        }
-        self.env.pop("DJANGO_ALLOW_ASYNC_UNSAFE", None)
-        if template is not None:
-            shutil.copytree(template.static, self.static_root)
-        else:
-            for command in (["migrate", "-v0"], ["collectstatic", "--noinput", "-v0"]):
-                subprocess.run([sys.executable, "manage.py", *command], cwd=ROOT, env=self.env, check=True)
-            if not self.pg_statements and _Migrated.made is None:
-                _Migrated.keep(self.postgres, self.static_root)
+        # a stack made before (in this process, or in this test run) left its migrated cluster
+        # and collected files (_Migrated): copied, not made again (pg_stat_statements is loaded
+        # only at a first start, so such a stack makes its own and keeps nothing)
+        with _Migrated.claimed() if not self.pg_statements else nullcontext() as template:
+            self.postgres = Postgres(
+                self.folder, self.pg_max_connections, self.pg_statements, copy_of=template and template.pg
+            )
+            self.redis = Redis(self.folder)
+            self.static_root = self.folder / "static"
+            self.env = {
+                **os.environ,
+                "DJANGO_SETTINGS_MODULE": "sevn_site.settings",
+                "DATABASE_URL": self.postgres.url,
+                "REDIS_URL": self.redis.url,
+                "ALLOWED_HOSTS": "127.0.0.1,localhost",
+                "STATIC_ROOT": str(self.static_root),
+                "SECRET_KEY": "scale-out-test-" + "k" * 40,
+                **self.extra_env,
+            }
+            self.env.pop("DJANGO_ALLOW_ASYNC_UNSAFE", None)
+            self.env.pop(_Migrated.SHARED, None)
+            if template is not None:
+                shutil.copytree(template.static, self.static_root)
+            else:
+                for command in (["migrate", "-v0"], ["collectstatic", "--noinput", "-v0"]):
+                    subprocess.run([sys.executable, "manage.py", *command], cwd=ROOT, env=self.env, check=True)
+                if not self.pg_statements:
+                    _Migrated.keep(self.postgres, self.static_root)
         self.static_root.chmod(0o755)
         self.servers = [Daphne(self.env, self.folder / f"daphne-{i}.log") for i in range(self.server_count)]
         self.nginx = Nginx(self.folder, [server.port for server in self.servers], self.static_root, self.nginx_replace)

@@ -176,10 +176,26 @@ def rulebook(db):
         ]
 
 
+_STACK_TEMPLATE: list[str] = []  # the folder this process made for the run's stacks, to remove
+
+
 def pytest_configure(config):
     """A test database file left by an earlier run may have its WAL files beside it; a fresh
     database next to an old WAL file reads as corrupt, so start from nothing. Each xdist worker
-    has its own file (pytest-django appends the worker's id, test-db.sqlite3_gw0) and clears it."""
+    has its own file (pytest-django appends the worker's id, test-db.sqlite3_gw0) and clears it.
+
+    The scale-out stacks of the whole run (every worker's) copy one migrated cluster
+    (deploy/local_stack.py's _Migrated): the folder is made here, before the workers start, and
+    they find it in their environment."""
+    import os
+    import tempfile
+
+    from deploy.local_stack import _Migrated
+
+    if _Migrated.SHARED not in os.environ:
+        _STACK_TEMPLATE.append(tempfile.mkdtemp(prefix="sevn-migrated-"))
+        os.environ[_Migrated.SHARED] = _STACK_TEMPLATE[0]
+
     from django.conf import settings
 
     name = settings.DATABASES["default"].get("TEST", {}).get("NAME")
@@ -189,6 +205,17 @@ def pytest_configure(config):
     if name and settings.DATABASES["default"]["ENGINE"].endswith("sqlite3"):
         for suffix in ("", "-wal", "-shm", "-journal"):
             Path(f"{name}{suffix}").unlink(missing_ok=True)
+
+
+def pytest_unconfigure(config):
+    import os
+    import shutil
+
+    from deploy.local_stack import _Migrated
+
+    for folder in _STACK_TEMPLATE:
+        shutil.rmtree(folder, ignore_errors=True)
+        os.environ.pop(_Migrated.SHARED, None)
 
 
 @pytest.hookimpl(tryfirst=True)

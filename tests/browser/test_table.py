@@ -226,6 +226,7 @@ def test_the_turn_clock_steps_once_a_second_with_its_seconds(browser, live_url):
     page.clock.run_for(5_000)  # time under test: five seconds of the page's own clock
     expect(seconds).to_have_text(str(before - 5))
     assert 4 <= page.evaluate("window.ringSteps") <= 6, "one step of the ring a second"
-    transition = page.locator("#table-turn .countdown__ring").evaluate("ring => getComputedStyle(ring).transitionDuration")
+    ring = page.locator("#table-turn .countdown__ring")
+    transition = ring.evaluate("ring => getComputedStyle(ring).transitionDuration")
     assert transition == "0s", "each step drawn once, not eased over many frames"
     context.close()
