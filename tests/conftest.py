@@ -176,7 +176,8 @@ def rulebook(db):
         ]
 
 
-_STACK_TEMPLATE: list[str] = []  # the folder this process made for the run's stacks, to remove
+_RUN_FOLDER: list[str] = []  # the folder this process made for the run's templates, to remove
+TEST_DB_TEMPLATE = "SEVN_TEST_DB_TEMPLATE"  # where the run's migrated SQLite test database is kept
 
 
 def pytest_configure(config):
@@ -184,17 +185,21 @@ def pytest_configure(config):
     database next to an old WAL file reads as corrupt, so start from nothing. Each xdist worker
     has its own file (pytest-django appends the worker's id, test-db.sqlite3_gw0) and clears it.
 
-    The scale-out stacks of the whole run (every worker's) copy one migrated cluster
-    (deploy/local_stack.py's _Migrated): the folder is made here, before the workers start, and
-    they find it in their environment."""
+    The whole run (every worker) migrates once: the first worker's test database and the first
+    scale-out stack's cluster (deploy/local_stack.py's _Migrated) are kept in a folder made
+    here, before the workers start, which they find in their environment."""
     import os
     import tempfile
 
     from deploy.local_stack import _Migrated
 
     if _Migrated.SHARED not in os.environ:
-        _STACK_TEMPLATE.append(tempfile.mkdtemp(prefix="sevn-migrated-"))
-        os.environ[_Migrated.SHARED] = _STACK_TEMPLATE[0]
+        run = Path(tempfile.mkdtemp(prefix="sevn-test-run-"))
+        run.chmod(0o755)  # the stacks' PostgreSQL user copies the cluster kept in it
+        (run / "stacks").mkdir()
+        _RUN_FOLDER.append(str(run))
+        os.environ[_Migrated.SHARED] = str(run / "stacks")
+        os.environ[TEST_DB_TEMPLATE] = str(run / "test-db.sqlite3")
 
     from django.conf import settings
 
@@ -213,9 +218,66 @@ def pytest_unconfigure(config):
 
     from deploy.local_stack import _Migrated
 
-    for folder in _STACK_TEMPLATE:
+    for folder in _RUN_FOLDER:
         shutil.rmtree(folder, ignore_errors=True)
         os.environ.pop(_Migrated.SHARED, None)
+        os.environ.pop(TEST_DB_TEMPLATE, None)
+
+
+_MIGRATING: list = []  # this worker's hold on the run's template while it migrates the first database
+
+
+@pytest.fixture(scope="session")
+def django_db_keepdb(request, django_db_modify_db_settings):
+    """pytest-django's (--reuse-db), and true where this worker's test database is a copy of one
+    another worker migrated in this run: migrating took each of the four workers 4-5 s of CPU,
+    and a database already migrated is only checked. The first worker to come migrates while
+    holding the run's lock (the others wait for its copy: they would be migrating meanwhile)."""
+    import fcntl
+    import os
+
+    from django.conf import settings
+
+    if request.config.getvalue("reuse_db"):
+        return True
+    database = settings.DATABASES["default"]
+    kept = os.environ.get(TEST_DB_TEMPLATE)
+    worker = getattr(request.config, "workerinput", None)
+    if not kept or worker is None or not database["ENGINE"].endswith("sqlite3"):
+        return False
+    lock = open(f"{kept}.lock", "w")  # noqa: SIM115 - held until the copy is kept (django_db_setup)
+    fcntl.flock(lock, fcntl.LOCK_EX)
+    if Path(kept).exists():
+        import shutil
+
+        shutil.copyfile(kept, database["TEST"]["NAME"])
+        lock.close()
+        return True
+    _MIGRATING.append(lock)
+    request.addfinalizer(lock.close)  # a migration that failed lets the others go at the session's end
+    return False
+
+
+@pytest.fixture(scope="session")
+def django_db_setup(django_db_setup, django_db_blocker):
+    """pytest-django's, then, in the worker that migrated for the run, its database copied for the
+    others (SQLite's own backup: whole, whatever is still in its write-ahead log)."""
+    if _MIGRATING:
+        import os
+        import sqlite3
+
+        from django.conf import settings
+
+        kept = os.environ[TEST_DB_TEMPLATE]
+        with django_db_blocker.unblock():
+            source, copy = sqlite3.connect(settings.DATABASES["default"]["NAME"]), sqlite3.connect(f"{kept}.new")
+            with copy:
+                source.backup(copy)
+            source.close()
+            copy.close()
+            os.replace(f"{kept}.new", kept)
+        _MIGRATING.pop().close()
+    yield
 
 
 @pytest.hookimpl(tryfirst=True)
