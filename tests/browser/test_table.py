@@ -197,7 +197,7 @@ def test_the_turn_light_follows_the_decider_and_a_summary_stays_beside_play(brow
         context.close()
 
 
-def test_the_turn_clock_steps_once_a_second_with_its_seconds(browser, live_url):
+def test_the_turn_clock_steps_once_a_second_with_its_seconds(browser, live_url, shoot):
     """The countdown's ring and its seconds change together as each second turns, and not in
     between: a ring eased on a 250 ms tick redrew itself sixty times a second for as long as a
     clock ran (a fifth of a core per open table in headless Chromium, and a phone's battery)."""
@@ -229,4 +229,5 @@ def test_the_turn_clock_steps_once_a_second_with_its_seconds(browser, live_url):
     ring = page.locator("#table-turn .countdown__ring")
     transition = ring.evaluate("ring => getComputedStyle(ring).transitionDuration")
     assert transition == "0s", "each step drawn once, not eased over many frames"
+    shoot(page, "turn-clock-desktop", full_page=False)
     context.close()
