@@ -208,16 +208,26 @@ def pytest_configure(config):
     if name and worker:
         name = f"{name}_{worker}"
     if name and settings.DATABASES["default"]["ENGINE"].endswith("sqlite3"):
-        for suffix in ("", "-wal", "-shm", "-journal"):
-            Path(f"{name}{suffix}").unlink(missing_ok=True)
+        _TEST_DB_FILES.extend(Path(f"{name}{suffix}") for suffix in ("", "-wal", "-shm", "-journal"))
+        for path in _TEST_DB_FILES:
+            path.unlink(missing_ok=True)
+
+
+_TEST_DB_FILES: list[Path] = []  # this process's SQLite test database and its side files
 
 
 def pytest_unconfigure(config):
+    """The run's folder goes, and this process's test database with it, unless kept on purpose
+    (--reuse-db): a worker that copied the run's database keeps it past pytest-django's teardown,
+    and SQLite's side files were left beside every worker's."""
     import os
     import shutil
 
     from deploy.local_stack import _Migrated
 
+    if not config.getvalue("reuse_db"):
+        for path in _TEST_DB_FILES:
+            path.unlink(missing_ok=True)
     for folder in _RUN_FOLDER:
         shutil.rmtree(folder, ignore_errors=True)
         os.environ.pop(_Migrated.SHARED, None)
