@@ -212,7 +212,8 @@ def test_the_turn_clock_steps_once_a_second_with_its_seconds(browser, live_url, 
     page.goto(f"{live_url}/en/t/{table.code}/")
     expect(page.locator('body[data-socket="live"]')).to_have_count(1)
     seconds = page.locator("#table-turn .countdown__text")
-    expect(seconds).to_have_text(re.compile(r"^(30|29)$"))
+    # some of the thirty seconds may be gone by now on a loaded machine; five must be left
+    expect(seconds).to_have_text(re.compile(r"^([6-9]|[12][0-9]|30)$"))
     page.clock.pause_at(page.evaluate("Date.now()") / 1000 + 0.1)  # time moves only as the test says (seconds)
     page.evaluate(
         """() => {
