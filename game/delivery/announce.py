@@ -103,11 +103,33 @@ def out(player_tag: str, user_id: int | None, why: str) -> None:
     _on_commit(Out(player_tag, user_id, why))
 
 
+_deadline_listeners: list[Callable[[float], None]] = []
+
+
+def listen_for_deadlines(listener: Callable[[float], None]) -> None:
+    """`listener` hears the deadline (epoch seconds) of every table update committed in this
+    process that carries one, in the thread that committed it (game.live.timers: a process's
+    deadline loop looks when a deadline it set is due, not at every short poll)."""
+    if listener not in _deadline_listeners:
+        _deadline_listeners.append(listener)
+
+
 def _on_commit(said: Said) -> None:
     transaction.on_commit(lambda: _committed(said))
 
 
+def _deadline_of(said: Said) -> float | None:
+    if not isinstance(said, Update):
+        return None
+    game = (said.update.get("snapshot") or {}).get("game") or {}
+    return game.get("deadline")
+
+
 def _committed(said: Said) -> None:
+    deadline = _deadline_of(said)
+    if deadline is not None:
+        for listener in _deadline_listeners:
+            listener(deadline)
     held = _held.get()
     if held is not None:
         held.append(said)

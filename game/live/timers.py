@@ -5,11 +5,16 @@ processes work out finished games' analyses in the background (game.live.analysi
 
 Every server process runs `run_forever` in its event loop; all of them may find the same
 deadline due, and the service layer lets exactly one apply it (table lock + re-read deadline).
+A process looks when a deadline it set itself is due (every table update committed here says
+its deadline: game.delivery.announce), and otherwise once every IDLE_SECONDS, for deadlines set
+elsewhere whose process has gone (that process fires its own while it lives). Before, every
+process asked the database five times a second, busy or idle.
 """
 
 from __future__ import annotations
 
 import asyncio
+import heapq
 import logging
 import os
 import sys
@@ -19,13 +24,18 @@ from channels.db import database_sync_to_async
 from django.core.cache import cache
 
 from game import services
+from game.delivery import announce
 from game.live import analysing, watch
 from game.runtime import capacity, outage, stages
 from game.services import outbox, presence, table_reads
 
 logger = logging.getLogger(__name__)
 
-POLL_SECONDS = 0.2
+POLL_SECONDS = 0.2  # the shortest pause between two looks at the deadlines
+# The longest: a deadline set in another process that stopped (a server killed or restarted)
+# is applied within this, and a process that sets none looks no more often than this. An idle
+# server asked the database 5 times a second for deadlines (two thirds of its CPU at idle).
+IDLE_SECONDS = 1.0
 # Who left is checked by the clock, not by counting polls: a busy process's polls take longer
 # than POLL_SECONDS, and "away after a minute" must not become a minute and a half.
 ABSENCE_CHECK_SECONDS = 2
@@ -81,21 +91,83 @@ async def sweep_is_mine() -> bool:
         return True
 
 
-async def run_forever() -> None:
-    checked = time.monotonic()
-    while True:
-        check_absent = time.monotonic() - checked >= ABSENCE_CHECK_SECONDS
-        if check_absent:
-            checked = time.monotonic()
+class _Alarm:
+    """The deadlines this process announced that are still ahead, soonest first, for the loop
+    of the event loop it runs in: a deadline said in any thread (a page, the database thread)
+    wakes the loop, which looks when that deadline is due."""
+
+    def __init__(self, loop: asyncio.AbstractEventLoop) -> None:
+        self.loop = loop
+        self.ahead: list[float] = []
+        self.rung = asyncio.Event()
+
+    def said(self, deadline: float) -> None:
+        """From any thread: a deadline committed in this process (announce's listener)."""
         try:
+            self.loop.call_soon_threadsafe(self._ring, deadline)
+        except RuntimeError:  # the loop is closed: nobody is waiting
+            pass
+
+    def _ring(self, deadline: float) -> None:
+        heapq.heappush(self.ahead, deadline)
+        self.rung.set()
+
+    async def pause(self, looked: float, latest: float) -> None:
+        """Until the next look after the one that began at `looked` (epoch seconds), which
+        applied every deadline up to then: the soonest deadline said since, if it comes before
+        `latest` (at most IDLE_SECONDS after that look), but never sooner than POLL_SECONDS
+        after that look."""
+        while self.ahead and self.ahead[0] <= looked:
+            heapq.heappop(self.ahead)
+        while True:
+            self.rung.clear()
+            wake = min(latest, looked + IDLE_SECONDS)
+            if self.ahead:
+                wake = min(wake, max(self.ahead[0], looked + POLL_SECONDS))
+            wait = wake - time.time()
+            if wait <= 0:
+                return
+            try:
+                await asyncio.wait_for(self.rung.wait(), wait)
+            except TimeoutError:
+                return
+
+
+_alarm: _Alarm | None = None
+
+
+def _deadline_said(deadline: float) -> None:
+    alarm = _alarm
+    if alarm is not None:
+        alarm.said(deadline)
+
+
+announce.listen_for_deadlines(_deadline_said)
+
+
+async def run_forever() -> None:
+    global _alarm
+    alarm = _alarm = _Alarm(asyncio.get_running_loop())
+    checked = time.monotonic()
+    try:
+        while True:
+            check_absent = time.monotonic() - checked >= ABSENCE_CHECK_SECONDS
             if check_absent:
-                check_absent = await sweep_is_mine()
-            await watch.call(fire_due, None, check_absent)  # what changed, to every screen as it was said
-        except asyncio.CancelledError:
-            raise
-        except Exception:
-            logger.exception("timer loop failed; retrying")
-        await asyncio.sleep(POLL_SECONDS)
+                checked = time.monotonic()
+            looked = time.time()
+            try:
+                if check_absent:
+                    check_absent = await sweep_is_mine()
+                await watch.call(fire_due, None, check_absent)  # what changed, to every screen as it was said
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                logger.exception("timer loop failed; retrying")
+            absence_due = time.time() + ABSENCE_CHECK_SECONDS - (time.monotonic() - checked)
+            await alarm.pause(looked, latest=absence_due)
+    finally:
+        if _alarm is alarm:
+            _alarm = None
 
 
 def send_alerts(now=None) -> dict[str, int]:

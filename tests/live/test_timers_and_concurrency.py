@@ -13,6 +13,7 @@ from game.core.errors import ServiceError
 from game.live import timers
 from game.models import Event
 from tests.factories import deciding, game_of, open_table, state_of
+from tests.waiting import until_async
 
 
 def run_together(*calls) -> list:
@@ -129,6 +130,7 @@ async def test_who_left_is_checked_by_the_clock_however_slow_each_poll_is(monkey
     monkeypatch.setattr(timers, "fire_due", slow_poll)
     monkeypatch.setattr(timers.watch, "call", _in_the_loop)
     monkeypatch.setattr(timers, "POLL_SECONDS", 0)
+    monkeypatch.setattr(timers, "IDLE_SECONDS", 0)
 
     async def alone() -> bool:  # the only process: every sweep is its own (see test_absence_sweep)
         return True
@@ -167,3 +169,60 @@ def test_the_loops_start_once_per_reactor_even_when_the_app_was_imported_before_
     monkeypatch.setitem(sys.modules, "twisted.internet.reactor", second)
     timers.start_with_server()
     assert (len(first.calls), len(second.calls)) == (1, 1)
+
+
+@pytest.mark.django_db(transaction=True)  # announcements go out at the commit
+def test_a_committed_table_update_tells_its_deadline_to_the_listeners(monkeypatch):
+    """The deadline loop learns of a deadline set in its own process from the update the service
+    announced (game.delivery.announce), whichever thread committed it."""
+    from game.delivery import announce
+
+    heard: list[float] = []
+    monkeypatch.setattr(announce, "_deadline_listeners", [heard.append])
+    table, _ = open_table(turn_seconds=15)
+    assert heard and heard[-1] == game_of(table).deadline.timestamp()
+    heard.clear()
+    open_table(turn_seconds=0)  # no clock: nothing to tell
+    assert heard == []
+
+
+async def test_the_loop_looks_when_a_deadline_said_here_is_due_and_otherwise_once_a_while(monkeypatch):
+    """Time is under test: with nothing said, the loop looks at the deadlines once every
+    IDLE_SECONDS (it asked the database five times a second, idle or not); a deadline said from
+    another thread (a page, the database thread) is looked at when it is due, not before and
+    not at the next idle look."""
+    import asyncio
+    import threading
+    import time
+
+    looks: list[float] = []
+
+    def look(now, check_absent):
+        looks.append(time.time())
+        return []
+
+    monkeypatch.setattr(timers, "fire_due", look)
+    monkeypatch.setattr(timers.watch, "call", _in_the_loop)
+    monkeypatch.setattr(timers, "IDLE_SECONDS", 0.6)
+    monkeypatch.setattr(timers, "ABSENCE_CHECK_SECONDS", 3600)
+    loop = asyncio.ensure_future(timers.run_forever())
+    try:
+        await until_async(lambda: len(looks) >= 3, "three idle looks")
+        idle = [later - earlier for earlier, later in zip(looks, looks[1:], strict=False)]
+        assert min(idle) >= 0.6 * 0.95, idle
+        long_idle = 30  # from here on an idle look would come too late to pass for the deadline's
+        monkeypatch.setattr(timers, "IDLE_SECONDS", long_idle)
+        after = len(looks)
+        await until_async(lambda: len(looks) > after, "a look with the long idle pause ahead")
+        before = len(looks)
+        due = time.time() + 0.4
+        said = threading.Thread(target=timers._deadline_said, args=(due,))
+        said.start()
+        said.join()
+        await until_async(lambda: len(looks) > before, "the look at the deadline said", seconds=long_idle / 2)
+        assert looks[before] >= due, "not before the deadline"
+    finally:
+        loop.cancel()
+        with pytest.raises(asyncio.CancelledError):
+            await loop
+    assert timers._alarm is None, "a stopped loop hears nothing more"
