@@ -21,7 +21,7 @@ MINUTE = 60
 class ClockRow(NamedTuple):
     index: int
     name: str
-    left: int | None  # seconds, rounded down to the minute (None: no limit)
+    left: int | None  # seconds, rounded up to the minute as the page counts them (None: no limit)
     deciding: bool
     bot_plays: bool  # a computer player, or a person whose seat the bot keeps
     you: bool
@@ -66,7 +66,10 @@ def clocks(snapshot: dict, me: int | None, names, now: datetime | None = None) -
         else:
             left = told["move_seconds"]
         if left is not None:
-            left = left // MINUTE * MINUTE
+            # a started minute counts, as words.duration and the page's clock_words.js count it
+            # (rounded down, 59 s left said "Time is up", and the page said "12 hours left" five
+            # seconds after the server had said "11 hours 59 minutes left")
+            left = -(-left // MINUTE) * MINUTE
         name = names[index] if index < len(names) else seat["nickname"]
         rows.append(ClockRow(index, name, left, index == deciding, bot, index == me))
     stopped = None
