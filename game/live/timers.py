@@ -36,6 +36,11 @@ POLL_SECONDS = 0.2  # the shortest pause between two looks at the deadlines
 # is applied within this, and a process that sets none looks no more often than this. An idle
 # server asked the database 5 times a second for deadlines (two thirds of its CPU at idle).
 IDLE_SECONDS = 1.0
+# Deadlines said further ahead than this (a turn-based table's hours, an abandoned game's five
+# minutes) are left to the once-a-second looks, up to a second late, rather than each kept until
+# it passes: at a hundred moves a second, a day's turn-based deadlines would be millions. The
+# live turn timers (up to 60 s) and the bots' pauses are kept, and looked at when due.
+KEPT_AHEAD_SECONDS = 120
 # Who left is checked by the clock, not by counting polls: a busy process's polls take longer
 # than POLL_SECONDS, and "away after a minute" must not become a minute and a half.
 ABSENCE_CHECK_SECONDS = 2
@@ -103,6 +108,8 @@ class _Alarm:
 
     def said(self, deadline: float) -> None:
         """From any thread: a deadline committed in this process (announce's listener)."""
+        if deadline - time.time() > KEPT_AHEAD_SECONDS:
+            return
         try:
             self.loop.call_soon_threadsafe(self._ring, deadline)
         except RuntimeError:  # the loop is closed: nobody is waiting

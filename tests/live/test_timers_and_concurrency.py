@@ -221,6 +221,11 @@ async def test_the_loop_looks_when_a_deadline_said_here_is_due_and_otherwise_onc
         said.join()
         await until_async(lambda: len(looks) > before, "the look at the deadline said", seconds=long_idle / 2)
         assert looks[before] >= due, "not before the deadline"
+        # one far ahead (a turn-based table's) is left to the idle looks, not kept until it passes
+        timers._deadline_said(time.time() + timers.KEPT_AHEAD_SECONDS + 60)
+        timers._deadline_said(time.time() + 50)
+        await until_async(lambda: len(timers._alarm.ahead) == 1, "the near deadline kept")
+        assert timers._alarm.ahead[0] < time.time() + 60
     finally:
         loop.cancel()
         with pytest.raises(asyncio.CancelledError):
