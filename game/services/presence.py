@@ -34,8 +34,9 @@ AWAY_AFTER = timedelta(seconds=60)
 # last seen then: shorter than GRACE, so a move never asks whether its next decider is here.
 HEARTBEAT = timedelta(seconds=10)
 STALE_AFTER = HEARTBEAT * 3
-# Seats a sweep takes up at most, for each of its two steps: each is a transaction that locks a
-# table, on the one thread that runs every database call of the process. A crowd gone at once
+# Seats a sweep takes up at most, for each of its two steps (the second takes the tables of that
+# many gone seats, each table's gone seats together): each is a transaction that locks a table,
+# on the one thread that runs every database call of the process. A crowd gone at once
 # (people a full server keeps turning away, a process killed) is worked through over a few
 # sweeps, never in one hold of that thread that every move and every new screen waits behind.
 SWEEP_LIMIT = 50
@@ -223,29 +224,41 @@ def mark_absent(now=None) -> list[dict]:
         message = hurry(table_id=seat.table_id, seat_index=seat.index, now=now)
         if message:
             messages.append(message)
-    long_ago = now - AWAY_AFTER
-    gone = (
-        Seat.objects.filter(table__status=Table.Status.PLAYING, table__pace=paces.LIVE, away=False, bot_level="")
-        .exclude(player_key="")
-        .filter(Q(last_seen__lt=long_ago) | Q(last_seen__isnull=True, joined__lt=long_ago))
-        .exclude(Exists(here))
-        .order_by("id")
-    )
-    for seat in gone[:SWEEP_LIMIT]:
-        message = _away(seat.table_id, seat.id, now)
+    tables = _gone_seats(now).order_by("id").values_list("table_id", flat=True)[:SWEEP_LIMIT]
+    for table_id in dict.fromkeys(tables):  # each table once, in the order of its first gone seat
+        message = _away(table_id, now)
         if message:
             messages.append(message)
     return messages
 
 
+def _gone_seats(now):
+    """Seats of running live games whose person has had no socket open for AWAY_AFTER."""
+    here = Presence.objects.filter(table_id=OuterRef("table_id"), player_key=OuterRef("player_key"))
+    long_ago = now - AWAY_AFTER
+    return (
+        Seat.objects.filter(table__status=Table.Status.PLAYING, table__pace=paces.LIVE, away=False, bot_level="")
+        .exclude(player_key="")
+        .filter(Q(last_seen__lt=long_ago) | Q(last_seen__isnull=True, joined__lt=long_ago))
+        .exclude(Exists(here))
+    )
+
+
 @transaction.atomic
-def _away(table_id: int, seat_id: int, now) -> dict | None:
+def _away(table_id: int, now) -> dict | None:
+    """Every gone seat of the table marked away at once, then the bots move for them. One at a
+    time, the first seat's bot played its turns while the others still counted as people who
+    must decide, and could finish the game (about one deal in 740, two people, to 50) before they
+    were marked: a game everyone left is one nobody but bots play, which waits ABANDONED_AFTER
+    for them (play._deadline), whichever seat the sweep came to first."""
     table, _game = locked_table_and_game(table_id=table_id)
-    seat = Seat.objects.get(id=seat_id)
-    if seat.away or table.status != Table.Status.PLAYING or table.turn_based:
+    if table.status != Table.Status.PLAYING or table.turn_based:
         return None
-    if Presence.objects.filter(table_id=table_id, player_key=seat.player_key).exists():
+    seats = list(_gone_seats(now).filter(table_id=table_id).order_by("index"))  # looked at again, locked
+    if not seats:
         return None
-    seat.away = True
-    seat.save(update_fields=["away"])
-    return announced(table.code, services.refresh_deadline(table, events=[{"type": "away", "seat": seat.index}]))
+    for seat in seats:
+        seat.away = True
+        seat.save(update_fields=["away"])  # through the ORM: the table held in memory is read again
+    events = [{"type": "away", "seat": seat.index} for seat in seats]
+    return announced(table.code, services.refresh_deadline(table, events=events))
