@@ -15,6 +15,7 @@ def test_the_latency_bench_plays_every_table_and_prints_its_figures_last():
         "bench/table_latency.py", "--seconds", "3", "--at-least", "8", "--echo", "120", "--segments", "1"
     )
     for scenario in ("tables_1", "tables_50"):
-        assert figures[scenario]["errors"] == 0, figures  # no move refused, none unanswered
+        assert figures[scenario]["errors"] == 0, figures  # no move refused, none unanswered (error_kinds says which)
+        assert figures[scenario]["error_kinds"] == {}, figures
         assert figures[scenario]["actions_per_s"] > 0, figures
     assert figures["echo_p50_ms"] > 0 and figures["echo_cpu_ms_per_message"] > 0, figures
