@@ -205,7 +205,6 @@ def mark_absent(now=None) -> list[dict]:
     now = now or timezone.now()
     messages = _forget_stale(now)
     hurried = Game.objects.filter(table_id=OuterRef("table_id"), over=False, deadline__lte=now + ABSENT_TURN)
-    here = Presence.objects.filter(table_id=OuterRef("table_id"), player_key=OuterRef("player_key"))
     absent = (
         Seat.objects.filter(
             table__status=Table.Status.PLAYING,
@@ -216,7 +215,7 @@ def mark_absent(now=None) -> list[dict]:
             last_seen__gte=now - AWAY_AFTER,
         )
         .exclude(player_key="")
-        .exclude(Exists(here))
+        .exclude(Exists(_socket_open()))
         .exclude(Exists(hurried))  # its table's decision is due soon already: nothing to hurry
         .order_by("?")  # more than a sweep takes: each sweep some others
     )
@@ -232,15 +231,19 @@ def mark_absent(now=None) -> list[dict]:
     return messages
 
 
+def _socket_open():
+    """A seat's person has a socket open at its table (for a filter of seats)."""
+    return Presence.objects.filter(table_id=OuterRef("table_id"), player_key=OuterRef("player_key"))
+
+
 def _gone_seats(now):
     """Seats of running live games whose person has had no socket open for AWAY_AFTER."""
-    here = Presence.objects.filter(table_id=OuterRef("table_id"), player_key=OuterRef("player_key"))
     long_ago = now - AWAY_AFTER
     return (
         Seat.objects.filter(table__status=Table.Status.PLAYING, table__pace=paces.LIVE, away=False, bot_level="")
         .exclude(player_key="")
         .filter(Q(last_seen__lt=long_ago) | Q(last_seen__isnull=True, joined__lt=long_ago))
-        .exclude(Exists(here))
+        .exclude(Exists(_socket_open()))
     )
 
 
