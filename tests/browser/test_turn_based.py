@@ -17,6 +17,7 @@ from playwright.sync_api import expect
 from game.live import timers
 from game.models import Game, Seat
 from tests.services.turn_based_tables import acting, game_of, person, turn_of, turn_table
+from tests.waiting import until
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -87,8 +88,24 @@ def test_a_clock_run_out_has_the_bot_play_that_turn_on_both_screens(browser, liv
         )
         expect(clocks.locator(".clocks__seat:not(.clocks__seat--deciding) .clocks__left")).to_have_text("12 hours left")
     late_page = pages[0] if by_seat[late] is ana else pages[1]
-    # on the clock: the ring counts the hours in the page's language
-    expect(late_page.locator("#table-turn .countdown__text")).to_have_text(re.compile(r"^1[12]h$"))
+    # on the clock: the ring counts the hours in the page's language, as the words count them (a
+    # started minute counts): "12h" beside "12 hours left", "11h" beside "11 hours 59 minutes left"
+    ring = late_page.locator("#table-turn .countdown__text")
+    expect(ring).to_have_text(re.compile(r"^1[12]h$"))
+    said = late_page.locator("#table-clocks .clocks__seat--deciding .clocks__left")
+
+    def agree():
+        hours = re.match(r"^(\d+) hours", said.inner_text())
+        return hours is not None and ring.inner_text() == f"{hours.group(1)}h"
+
+    until(agree, "the ring and the words saying the same hours", page=late_page)
+    shown = late_page.evaluate(
+        """async () => {
+            const { shown } = await import('/static/sevn/js/turn.js');
+            return [43200, 43195, 43141, 43140, 86400 + 3 * 3600 + 1, 3601, 3541, 3540, 100, 99].map(s => shown(s));
+        }"""
+    )
+    assert shown == ["12h", "12h", "12h", "11h", "1d", "1h", "1h", "59min", "2min", "99"]
     shoot(late_page, "turn-based-table-desktop", full_page=False)
 
     version = game_of(table).version

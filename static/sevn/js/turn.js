@@ -9,12 +9,16 @@ var countdownTimer = null;
 
 // A turn-based clock has days: the largest unit it has left, in the page's language (its short
 // words are the countdown's data-day, data-hour, data-minute, each with the space its language puts
-// before a unit: French "23 h", English "23h"); a live one counts its seconds.
-function shown(seconds, box) {
+// before a unit: French "23 h", English "23h"); a live one counts its seconds. Counted as the
+// clocks' words count (clock_words.js, game.drawkit.clocks: a started minute counts), so that the
+// ring says the words' largest unit: a new 12-hour turn is "12h" beside "12 hours left", where
+// whole hours of the seconds left said "11h" beside it for the turn's first minute.
+export function shown(seconds, box) {
   var units = box ? box.dataset : {};
-  if (seconds >= 86400) return Math.floor(seconds / 86400) + (units.day || "d");
-  if (seconds >= 3600) return Math.floor(seconds / 3600) + (units.hour || "h");
-  if (seconds >= 100) return Math.ceil(seconds / 60) + (units.minute || "min");
+  var minutes = Math.ceil(seconds / 60);
+  if (minutes >= 1440) return Math.floor(minutes / 1440) + (units.day || "d");
+  if (minutes >= 60) return Math.floor(minutes / 60) + (units.hour || "h");
+  if (seconds >= 100) return minutes + (units.minute || "min");
   return String(seconds);
 }
 
