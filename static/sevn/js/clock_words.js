@@ -12,9 +12,15 @@ function unit(language, name, n) {
   return new Intl.NumberFormat(language, { style: "unit", unit: name, unitDisplay: "long" }).format(n);
 }
 
-export function words(language, seconds) {
+// The time left as days, hours and minutes, a started minute counted: the words below and the
+// turn light's ring (turn.js) both count with it, so the two never say different hours.
+export function parts(seconds) {
   var minutes = Math.ceil(Math.max(0, seconds) / 60);
-  var days = Math.floor(minutes / 1440), hours = Math.floor(minutes / 60) % 24, rest = minutes % 60;
+  return { days: Math.floor(minutes / 1440), hours: Math.floor(minutes / 60) % 24, minutes: minutes % 60 };
+}
+
+export function words(language, seconds) {
+  var left = parts(seconds), days = left.days, hours = left.hours, rest = left.minutes;
   if (days) return hours ? unit(language, "day", days) + " " + unit(language, "hour", hours) : unit(language, "day", days);
   if (hours) return rest ? unit(language, "hour", hours) + " " + unit(language, "minute", rest) : unit(language, "hour", hours);
   return unit(language, "minute", rest);

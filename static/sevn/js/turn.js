@@ -3,22 +3,22 @@
    tab's title and icon change, an optional sound plays (off unless chosen, remembered per
    browser), and a polite announcement says it. */
 
+import { parts } from "./clock_words.js";
 import { shell, table } from "./page.js";
 
 var countdownTimer = null;
 
 // A turn-based clock has days: the largest unit it has left, in the page's language (its short
 // words are the countdown's data-day, data-hour, data-minute, each with the space its language puts
-// before a unit: French "23 h", English "23h"); a live one counts its seconds. Counted as the
-// clocks' words count (clock_words.js, game.drawkit.clocks: a started minute counts), so that the
-// ring says the words' largest unit: a new 12-hour turn is "12h" beside "12 hours left", where
-// whole hours of the seconds left said "11h" beside it for the turn's first minute.
+// before a unit: French "23 h", English "23h"), counted as the clocks' words count them
+// (clock_words.js's parts), so a new 12-hour turn is "12h" beside "12 hours left"; a live clock
+// counts its seconds.
 export function shown(seconds, box) {
   var units = box ? box.dataset : {};
-  var minutes = Math.ceil(seconds / 60);
-  if (minutes >= 1440) return Math.floor(minutes / 1440) + (units.day || "d");
-  if (minutes >= 60) return Math.floor(minutes / 60) + (units.hour || "h");
-  if (seconds >= 100) return minutes + (units.minute || "min");
+  var left = parts(seconds);
+  if (left.days) return left.days + (units.day || "d");
+  if (left.hours) return left.hours + (units.hour || "h");
+  if (seconds >= 100) return left.minutes + (units.minute || "min");
   return String(seconds);
 }
 
