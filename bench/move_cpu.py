@@ -58,6 +58,11 @@ def child_main(args) -> None:
             "SEVN_ANALYSIS": "off",
             "SEVN_STAGES": "1",
             "SEVN_BOT_DELAY_MS": "0",
+            # People here answer at once, faster than a person's socket may send (10 a second): at
+            # a few tables, on SQLite or a quick machine, a socket ran over it, its move was refused
+            # ("Slow down") and the run waited for ever. The allowance's own check still runs.
+            "SEVN_SOCKET_RATE": "100000",
+            "SEVN_SOCKET_BURST": "100000",
             # the same in every tree: the seats' tags in a recorded update are this key's (render_cpu.py)
             "SECRET_KEY": "move-cpu-bench-" + "k" * 40,
         }
@@ -185,6 +190,8 @@ class Run:
             html = await socket.receive_from()
             began = time.thread_time()
             screen.read(html)
+            if screen.toast is not None:  # a refused move is never sent again: say so, do not wait
+                raise RuntimeError(f"a move was refused ({screen.toast[0]}): {screen.toast[1]}")
             move = screen.choose(rng) if screen.version not in answered else None
             if self.started is not None:
                 self.client += time.thread_time() - began
@@ -268,7 +275,11 @@ async def play(args) -> dict:
     # (without the heartbeat a seat's last sighting ages past presence's grace, and every move
     # goes the locked way to ask who is here)
     tasks.append(asyncio.create_task(watch.run_forever()))
-    await run.done.wait()
+    waiting = asyncio.create_task(run.done.wait())
+    finished, _ = await asyncio.wait([waiting, *tasks], return_when=asyncio.FIRST_COMPLETED)
+    for task in finished - {waiting}:
+        task.result()  # a person's failure (a refused move) ends the run with its reason
+    await waiting
     await asyncio.sleep(0.2)  # the moves in flight land before the clock stops: every screen drawn
     figures = run.figures(run.started["stages"], stages.totals())
     run.write()

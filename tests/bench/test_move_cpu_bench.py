@@ -24,3 +24,15 @@ def test_a_move_s_cpu_is_measured_by_stage_and_its_updates_are_drawn_again_alone
     assert len(recorded["viewers"]) == 2 and len(recorded["updates"]) >= 30
     render = bench_figures("bench/render_cpu.py", str(updates), "--rounds", "1")
     assert render[str(ROOT)]["ms"] and render[str(ROOT)]["median"] > 0
+
+
+def test_one_table_plays_faster_than_a_person_may_send_and_is_measured_to_the_end():
+    """The bench's people answer at once: at one table each socket sends far more than a person's
+    allowance of 10 moves a second. A move refused for it was never sent again, and the run
+    waited for ever (the bench on SQLite hung so); the bench lifts the allowance for its sockets,
+    and a refusal would end the run with its reason."""
+    moves = bench_figures(
+        "bench/move_cpu.py", "--database", "sqlite", "--tables", "1", "--moves", "400", "--warm", "20"
+    )
+    (figures,) = moves["runs"][str(ROOT)]
+    assert figures["moves"] == 400 and figures["stages_ms"]["move"] > 0
