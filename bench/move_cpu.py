@@ -40,7 +40,13 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(HERE))  # this tree's bench, imported before a child puts its tree first
 
-from bench.set_up import in_turns, schema_from_models, scratch_postgresql, table_of_guests  # noqa: E402
+from bench.set_up import (  # noqa: E402
+    UNLIMITED_PEOPLE,
+    in_turns,
+    schema_from_models,
+    scratch_postgresql,
+    table_of_guests,
+)
 
 PEOPLE = 4
 
@@ -58,14 +64,9 @@ def child_main(args) -> None:
             "SEVN_ANALYSIS": "off",
             "SEVN_STAGES": "1",
             "SEVN_BOT_DELAY_MS": "0",
-            # People here answer at once, faster than a person's socket may send (10 a second): at
-            # a few tables, on SQLite or a quick machine, a socket ran over it, its move was refused
-            # ("Slow down") and the run waited for ever. The allowance's own check still runs.
-            "SEVN_SOCKET_RATE": "100000",
-            "SEVN_SOCKET_BURST": "100000",
-            # and all of them come from one address: past its 64 sockets the rest were closed as
-            # they opened (at 20 tables, the last four tables' people: 16 tables played, not 20)
-            "SEVN_MAX_SOCKETS_PER_ADDRESS": "100000",
+            # (with the limits in place a move was refused and the run waited for ever at one table,
+            # and at 20 tables the last 16 sockets were closed: 16 tables played; the checks still run)
+            **UNLIMITED_PEOPLE,
             # the same in every tree: the seats' tags in a recorded update are this key's (render_cpu.py)
             "SECRET_KEY": "move-cpu-bench-" + "k" * 40,
         }

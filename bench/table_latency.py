@@ -33,7 +33,7 @@ from typing import NamedTuple
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from bench.set_up import table_of_guests  # noqa: E402
+from bench.set_up import UNLIMITED_PEOPLE, table_of_guests  # noqa: E402
 
 META = re.compile(r'id="table-meta"[^>]*data-game="(\d+)" data-version="(\d+)"')
 FORM = re.compile(r"<form ws-send[^>]*>(.*?)</form>", re.S)
@@ -399,13 +399,7 @@ def main() -> None:
         "SEVN_BOT_DELAY_MS": "0",
         "ALLOWED_HOSTS": "127.0.0.1",
         "LOG_LEVEL": "ERROR",
-        # Its players answer at machine speed from one address: the limits meant for people
-        # (game.runtime.limits, game.live.transport) would measure themselves, not the table.
-        "SEVN_SOCKET_RATE": "100000",
-        "SEVN_SOCKET_BURST": "100000",
-        "SEVN_FRAME_RATE": "100000",
-        "SEVN_FRAME_BURST": "100000",
-        "SEVN_MAX_SOCKETS_PER_ADDRESS": "10000",
+        **UNLIMITED_PEOPLE,
         # Its 200 sockets open at once: a crowd the admission would let in 50 at a time, turning
         # the rest away (4504) to come back as a page does. This bench times moves, not arrivals
         # (service_load.py and tests/scaleout go through the admission as people do).
