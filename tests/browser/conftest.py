@@ -251,17 +251,47 @@ def pytest_runtest_call(item):
                 context.close()
 
 
-@pytest.fixture
-def shoot():
-    """Save a screenshot under artifacts/screenshots/ (to look at, and for CI's artefacts)."""
-    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+def pytest_addoption(parser):
+    parser.addoption(
+        "--screenshots",
+        action="store_true",
+        help="save the browser tests' screenshots under artifacts/screenshots/ (`make screenshots`)",
+    )
 
-    def save(page, name: str, full_page: bool = True) -> Path:
-        path = SCREENSHOTS / f"{name}.png"
-        page.screenshot(path=str(path), full_page=full_page)
+
+def screenshots_wanted(config) -> bool:
+    """Pictures are taken when asked for (`make screenshots`, or SEVN_SCREENSHOTS=1), not on
+    every run: nothing asserts on them, they are there to be looked at. Taken on every run, the
+    373 of them cost some 50 s of CPU a suite (Chromium drawing whole pages, the PNG sent through
+    Playwright's driver and written), about a twentieth of `make test` on two cores."""
+    return bool(config.getoption("--screenshots") or os.environ.get("SEVN_SCREENSHOTS"))
+
+
+class Shooter:
+    """`shoot(target, name, full_page=True)`: a screenshot of a page (the whole page unless
+    `full_page=False`) or of an element (a locator, as it is drawn) saved as <folder>/<name>.png
+    when pictures are wanted, nothing otherwise; the test's steps are the same either way.
+    Returns the file's path, or None."""
+
+    def __init__(self, wanted: bool, folder: Path) -> None:
+        self.wanted, self.folder = wanted, folder
+
+    def __call__(self, target, name: str, full_page: bool = True) -> Path | None:
+        if not self.wanted:
+            return None
+        path = self.folder / f"{name}.png"
+        path.parent.mkdir(parents=True, exist_ok=True)
+        if hasattr(target, "goto"):  # a page
+            target.screenshot(path=str(path), full_page=full_page)
+        else:
+            target.screenshot(path=str(path))
         return path
 
-    return save
+
+@pytest.fixture
+def shoot(request) -> Shooter:
+    """Save a screenshot under artifacts/screenshots/ when asked for (Shooter)."""
+    return Shooter(screenshots_wanted(request.config), SCREENSHOTS)
 
 
 @pytest.hookimpl(trylast=True)

@@ -9,7 +9,7 @@ import importlib
 import pytest
 from playwright.sync_api import expect
 
-from tests.browser.conftest import DESKTOP, SCREENSHOTS
+from tests.browser.conftest import DESKTOP
 from tests.browser.play import create_table, join
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -17,12 +17,11 @@ PHONE_CHAT = {"width": 360, "height": 740}
 
 
 @pytest.fixture
-def shots():
-    folder = SCREENSHOTS / "chat"
-    folder.mkdir(parents=True, exist_ok=True)
+def shots(shoot):
+    """The conftest's `shoot`, into artifacts/screenshots/chat/, the view only unless asked."""
 
     def save(page, name: str, full_page: bool = False) -> None:
-        page.screenshot(path=str(folder / f"{name}.png"), full_page=full_page)
+        shoot(page, f"chat/{name}", full_page=full_page)
 
     return save
 

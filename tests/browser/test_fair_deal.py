@@ -25,7 +25,7 @@ def open_panel(page):
     return panel
 
 
-def test_each_browser_contributes_a_client_seed_to_the_deal(browser, live_url):
+def test_each_browser_contributes_a_client_seed_to_the_deal(browser, live_url, shoot):
     contexts = [browser.new_context(viewport=DESKTOP) for _ in range(2)]
     ana, ben = (context.new_page() for context in contexts)
     invite = create_table(ana, live_url, "Ana", seats=2)
@@ -46,7 +46,7 @@ def test_each_browser_contributes_a_client_seed_to_the_deal(browser, live_url):
     seated = dict(Seat.objects.filter(table=table).values_list("nickname", "client_seed"))
     assert seated == {"Ana": "AnaPicksThis7", "Ben": ben_seed}
     committed = seeds.commitment(table.next_seed)
-    ana.screenshot(path="/tmp/fair/panel-lobby.png", full_page=True)
+    shoot(ana, "fair-panel-lobby")
     ana.click("text=Start the game")
     expect(ben.locator("#table")).to_have_attribute("data-status", "playing")
     game = table.games.get()
@@ -56,6 +56,6 @@ def test_each_browser_contributes_a_client_seed_to_the_deal(browser, live_url):
     expect(panel).to_contain_text(ben_seed)
     expect(panel).to_contain_text("Revealed when the game is over.")
     assert table.next_seed not in ben.content() and game.server_seed not in ben.content()
-    ben.screenshot(path="/tmp/fair/panel-playing.png", full_page=True)
+    shoot(ben, "fair-panel-playing")
     for context in contexts:
         context.close()

@@ -37,7 +37,7 @@ def log_in(page, base: str, name: str, language: str = "en") -> None:
     expect(page.locator(".site-account__name")).to_contain_text(name)
 
 
-def test_a_rated_table_and_the_leaderboards(browser, live_url):
+def test_a_rated_table_and_the_leaderboards(browser, live_url, shoot):
     (mia_user, mia), (noa_user, noa), (_oli_user, oli) = person("Mia"), person("Noa"), person("Oli")
     people = [mia, noa, oli]
     for _game in range(3):
@@ -64,7 +64,7 @@ def test_a_rated_table_and_the_leaderboards(browser, live_url):
     expect(page.locator(".leaderboard__row--you")).to_contain_text("Mia")
     values = [int(text) for text in rows.locator("td:nth-child(3)").all_inner_texts()]
     assert values == sorted(values, reverse=True)
-    page.screenshot(path="/tmp/ratings-leaderboard.png", full_page=True)
+    shoot(page, "ratings-leaderboard")
     check(page, "the leaderboard")
     page.get_by_role("link", name="Among your friends").click()
     expect(rows).to_have_count(2)
@@ -88,7 +88,7 @@ def test_a_rated_table_and_the_leaderboards(browser, live_url):
     assert box["width"] > 200 and box["height"] > 50  # drawn, at a readable size
     assert len(chart.locator("polyline").get_attribute("points").split()) == 4
     stats.scroll_into_view_if_needed()
-    page.screenshot(path="/tmp/ratings-profile.png", full_page=True)
+    shoot(page, "ratings-profile")
     check(page, "a profile with stats and a rating chart")
 
     # in Polish on a phone: nothing wider than the screen
@@ -96,10 +96,10 @@ def test_a_rated_table_and_the_leaderboards(browser, live_url):
     phone.goto(f"{live_url}/pl/ratings/sevn/")
     expect(phone.locator("h1")).to_have_text("Ranking: SEVN")
     assert phone.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
-    phone.screenshot(path="/tmp/ratings-leaderboard-pl-phone.png", full_page=True)
+    shoot(phone, "ratings-leaderboard-pl-phone")
     phone.goto(f"{live_url}/fr/u/Oli/")
     expect(phone.locator(".profile__stats h2").first).to_have_text("SEVN")
     expect(phone.locator(".profile__stats dt", has_text="Taux d’élimination")).to_be_visible()
     assert phone.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
-    phone.screenshot(path="/tmp/ratings-profile-fr-phone.png", full_page=True)
+    shoot(phone, "ratings-profile-fr-phone")
     context.close()

@@ -5,8 +5,6 @@ of Join; a table opened meanwhile appears by the page's own polling."""
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 from django.utils import timezone
 from playwright.sync_api import expect
@@ -24,12 +22,9 @@ pytestmark = pytest.mark.django_db(transaction=True)
 
 DESKTOP = {"width": 1280, "height": 800}
 PHONE = {"width": 390, "height": 844}
-SHOTS = Path("/tmp/rel")  # also kept by `shoot` under artifacts/screenshots/
 
 
 def snap(page, shoot, name: str) -> None:
-    SHOTS.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=str(SHOTS / f"{name}.png"))
     shoot(page, name, full_page=False)
 
 

@@ -12,7 +12,7 @@ from tests.fair.play import Unwatched, play_out, table_of
 pytestmark = pytest.mark.django_db(transaction=True)
 
 
-def test_arrow_keys_and_the_slider_step_through_a_finished_game(page, live_url):
+def test_arrow_keys_and_the_slider_step_through_a_finished_game(page, live_url, shoot):
     table, players = table_of("sevens", seeds={0: "abc"})
     game = play_out(table, players, Unwatched())
     steps = len(game_record(game.id)["moves"])
@@ -30,7 +30,7 @@ def test_arrow_keys_and_the_slider_step_through_a_finished_game(page, live_url):
     expect(page.locator("#replay-counter")).to_have_text(f"Move 2 of {steps}")
     assert page.locator("#replay-slider").input_value() == "2"
     expect(page.locator('[data-replay-to="next"]')).to_have_attribute("href", "?step=3")
-    page.screenshot(path="/tmp/fair/replay-sevens.png", full_page=True)
+    shoot(page, "replay-sevens")
     page.locator("#replay-slider").fill(str(steps))  # the slider to its end
     expect(page.locator("#replay-counter")).to_have_text(f"Move {steps} of {steps}")
     expect(page.locator("section#table.table--over")).to_have_count(1)
@@ -41,10 +41,10 @@ def test_arrow_keys_and_the_slider_step_through_a_finished_game(page, live_url):
     assert page.locator("#replay-slider").input_value() == "7"
     page.keyboard.press("End")
     expect(page).to_have_url(f"{live_url}/en/g/{game.public_id}/?step={steps}")
-    page.screenshot(path="/tmp/fair/replay-sevens-end.png", full_page=True)
+    shoot(page, "replay-sevens-end")
 
 
-def test_a_sevn_replay_at_phone_width(page, live_url):
+def test_a_sevn_replay_at_phone_width(page, live_url, shoot):
     table, players = table_of("sevn")
     game = play_out(table, players, Unwatched())
     page.set_viewport_size({"width": 360, "height": 780})
@@ -53,4 +53,4 @@ def test_a_sevn_replay_at_phone_width(page, live_url):
     expect(page.locator("#open-hands")).to_have_count(0)  # SEVN's cards are all on the table already
     page.click('[data-replay-to="next"]')
     expect(page).to_have_url(f"{live_url}/de/g/{game.public_id}/?step=5")
-    page.screenshot(path="/tmp/fair/replay-sevn-phone-de.png", full_page=True)
+    shoot(page, "replay-sevn-phone-de")

@@ -5,7 +5,6 @@ lead to their step, and each step shows its options with the hard bot's estimate
 from __future__ import annotations
 
 import re
-from pathlib import Path
 
 import pytest
 from django.utils import timezone
@@ -19,8 +18,6 @@ from ..waiting import until
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
-SHOTS = Path("/tmp/analysis")
-
 
 def held_back(game) -> None:
     """The game's analysis as if a process were working on it: the loop leaves it alone."""
@@ -30,8 +27,7 @@ def held_back(game) -> None:
 
 
 @pytest.mark.parametrize("kind", ["sevn", "sevens"])
-def test_the_replay_says_analysing_then_fills_in_without_a_reload(page, live_url, kind):
-    SHOTS.mkdir(exist_ok=True)
+def test_the_replay_says_analysing_then_fills_in_without_a_reload(page, live_url, kind, shoot):
     table, players = table_of(kind, names=("Ana", "Ben", "Cleo"), bots=("hard",))
     game = play_out(table, players, Unwatched())
     held_back(game)
@@ -60,22 +56,21 @@ def test_the_replay_says_analysing_then_fills_in_without_a_reload(page, live_url
         page.locator(f'#replay-analysis [data-replay-jump="{marked[0]}"]').first.click()
         expect(page.locator("#replay-counter")).to_have_text(re.compile(f"^Move {marked[0]} of"))
         expect(judgement.locator(".judgement__verdict")).to_contain_text(re.compile("Inaccuracy|Mistake|Blunder"))
-    page.screenshot(path=str(SHOTS / f"replay-analysis-{kind}-desktop.png"), full_page=True)
+    shoot(page, f"replay-analysis-{kind}-desktop")
     page.set_viewport_size({"width": 390, "height": 844})
-    page.screenshot(path=str(SHOTS / f"replay-analysis-{kind}-phone.png"), full_page=True)
+    shoot(page, f"replay-analysis-{kind}-phone")
     page.goto(f"{live_url}/de/g/{game.public_id}/?step={step}")
     expect(page.locator("#replay-analysis")).to_contain_text("Analyse durch den Bot")
-    page.screenshot(path=str(SHOTS / f"replay-analysis-{kind}-phone-de.png"), full_page=True)
+    shoot(page, f"replay-analysis-{kind}-phone-de")
 
 
-def test_the_profile_shows_accuracy_over_time(page, live_url):
+def test_the_profile_shows_accuracy_over_time(page, live_url, shoot):
     from game.services import analysis
 
     from ..accounts.test_home import account
     from ..accounts.test_ratings import play_out as play_rated
     from ..accounts.test_ratings import rated_table
 
-    SHOTS.mkdir(exist_ok=True)
     people = [account(name)[1] for name in ("Mia", "Noa", "Oli")]
     # three deals that each give Mia choices to judge (a deal that freezes her at once, and a
     # round 1 someone wins to 50, would leave a game with nothing of hers analysed)
@@ -93,14 +88,14 @@ def test_the_profile_shows_accuracy_over_time(page, live_url):
     expect(section).to_contain_text("Average accuracy")
     expect(section).to_contain_text("Accuracy over time")
     expect(section.locator('svg[aria-label^="Accuracy over 3 analysed games"]')).to_have_count(1)
-    section.screenshot(path=str(SHOTS / "profile-accuracy-desktop.png"))
+    shoot(section, "profile-accuracy-desktop")
     page.set_viewport_size({"width": 390, "height": 844})
     page.goto(f"{live_url}/fr/u/Mia/")
     expect(page.locator("#stats-sevn").locator("xpath=..")).to_contain_text("Précision moyenne")
-    page.locator("#stats-sevn").locator("xpath=..").screenshot(path=str(SHOTS / "profile-accuracy-phone-fr.png"))
+    shoot(page.locator("#stats-sevn").locator("xpath=.."), "profile-accuracy-phone-fr")
     page.goto(f"{live_url}/en/rules/sevn/full/#analysis")
     expect(page.locator("#analysis")).to_contain_text("percentage points")
-    page.locator("#analysis").screenshot(path=str(SHOTS / "rules-analysis-phone.png"))
+    shoot(page.locator("#analysis"), "rules-analysis-phone")
 
 
 def test_a_step_on_its_way_when_the_analysis_comes_is_the_step_shown(page, live_url):

@@ -13,7 +13,7 @@ from tests.fair.play import Unwatched, play_out, table_of
 pytestmark = pytest.mark.django_db(transaction=True)
 
 
-def test_a_record_uploaded_is_verified_check_by_check(page, live_url, tmp_path):
+def test_a_record_uploaded_is_verified_check_by_check(page, live_url, tmp_path, shoot):
     table, players = table_of("sevens", seeds={0: "abc"})
     game = play_out(table, players, Unwatched())
     path = tmp_path / "record.json"
@@ -27,4 +27,4 @@ def test_a_record_uploaded_is_verified_check_by_check(page, live_url, tmp_path):
         "Gra z tej strony, bez zmian: karty zostały rozdane uczciwie, a gra przebiegła zgodnie z zapisem."
     )
     expect(page.locator(".verify__check--ok")).to_have_count(11)  # the signature's check too
-    page.screenshot(path="/tmp/fair/verify-pl.png", full_page=True)
+    shoot(page, "verify-pl")
