@@ -1,6 +1,11 @@
 # `make run` serves the game on the embedded default; `make test` runs the whole suite.
 # Both set everything up first (virtualenv, packages, database, translations, Chromium).
-PYTHON ?= python3
+# The virtualenv's Python: the distribution's 3.11 where it can make one (Debian's links its
+# interpreter statically, without going through a shared libpython as pyenv's default build does:
+# the same engine games take 15 % fewer instructions under callgrind, and the suite's Python-only
+# folders 17 % less CPU, 96 against 116 s in two pairs taken in turns); python3 otherwise.
+# A .venv that exists is kept, whichever Python made it.
+PYTHON ?= $(shell /usr/bin/python3.11 -c "import ensurepip, venv" >/dev/null 2>&1 && echo /usr/bin/python3.11 || echo python3)
 # Python keeps each module's compiled bytecode (__pycache__, ignored by git) unless this is set,
 # as some machines set it for every process: then every process compiled the project's modules
 # again, and pytest rewrote every test module's asserts again (5.5 s of CPU to collect the suite
