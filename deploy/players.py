@@ -365,7 +365,7 @@ class Seat:
                 return
         if self.screen.version in self.sent:  # one answer per table shown, as the page's bar allows
             return
-        if time.monotonic() >= self.until:  # the time is up (draining): no more moves
+        if time.monotonic() >= self.until or not self.plays:  # the time is up (draining), or told to stop
             return
         self.sent[self.screen.version] = self.answered[self.screen.version] = time.perf_counter()
         # the table the screen shows goes with the move (its version and game), as the page's script adds it

@@ -77,12 +77,19 @@ async def connect_then_play(stack, seats: list[Seat], seconds: float, before_clo
         asyncio.ensure_future(seat._decide())  # answer the table already shown
     await asyncio.sleep(seconds)  # time under test: play goes on for this long
     for seat in players:
-        seat.plays = False
+        seat.plays = False  # (a decision still thinking sends nothing now)
     codes = {seat.code for seat in seats}
+
+    def answered(seat: Seat) -> bool:
+        """The seat's last move, if it sent one, has come back: applied (its screen shows a later
+        version) or refused. Until then it may still be on its way to the database, and screens
+        equal to the database now would miss it."""
+        last = max(seat.sent, default=None)
+        return last is None or seat.screen.version > last or seat.refused_at >= seat.sent[last]
 
     def caught_up() -> bool:  # (the screens' own check runs every second)
         held = {code: database_version(stack, code) for code in codes}
-        return all(seat.screen.version == held[seat.code] for seat in seats)
+        return all(answered(seat) for seat in players) and all(seat.screen.version == held[seat.code] for seat in seats)
 
     await until_async(caught_up, "every screen showing the table the database holds", seconds=30, every=0.2)
     if before_closing is not None:
