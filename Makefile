@@ -25,7 +25,7 @@ SEVN_CANONICAL_HOST ?= localhost:$(PORT)
 endif
 SITE_URL := http://$(or $(SEVN_CANONICAL_HOST),$(HOST):$(PORT))/
 
-.PHONY: run test screenshots setup system messages services migrate bench bench-service lint
+.PHONY: run test screenshots chromium setup system messages services migrate bench bench-service lint
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -62,16 +62,17 @@ run: migrate
 services:
 	.ci/services
 
-test: setup services lint
+# Debian's Chromium and its headless shell, for the browser tests.
+chromium:
 	@(command -v chromium && command -v chromium-headless-shell) >/dev/null || \
 		($(SUDO) apt-get update -qq && $(SUDO) apt-get install -y -qq chromium chromium-headless-shell)
+
+test: setup services lint chromium
 	$(BIN)/python -m pytest
 
 # The browser tests again, keeping every screenshot they take under artifacts/screenshots/ (to be
 # looked at: desktop and phone, every language). `make test` takes none: nothing asserts on them.
-screenshots: setup services
-	@(command -v chromium && command -v chromium-headless-shell) >/dev/null || \
-		($(SUDO) apt-get update -qq && $(SUDO) apt-get install -y -qq chromium chromium-headless-shell)
+screenshots: setup services chromium
 	$(BIN)/python -m pytest tests/browser --screenshots
 
 bench: setup

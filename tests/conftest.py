@@ -180,6 +180,17 @@ _RUN_FOLDER: list[str] = []  # the folder this process made for the run's templa
 TEST_DB_TEMPLATE = "SEVN_TEST_DB_TEMPLATE"  # where the run's migrated SQLite test database is kept
 
 
+def pytest_addoption(parser):
+    """Options of the whole suite. They live here, not in a folder's conftest, because pytest reads
+    a folder's options only when that folder is named on the command line, and `pytest
+    --screenshots` from the top names none."""
+    parser.addoption(
+        "--screenshots",
+        action="store_true",
+        help="save the browser tests' screenshots under artifacts/screenshots/ (`make screenshots`)",
+    )
+
+
 def pytest_configure(config):
     """A test database file left by an earlier run may have its WAL files beside it; a fresh
     database next to an old WAL file reads as corrupt, so start from nothing. Each xdist worker

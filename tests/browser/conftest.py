@@ -251,14 +251,6 @@ def pytest_runtest_call(item):
                 context.close()
 
 
-def pytest_addoption(parser):
-    parser.addoption(
-        "--screenshots",
-        action="store_true",
-        help="save the browser tests' screenshots under artifacts/screenshots/ (`make screenshots`)",
-    )
-
-
 def screenshots_wanted(config) -> bool:
     """Pictures are taken when asked for (`make screenshots`, or SEVN_SCREENSHOTS=1), not on
     every run: nothing asserts on them, they are there to be looked at. Taken on every run, the
