@@ -27,7 +27,7 @@ from sevn_site.installable import offline_pages
 from tests.accounts.test_home import account
 from tests.browser.test_accessibility import check
 
-from ..waiting import until
+from ..waiting import POLL_MS, until
 from .conftest import CHROMIUM_ARGS, DESKTOP, FULL_CHROMIUM, PHONE
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.service_worker]
@@ -117,6 +117,7 @@ def test_a_push_reaches_the_other_persons_service_worker_as_the_tables_notice(br
             return shown.length ? shown : null;
         }""",
         arg=table.code,
+        polling=POLL_MS,
     ).json_value()
     assert shown == [{"title": "Your move", "body": message["body"], "tag": table.code, "url": f"/en/t/{table.code}/"}]
     assert table.code in shown[0]["body"]
@@ -135,6 +136,7 @@ def test_a_push_reaches_the_other_persons_service_worker_as_the_tables_notice(br
             return found.length === 1 && found[0].title === "Time is running out";
         }""",
         arg=table.code,
+        polling=POLL_MS,
     )
 
 

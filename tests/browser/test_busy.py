@@ -16,7 +16,7 @@ from playwright.sync_api import expect
 
 from tests.browser import scenes
 from tests.browser.conftest import DESKTOP, _serving
-from tests.waiting import until
+from tests.waiting import POLL_MS, until
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -61,7 +61,7 @@ def test_a_page_turned_away_says_busy_retries_and_gets_its_table_once_there_is_r
         expect(note.locator("[data-connection-text]")).to_have_text("The server is busy: retrying in a moment…")
         expect(note).to_have_class("connection connection--busy")
         # it tries again by itself (pauses of up to 1 s, then 2 s: here a twentieth), turned away again
-        waiting.wait_for_function("() => window.closes && window.closes.length > 1", timeout=15_000)
+        waiting.wait_for_function("() => window.closes && window.closes.length > 1", timeout=15_000, polling=POLL_MS)
         expect(note).to_be_visible()  # turned away again: still busy, not a dead table
         expect(waiting.locator('body[data-socket="live"]')).to_have_count(0)
 
@@ -104,7 +104,7 @@ def test_a_page_turned_away_while_a_crowd_is_let_in_comes_back_within_seconds(br
             expect(note.locator("[data-connection-retry]")).to_be_hidden()
             page.clock.fast_forward(4_000)  # longer than any pause it may take now
             # it tried again within the 4 s, and was turned away
-            page.wait_for_function("n => window.closes && window.closes.length > n", arg=so_far)
+            page.wait_for_function("n => window.closes && window.closes.length > n", arg=so_far, polling=POLL_MS)
             assert len(turned) > so_far, (so_far, note.inner_text())
         page.clock.fast_forward(4_000)
         expect(page.locator('body[data-socket="live"]')).to_have_count(1)
@@ -212,7 +212,7 @@ def _turned_away_until_the_pause_is_long(page, lang: str) -> None:
             return
         closes = page.evaluate("window.closes.length")
         page.clock.fast_forward(4_000)
-        page.wait_for_function("n => window.closes.length > n", arg=closes)  # tried, turned away again
+        page.wait_for_function("n => window.closes.length > n", arg=closes, polling=POLL_MS)  # tried, turned away again
     raise AssertionError((lang, page.locator("#connection").inner_text()))
 
 
@@ -239,7 +239,9 @@ def _counts_down_and_tries_now(page, lang: str, viewport: dict) -> None:
 
     so_far = page.evaluate("window.tries")
     button.click()
-    page.wait_for_function("n => window.tries > n", arg=so_far)  # at once, not when the seconds run out
+    page.wait_for_function(
+        "n => window.tries > n", arg=so_far, polling=POLL_MS
+    )  # at once, not when the seconds run out
     # turned away once more: a longer pause (below 16 s: 15.84 s), counted down again
     expect(button).to_be_visible()
     expect(page.locator("#connection [data-connection-text]")).to_have_text(_countdown(lang))
@@ -332,7 +334,9 @@ def test_a_lost_socket_says_reconnecting_above_the_table_with_the_moves_off_in_e
                 assert page.evaluate("window.sends || 0") == 0, "a move was taken while lost"
                 tried = page.evaluate("window.tries")
                 # some tries to reconnect, each refused
-                page.wait_for_function("n => window.tries >= n && window.closes.length >= n", arg=tried + 2)
+                page.wait_for_function(
+                    "n => window.tries >= n && window.closes.length >= n", arg=tried + 2, polling=POLL_MS
+                )
                 page.evaluate("window.scrollTo(0, 0)")  # the click scrolled to the button
                 _banner_as_a_player_sees_it(page, lang, viewport, LOST[lang], "connection")
                 shoot(page, f"lost-{lang}-{name}", full_page=False)
@@ -511,7 +515,7 @@ def test_a_table_that_no_longer_exists_says_so_with_the_way_to_the_start_page_in
                 expect(page.locator('body[data-socket="live"]')).to_have_count(1)
                 Table.objects.filter(pk=table.pk).delete()
                 sockets[0].close(code=1012)
-                page.wait_for_function("() => window.closes && window.closes.length > 0")
+                page.wait_for_function("() => window.closes && window.closes.length > 0", polling=POLL_MS)
                 page.clock.run_for(1_000)  # its pause before the try (up to 1 s) at once
                 _closed_for_good(page, lang, viewport, text, home)
                 assert len(sockets) == 2, (lang, sockets)  # the one try, answered 4404
@@ -611,7 +615,7 @@ def test_a_socket_dropped_without_a_close_says_reconnecting_and_comes_back(brows
             tries = page.evaluate("window.tries")
             # it tries again by itself, each try dropped (its pause is random, up to 1 s, 2 s, 4 s,
             # then 8 s: here a twentieth of that), and says so once more
-            page.wait_for_function("n => window.tries > n && window.closes.length > n", arg=tries)
+            page.wait_for_function("n => window.tries > n && window.closes.length > n", arg=tries, polling=POLL_MS)
             assert len(down["sockets"]) > tries, down["sockets"]
             assert set(page.evaluate("window.closes")) == {1006}, page.evaluate("window.closes")
             _banner_as_a_player_sees_it(page, "en", viewport, LOST["en"], "connection")

@@ -10,7 +10,7 @@ from playwright.sync_api import expect
 
 from tests.browser.conftest import DESKTOP, PHONE
 from tests.browser.play import create_table, decide, deciding, join, play_until, two_players
-from tests.waiting import until
+from tests.waiting import POLL_MS, until
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -164,7 +164,9 @@ def lit_seats(page, seconds: float = 2.0) -> list:
     (0.2 s) has settled, or as it is after `seconds` (for the caller's message)."""
     try:
         page.wait_for_function(
-            f"() => ({TURN_LIGHT})().every(([isTurn, lit]) => isTurn === lit)", timeout=seconds * 1000
+            f"() => ({TURN_LIGHT})().every(([isTurn, lit]) => isTurn === lit)",
+            timeout=seconds * 1000,
+            polling=POLL_MS,
         )
     except PlaywrightTimeoutError:
         pass

@@ -17,6 +17,7 @@ from tests.browser.conftest import DESKTOP, PHONE
 from tests.browser.play import create_table, join
 from tests.factories import act
 from tests.games.sevens.tables import game_of, play, sevens_table, state_of
+from tests.waiting import POLL_MS
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -39,6 +40,7 @@ def wait_for_marks(page, wanted: dict, seconds: float) -> None:
             f"wanted => Object.entries(wanted).every(([seat, mark]) => ({MARKS})()[seat] === mark)",
             arg=wanted,
             timeout=max(seconds, 0.1) * 1000,
+            polling=POLL_MS,
         )
     except PlaywrightTimeoutError:
         raise AssertionError(f"presence marks {marks(page)}, wanted {wanted}") from None
