@@ -71,7 +71,7 @@ def sevens_host(page, base: str, nickname: str) -> str:
 
 @pytest.mark.parametrize("game", ["sevn", "sevens"])
 def test_people_connected_since_the_lobby_are_online_from_the_start_and_stay_so(browser, quick_presence_url, game):
-    """Both online on both screens within 2 s of the start and still after AWAY_AFTER (several
+    """Both online on each screen within 2 s of the game appearing there, and still after AWAY_AFTER (several
     heartbeats, past the sweep's STALE_AFTER); Ben closes his tab: offline on Ana's screen at
     once, away (a bot plays for him) after presence.AWAY_AFTER."""
     live_url = quick_presence_url
@@ -83,11 +83,12 @@ def test_people_connected_since_the_lobby_are_online_from_the_start_and_stay_so(
         ana.locator('[data-action="add-bot"]').first.click()
         expect(ana.locator(".lobby-seat .badge--bot")).to_have_count(1)
     ana.click('[data-action="start"]')
-    started = time.monotonic()
     both = {"0": "online", "1": "online"}
     for page in (ana, ben):
         expect(page.locator("#table")).to_have_attribute("data-status", "playing")
-        wait_for_marks(page, both, 2 - (time.monotonic() - started))
+        # within 2 s of the game appearing on this screen (what a loaded machine takes to get it
+        # there is not under test): a lobby's screens that were never told would wait for a change
+        wait_for_marks(page, both, 2)
     expect(ana.locator("#seat-0 .badge--you")).to_have_count(1)
     # time under test: online still once the sweep's thresholds have passed (nothing to wait for)
     ana.wait_for_timeout((presence.AWAY_AFTER.total_seconds() + 1) * 1000)
