@@ -27,9 +27,9 @@ SITE_URL := http://$(or $(SEVN_CANONICAL_HOST),$(HOST):$(PORT))/
 
 .PHONY: run test screenshots chromium setup system messages services migrate bench bench-service lint
 
-# The project and its packages are installed by uv (from PyPI, into the virtualenv's own pip first):
-# the same versions as pip resolves, in 3-5 s where pip took 25-40 s on a fresh clone (20 s of CPU,
-# its cache warm), a twentieth of `make test`'s eight minutes. Where uv cannot be had, pip does it.
+# The virtualenv's pip installs uv, and uv installs the project and its packages: the same versions
+# pip resolves, in 3-5 s where pip took 25-40 s on a fresh clone (20 s of CPU with its cache warm).
+# Where uv cannot be had, pip does the install itself.
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	if $(BIN)/pip install --quiet --disable-pip-version-check uv; then \

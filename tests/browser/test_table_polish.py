@@ -71,9 +71,9 @@ def sevens_host(page, base: str, nickname: str) -> str:
 
 @pytest.mark.parametrize("game", ["sevn", "sevens"])
 def test_people_connected_since_the_lobby_are_online_from_the_start_and_stay_so(browser, quick_presence_url, game):
-    """Both online on each screen within 2 s of the game appearing there, and still after AWAY_AFTER (several
-    heartbeats, past the sweep's STALE_AFTER); Ben closes his tab: offline on Ana's screen at
-    once, away (a bot plays for him) after presence.AWAY_AFTER."""
+    """Both online on each screen within 2 s of the game appearing there, and still after
+    AWAY_AFTER (several heartbeats, past the sweep's STALE_AFTER); Ben closes his tab: offline on
+    Ana's screen at once, away (a bot plays for him) after presence.AWAY_AFTER."""
     live_url = quick_presence_url
     contexts = [browser.new_context(viewport=size) for size in (DESKTOP, PHONE)]
     ana, ben = (context.new_page() for context in contexts)
