@@ -120,12 +120,13 @@ def _serving(django_db_blocker):
     in the session (live_url's): patching the sweep before forking this one does not stop them."""
     from channels.testing.live import make_application
     from daphne.testing import DaphneProcess
-    from django.contrib.staticfiles.handlers import ASGIStaticFilesHandler
     from django.db import connections
+
+    from tests.browser.static_files import StaticFromMemory
 
     process = DaphneProcess(
         "127.0.0.1",
-        partial(make_application, static_wrapper=ASGIStaticFilesHandler),
+        partial(make_application, static_wrapper=StaticFromMemory),
         setup=_daphne_child_setup,
     )
     with django_db_blocker.unblock():
