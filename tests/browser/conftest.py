@@ -121,8 +121,17 @@ def _serving(django_db_blocker):
     from channels.testing.live import make_application
     from daphne.testing import DaphneProcess
     from django.db import connections
+    from django.urls import get_resolver
 
     from tests.browser.static_files import StaticFromMemory
+
+    # What each fork would otherwise import for itself, on its way up and at its first request:
+    # the app (Channels' routing, the consumers) and the site's URLs (every view). Imported here
+    # once, a fork is ready in 0.02 s of CPU instead of 0.25, and its first page costs 0.15 s
+    # instead of 0.22-0.32 (the suite forks some 35 servers). An app imported before the fork is
+    # a state the child already handles (_daphne_child_setup).
+    importlib.import_module("sevn_site.asgi")
+    get_resolver().url_patterns  # noqa: B018 - loads every view module
 
     process = DaphneProcess(
         "127.0.0.1",
