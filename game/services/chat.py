@@ -92,20 +92,41 @@ def _traced(in_force, player: Player) -> Q:
     return found
 
 
-def active_sanction(kind: str, player: Player, table_id: int | None = None, now=None) -> Sanction | None:
-    """The person's mute (everywhere, or at this table) or ban in force now, the longest first.
-    A ban holds for the browsers and, while it lasts, the address it was given from too."""
+def sanctions_in_force(
+    player: Player, table_id: int | None = None, kinds: tuple[str, ...] = ("ban", "mute"), now=None
+) -> dict[str, Sanction]:
+    """The person's ban and mute in force now (`kinds`), each the longest: one for good (the
+    latest given), else the last to run out. A mute counts everywhere or at this table; a ban
+    holds for the browsers and, while it lasts, the address it was given from too. One query for
+    both: a table socket asks as it opens (chat_refusal), and most people have neither."""
     now = now or timezone.now()
-    in_force = Sanction.objects.filter(kind=kind, lifted__isnull=True).filter(
-        Q(expires__isnull=True) | Q(expires__gt=now)
-    )
+    in_force = Sanction.objects.filter(lifted__isnull=True).filter(Q(expires__isnull=True) | Q(expires__gt=now))
     who = person_filter(player.key, player.user_id)
-    if kind == Sanction.Kind.BAN:
-        who |= _traced(in_force, player)
-    found = in_force.filter(who)
-    if kind == Sanction.Kind.MUTE:
-        found = found.filter(Q(table__isnull=True) | Q(table_id=table_id))
-    return found.filter(expires__isnull=True).first() or found.order_by("-expires").first()
+    wanted = Q(pk__in=[])
+    if Sanction.Kind.BAN in kinds:
+        wanted |= Q(kind=Sanction.Kind.BAN) & (who | _traced(in_force.filter(kind=Sanction.Kind.BAN), player))
+    if Sanction.Kind.MUTE in kinds:
+        wanted |= Q(kind=Sanction.Kind.MUTE) & who & (Q(table__isnull=True) | Q(table_id=table_id))
+    found: dict[str, Sanction] = {}
+    for sanction in in_force.filter(wanted):
+        kept = found.get(sanction.kind)
+        if kept is None or _longer(sanction, kept):
+            found[sanction.kind] = sanction
+    return found
+
+
+def _longer(one: Sanction, other: Sanction) -> bool:
+    """Whether `one` outlasts `other` (for good beats any end; of two for good, the later given)."""
+    if (one.expires is None) != (other.expires is None):
+        return one.expires is None
+    if one.expires is None:
+        return one.created > other.created
+    return one.expires > other.expires
+
+
+def active_sanction(kind: str, player: Player, table_id: int | None = None, now=None) -> Sanction | None:
+    """The person's mute (everywhere, or at this table) or ban in force now, the longest first."""
+    return sanctions_in_force(player, table_id, (kind,), now).get(kind)
 
 
 def refuse_sanctioned(kind: str, player: Player, table_id: int | None = None) -> None:
@@ -135,8 +156,9 @@ def chat_refusal(table: Table, player: Player | None) -> dict | None:
         return {"kind": "closed", "until": None, "reason": ""}
     if player is None:
         return None
+    found = sanctions_in_force(player, table.id)
     for kind in (Sanction.Kind.BAN, Sanction.Kind.MUTE):
-        sanction = active_sanction(kind, player, table.id)
+        sanction = found.get(kind)
         if sanction is not None:
             until = sanction.expires.timestamp() if sanction.expires else None
             return {"kind": str(kind), "until": until, "reason": sanction.reason}

@@ -7,7 +7,6 @@ import re
 import unicodedata
 
 from django.db import transaction
-from django.db.models import F
 from django.utils.translation import gettext_lazy as _
 
 from game.core import names
@@ -16,7 +15,7 @@ from game.core.identity import Player
 from game.delivery import announce
 from game.models import Game, Seat, Table
 from game.services import table_reads
-from game.services.store import locked_table_and_game
+from game.services.store import count_up, locked_table_and_game
 
 NICKNAME_MAX = 20
 
@@ -45,8 +44,7 @@ def presence_event(table_id: int) -> dict:
     (the higher `told`), not the one that reached it last. The count is taken with the table's
     row locked, so the later count always goes with the later reading of who is here."""
     with transaction.atomic():
-        Table.objects.filter(id=table_id).update(presence_told=F("presence_told") + 1)
-        told = Table.objects.filter(id=table_id).values_list("presence_told", flat=True).get()
+        told = count_up(Table, table_id, "presence_told")
         return {"type": "presence", "online": table_reads.online(table_id), "told": told}
 
 

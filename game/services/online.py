@@ -12,10 +12,11 @@ from django.utils import timezone
 
 from game.models import SitePresence
 from game.services.presence import STALE_AFTER
+from game.services.store import put_row
 
 
 def page_opened(*, channel: str, user_id: int) -> None:
-    SitePresence.objects.update_or_create(channel=channel, defaults={"user_id": user_id, "seen": timezone.now()})
+    put_row(SitePresence, channel=channel, user=user_id, seen=timezone.now())
 
 
 def page_closed(*, channel: str) -> None:

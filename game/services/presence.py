@@ -25,7 +25,7 @@ from game.models import Game, Presence, Seat, Table
 from game.services import held, table_reads
 from game.services.common import announced, presence_event, table_update
 from game.services.play import ABSENT_TURN, GRACE, gone, hurry, unhurry
-from game.services.store import locked_table_and_game
+from game.services.store import locked_table_and_game, put_row
 
 logger = logging.getLogger(__name__)
 
@@ -47,13 +47,14 @@ def online(table_id: int) -> list[int]:
     return table_reads.online(table_id)
 
 
-def _presence_message(table: Table) -> dict | None:
-    """Which seats have a socket open, announced to every screen of a running or finished game."""
+def _presence_message(table: Table, seats: list[Seat] | None = None) -> dict | None:
+    """Which seats have a socket open, announced to every screen of a running or finished game
+    (`seats`: the table's, in order, if the caller has them as they are now)."""
     if table.status not in (Table.Status.PLAYING, Table.Status.FINISHED):
         return None
-    message = table_update(
-        table, sorted(table.seats.all(), key=lambda seat: seat.index), table_reads.current_game(table)
-    )
+    if seats is None:
+        seats = sorted(table.seats.all(), key=lambda seat: seat.index)
+    message = table_update(table, seats, table_reads.current_game(table))
     message["events"] = [presence_event(table.id)]
     return announced(table.code, message)
 
@@ -67,20 +68,22 @@ def arrived(*, code: str, player_key: str, channel: str) -> dict | None:
     if table is None:
         return None
     now = timezone.now()
-    seat = table.seats.filter(player_key=player_key).first()
+    seats = sorted(table.seats.all(), key=lambda seat: seat.index)
+    seat = next((seat for seat in seats if seat.player_key == player_key), None)
     was_gone = seat is not None and gone(table, seat, now)  # asked before this socket counts
-    Presence.objects.update_or_create(channel=channel, defaults={"table": table, "player_key": player_key, "seen": now})
+    put_row(Presence, channel=channel, table=table.id, player_key=player_key, seen=now)
     if seat is not None:
         Seat.objects.filter(id=seat.id).update(last_seen=now)
+        seat.last_seen = now
         held.seen({table.code: {player_key}}, now)
     if seat is not None and seat.away and not table.turn_based:  # turn-based: "Take my seat back" (play.seat_reclaim)
         message = _back(table.id, seat.id)
         if message is not None:
             message["events"] = [*message["events"], presence_event(table.id)]
             return announced(table.code, message)
-    if was_gone:
+    if was_gone:  # (the clock it gives back is in the game, read with the presence message)
         unhurry(table_id=table.id, seat_index=seat.index, now=now)
-    return _presence_message(table)
+    return _presence_message(table, seats)
 
 
 @transaction.atomic

@@ -516,3 +516,37 @@ def save_move(
     if not written and not held:
         raise VersionMoved(f"game {game.id} was not at version {game.version - 1}")
     return written
+
+
+def put_row(model, **values) -> None:
+    """A row by its primary key, made or (if it is there already) changed, in one statement:
+    `INSERT … ON CONFLICT (pk) DO UPDATE` (PostgreSQL and SQLite alike). Django's
+    update_or_create takes six round trips for it (a transaction, a locking read, a savepoint
+    around the insert), and a socket opening writes one of these rows (presence, online)."""
+    meta = model._meta
+    fields = [meta.get_field(name) for name in values]
+    key = meta.pk.column
+    quote = connection.ops.quote_name
+    columns = ", ".join(quote(field.column) for field in fields)
+    changed = ", ".join(
+        f"{quote(field.column)} = EXCLUDED.{quote(field.column)}" for field in fields if field.column != key
+    )
+    sql = (
+        f"INSERT INTO {quote(meta.db_table)} ({columns}) VALUES ({', '.join(['%s'] * len(fields))}) "
+        f"ON CONFLICT ({quote(key)}) DO UPDATE SET {changed}"
+    )
+    with connection.cursor() as cursor:
+        cursor.execute(sql, [field.get_db_prep_save(values[field.name], connection) for field in fields])
+
+
+def count_up(model, pk: int, name: str) -> int:
+    """One more on a counter column, and its new value, in one statement (`UPDATE … RETURNING`);
+    the row stays locked to the end of the transaction, as with Django's update and read."""
+    meta = model._meta
+    quote = connection.ops.quote_name
+    column = quote(meta.get_field(name).column)
+    table, key = quote(meta.db_table), quote(meta.pk.column)
+    sql = f"UPDATE {table} SET {column} = {column} + 1 WHERE {key} = %s RETURNING {column}"
+    with connection.cursor() as cursor:
+        cursor.execute(sql, [pk])
+        return cursor.fetchone()[0]

@@ -39,12 +39,9 @@ def current_game(table: Table) -> Game | None:
 
 def online(table_id: int) -> list[int]:
     """The seats of people with a socket open at the table (bots have none)."""
-    keys = set(Presence.objects.filter(table_id=table_id).values_list("player_key", flat=True))
-    return sorted(
-        index
-        for index, key in Seat.objects.filter(table_id=table_id, bot_level="").values_list("index", "player_key")
-        if key in keys
-    )
+    here = Presence.objects.filter(table_id=table_id).values("player_key")
+    seats = Seat.objects.filter(table_id=table_id, bot_level="", player_key__in=here)
+    return list(seats.order_by("index").values_list("index", flat=True))
 
 
 def _options(table: Table) -> dict:

@@ -22,6 +22,7 @@ SUITES = [
     "tests/services/test_alerts_outbox.py",  # the claims: SELECT ... FOR UPDATE SKIP LOCKED there
     "tests/services/test_reliability.py",  # a seat's JSON (who let an away person go) read with the move
     "tests/services/test_reliability_shown.py",  # figures by a window query; a game's records in a move
+    "tests/services/test_socket_opening.py",  # a socket's row and the table's count, each one statement
 ]
 
 

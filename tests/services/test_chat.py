@@ -7,6 +7,8 @@ from datetime import timedelta
 
 import pytest
 from django.contrib.auth.models import User
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 from django.utils.translation import override
 
@@ -371,3 +373,23 @@ def test_a_chat_line_travels_between_processes_as_one_json_payload():
     wire, local = broadcast.pack(table.code, message), broadcast.pack(table.code, message, local=True)
     assert wire["type"] == "chat.line" and wire["code"] == table.code and "over redis" in wire["payload"]
     assert broadcast.unpack(broadcast.from_wire(wire)) == broadcast.unpack(local) == message["body"]
+
+
+def test_the_refusal_shown_is_the_longest_sanction_here_read_in_one_query():
+    """A ban before a mute, for good before any end, else the last to run out; another table's
+    mute does not count here. Both kinds come from one query: every table socket asks as it opens."""
+    table, (ana, ben) = open_table(start=False)
+    other, _ = open_table(names=("Cleo", "Dan"), start=False)
+    mute(ben, "Ben", duration="15m", reason="spam")
+    mute(ben, "Ben", duration="24h", reason="insults")
+    mute(ben, "Ben", duration="permanent", table=other, reason="elsewhere")
+    with CaptureQueriesContext(connection) as queries:
+        shown = services.chat_recent(table.code, ben)["refusal"]
+    assert (shown["kind"], shown["reason"]) == ("mute", "insults")
+    assert len([query for query in queries if "game_sanction" in query["sql"]]) == 1
+    mute(ben, "Ben", duration="permanent", reason="for good")
+    assert services.chat_recent(table.code, ben)["refusal"] == {"kind": "mute", "until": None, "reason": "for good"}
+    moderation.player_ban(by=None, person=Person(ben.key, "Ben"), duration="7d", reason="cheating")
+    shown = services.chat_recent(table.code, ben)["refusal"]
+    assert (shown["kind"], shown["reason"]) == ("ban", "cheating") and shown["until"] is not None
+    assert services.chat_recent(table.code, ana)["refusal"] is None
