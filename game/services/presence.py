@@ -25,7 +25,7 @@ from game.models import Game, Presence, Seat, Table
 from game.services import held, table_reads
 from game.services.common import announced, presence_event, table_update
 from game.services.play import ABSENT_TURN, GRACE, gone, hurry, unhurry
-from game.services.store import locked_table_and_game, put_row
+from game.services.store import locked_table_and_game, put_row, take_rows
 
 logger = logging.getLogger(__name__)
 
@@ -110,10 +110,9 @@ def left_all(*, channels: list[str]) -> list[dict]:
     else's closed with it. One socket at a time, four sockets of a table closing at once made
     four messages and a dozen statements each, queued on the one thread that runs every database
     call of the process: hundreds closing at once held up every move behind them."""
-    gone = list(Presence.objects.filter(channel__in=channels).values_list("channel", "table_id", "player_key"))
+    gone = take_rows(Presence, "channel", list(channels), ("channel", "table", "player_key"))
     if not gone:
         return []
-    Presence.objects.filter(channel__in=[channel for channel, _table, _key in gone]).delete()
     people = {(table_id, key) for _channel, table_id, key in gone}
     keys = {key for _table, key in people}
     candidates = Seat.objects.filter(table_id__in={table_id for table_id, _key in people}, player_key__in=keys)

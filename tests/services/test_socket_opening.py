@@ -1,6 +1,6 @@
-"""What a table socket's opening asks of the database (presence.arrived and whose sockets are
-open): every page opened and every screen after a restart pays it, a crowd's all at once, on the
-one thread that makes every database call of its process."""
+"""What a table socket's opening and closing ask of the database (presence.arrived and left,
+whose sockets are open): every page opened or closed and every screen after a restart pays it, a
+crowd's all at once, on the one thread that makes every database call of its process."""
 
 from __future__ import annotations
 
@@ -50,6 +50,20 @@ def test_a_socket_noted_again_moves_its_one_row():
     assert (row.table_id, row.player_key) == (other.id, ana_there.key) and row.seen >= first_seen
     assert Presence.objects.count() == 1
     assert table_reads.online(table.id) == [] and table_reads.online(other.id) == [1]
+
+
+def test_a_socket_closing_takes_its_row_in_one_statement_and_tells_the_table():
+    table, (ana, ben) = open_table()
+    presence.arrived(code=table.code, player_key=ana.key, channel="ana-1")
+    presence.arrived(code=table.code, player_key=ben.key, channel="ben-1")
+    with CaptureQueriesContext(connection) as queries:
+        message = presence.left(channel="ana-1")
+    sql = statements(queries)
+    taken = [s for s in sql if "game_presence" in s.split(" WHERE ")[0] and not s.startswith("SELECT")]
+    assert len(taken) == 1 and taken[0].startswith("DELETE") and "RETURNING" in taken[0], sql
+    assert message["events"][0]["online"] == [1]
+    assert not Presence.objects.filter(channel="ana-1").exists()
+    assert presence.left(channel="ana-1") is None  # closed again: nothing to take, nothing to tell
 
 
 def test_who_is_here_is_one_statement_and_leaves_bots_out():
