@@ -22,9 +22,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
-import os
 import statistics
-import subprocess
 import sys
 import time
 from pathlib import Path
@@ -33,7 +31,16 @@ HERE = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(HERE))  # this tree's bench, imported before a child puts its tree first
 
 from bench.move_cpu import Socket, scratch  # noqa: E402
-from bench.set_up import UNLIMITED_PEOPLE, in_turns, schema_from_models, table_of_guests  # noqa: E402
+from bench.set_up import (  # noqa: E402
+    UNLIMITED_PEOPLE,
+    child_figures,
+    database_arguments,
+    enter_tree,
+    schema_from_models,
+    table_of_guests,
+    tree_arguments,
+    trees_in_turns,
+)
 
 PEOPLE = 4
 HEADERS = [(b"origin", b"http://127.0.0.1:8000"), (b"host", b"127.0.0.1:8000")]
@@ -41,23 +48,17 @@ WHOLE_TABLE = 'id="table"'
 
 
 def child_main(args) -> None:
-    tree = Path(args.tree).resolve()
-    os.chdir(tree)
-    sys.path.insert(0, str(tree))
-    os.environ.update(
+    enter_tree(
+        args.tree,
         {
-            "DJANGO_SETTINGS_MODULE": "sevn_site.settings",
             "DATABASE_URL": args.database_url,
             "REDIS_URL": "",
             "SEVN_TIMERS": "off",
             "SEVN_ANALYSIS": "off",
             "SEVN_BOT_DELAY_MS": "0",
             **UNLIMITED_PEOPLE,
-        }
+        },
     )
-    import django
-
-    django.setup()
     schema_from_models()
     print(json.dumps(asyncio.run(arrivals(args))))
 
@@ -143,37 +144,28 @@ def run(tree: str, args) -> dict:
     with scratch(args.database) as url:
         command = [sys.executable, __file__, "--child", "--tree", tree, "--database-url", url]
         command += ["--tables", str(args.tables), "--arrivals", str(args.arrivals), "--warm", str(args.warm)]
-        done = subprocess.run(command, capture_output=True, text=True, check=False)
-        if done.returncode:
-            raise SystemExit(f"{tree} failed:\n{done.stderr[-4000:]}")
-        return json.loads(done.stdout.strip().splitlines()[-1])
+        return child_figures(command, tree)
+
+
+def said(figures: dict) -> str:
+    return (
+        f"{figures['cpu_ms']} ms of CPU and {figures['statements']} statements an opening and closing "
+        f"({figures['arrivals']} in {figures['wall_s']} s)"
+    )
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--trees", default=".", help="comma-separated trees to run, in turns")
-    parser.add_argument("--turns", type=int, default=1, help="runs of each tree, taking turns")
+    tree_arguments(parser)
     parser.add_argument("--tables", type=int, default=10)
     parser.add_argument("--arrivals", type=int, default=300, help="openings and closings measured per run")
     parser.add_argument("--warm", type=int, default=30, help="openings and closings before the measure")
-    parser.add_argument("--database", choices=("postgresql", "sqlite"), default="postgresql")
-    parser.add_argument("--child", action="store_true", help=argparse.SUPPRESS)
-    parser.add_argument("--tree", help=argparse.SUPPRESS)
-    parser.add_argument("--database-url", help=argparse.SUPPRESS)
+    database_arguments(parser)
     args = parser.parse_args()
     if args.child:
         child_main(args)
         return
-    trees = [str(Path(tree).resolve()) for tree in args.trees.split(",")]
-    runs: dict[str, list[dict]] = {tree: [] for tree in trees}
-    for turn, tree in in_turns(args.turns, trees):
-        figures = run(tree, args)
-        runs[tree].append(figures)
-        print(
-            f"turn {turn + 1} {tree}: {figures['cpu_ms']} ms of CPU and {figures['statements']} statements "
-            f"an opening and closing ({figures['arrivals']} in {figures['wall_s']} s)",
-            flush=True,
-        )
+    runs = trees_in_turns(args, lambda tree: run(tree, args), said)
     summary = {
         tree: {
             "cpu_ms": [figures["cpu_ms"] for figures in kept],

@@ -25,12 +25,10 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
-import os
 import random
 import secrets
 import shutil
 import statistics
-import subprocess
 import sys
 import tempfile
 import time
@@ -42,22 +40,23 @@ sys.path.insert(0, str(HERE))  # this tree's bench, imported before a child puts
 
 from bench.set_up import (  # noqa: E402
     UNLIMITED_PEOPLE,
-    in_turns,
+    child_figures,
+    database_arguments,
+    enter_tree,
     schema_from_models,
     scratch_postgresql,
     table_of_guests,
+    tree_arguments,
+    trees_in_turns,
 )
 
 PEOPLE = 4
 
 
 def child_main(args) -> None:
-    tree = Path(args.tree).resolve()
-    os.chdir(tree)
-    sys.path.insert(0, str(tree))
-    os.environ.update(
+    enter_tree(
+        args.tree,
         {
-            "DJANGO_SETTINGS_MODULE": "sevn_site.settings",
             "DATABASE_URL": args.database_url,
             "REDIS_URL": "",
             "SEVN_TIMERS": "off",
@@ -69,11 +68,8 @@ def child_main(args) -> None:
             **UNLIMITED_PEOPLE,
             # the same in every tree: the seats' tags in a recorded update are this key's (render_cpu.py)
             "SECRET_KEY": "move-cpu-bench-" + "k" * 40,
-        }
+        },
     )
-    import django
-
-    django.setup()
     schema_from_models()
     print(json.dumps(asyncio.run(play(args))))
 
@@ -317,41 +313,32 @@ def run(tree: str, args) -> dict:
             command += ["--profile", args.profile]
         if args.record:
             command += ["--record", args.record]
-        done = subprocess.run(command, capture_output=True, text=True, check=False)
-        if done.returncode:
-            raise SystemExit(f"{tree} failed:\n{done.stderr[-4000:]}")
-        return json.loads(done.stdout.strip().splitlines()[-1])
+        return child_figures(command, tree)
+
+
+def said(figures: dict) -> str:
+    stages_line = ", ".join(f"{name} {ms}" for name, ms in figures["stages_ms"].items() if ms >= 0.01)
+    return (
+        f"server {figures['server_ms']} ms a move "
+        f"(process {figures['process_ms']}, players {figures['client_ms']}; {figures['wall_s']} s)"
+        f"\n  stages: {stages_line}"
+    )
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--trees", default=".", help="comma-separated trees to run, in turns")
-    parser.add_argument("--turns", type=int, default=1, help="runs of each tree, taking turns")
+    tree_arguments(parser)
     parser.add_argument("--tables", type=int, default=20)
     parser.add_argument("--moves", type=int, default=3000, help="moves measured per run")
     parser.add_argument("--warm", type=int, default=400, help="moves before the measure starts")
-    parser.add_argument("--database", choices=("postgresql", "sqlite"), default="postgresql")
+    database_arguments(parser)
     parser.add_argument("--profile", help="write a cProfile of the measured moves here")
     parser.add_argument("--record", help="write the measured moves' table updates here (bench/render_cpu.py)")
-    parser.add_argument("--child", action="store_true", help=argparse.SUPPRESS)
-    parser.add_argument("--tree", help=argparse.SUPPRESS)
-    parser.add_argument("--database-url", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.child:
         child_main(args)
         return
-    trees = [str(Path(tree).resolve()) for tree in args.trees.split(",")]
-    runs: dict[str, list[dict]] = {tree: [] for tree in trees}
-    for turn, tree in in_turns(args.turns, trees):
-        figures = run(tree, args)
-        runs[tree].append(figures)
-        stages_line = ", ".join(f"{name} {ms}" for name, ms in figures["stages_ms"].items() if ms >= 0.01)
-        print(
-            f"turn {turn + 1} {tree}: server {figures['server_ms']} ms a move "
-            f"(process {figures['process_ms']}, players {figures['client_ms']}; {figures['wall_s']} s)"
-            f"\n  stages: {stages_line}",
-            flush=True,
-        )
+    runs = trees_in_turns(args, lambda tree: run(tree, args), said)
     summary = {
         tree: {
             "server_ms": [figures["server_ms"] for figures in kept],

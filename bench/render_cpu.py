@@ -14,34 +14,21 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import statistics
-import subprocess
 import sys
 import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # this tree's bench, before a child's tree
 
-from bench.set_up import in_turns  # noqa: E402
+from bench.set_up import child_figures, enter_tree, tree_arguments, trees_in_turns  # noqa: E402
 
 
 def child_main(args) -> None:
-    tree = Path(args.tree).resolve()
-    os.chdir(tree)
-    sys.path.insert(0, str(tree))
-    os.environ.update(
-        {
-            "DJANGO_SETTINGS_MODULE": "sevn_site.settings",
-            "DATABASE_URL": "sqlite:///:memory:",
-            "SECRET_KEY": "move-cpu-bench-" + "k" * 40,  # move_cpu.py's: the seats' tags are its
-        }
-    )
+    # move_cpu.py's key: the seats' tags in its recorded updates are its
+    enter_tree(args.tree, {"DATABASE_URL": "sqlite:///:memory:", "SECRET_KEY": "move-cpu-bench-" + "k" * 40})
     import gc
 
-    import django
-
-    django.setup()
     from game.delivery.broadcast import Passed
     from game.drawkit.pieces import drawings
     from game.screen.table import Screen
@@ -72,28 +59,25 @@ def child_main(args) -> None:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("updates", help="a file move_cpu.py --record wrote")
-    parser.add_argument("--trees", default=".", help="comma-separated trees to run, in turns")
-    parser.add_argument("--turns", type=int, default=1, help="runs of each tree, taking turns")
+    tree_arguments(parser)
     parser.add_argument("--rounds", type=int, default=3, help="replays per run (the first one warms up)")
     parser.add_argument("--limit", type=int, default=0, help="replay only the first this many updates")
-    parser.add_argument("--child", action="store_true", help=argparse.SUPPRESS)
-    parser.add_argument("--tree", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.child:
         child_main(args)
         return
-    trees = [str(Path(tree).resolve()) for tree in args.trees.split(",")]
-    runs: dict[str, list[float]] = {tree: [] for tree in trees}
-    for turn, tree in in_turns(args.turns, trees):
+
+    def run(tree: str) -> dict:
         command = [sys.executable, __file__, args.updates, "--child", "--tree", tree, "--rounds", str(args.rounds)]
-        done = subprocess.run(command, capture_output=True, text=True, check=False)
-        if done.returncode:
-            raise SystemExit(f"{tree} failed:\n{done.stderr[-4000:]}")
-        figures = json.loads(done.stdout.strip().splitlines()[-1])
-        runs[tree].append(figures["ms"])
-        line = f"turn {turn + 1} {tree}: {figures['ms']} ms a move's render ({figures['updates']} updates)"
-        print(line, flush=True)
-    summary = {tree: {"ms": kept, "median": round(statistics.median(kept), 4)} for tree, kept in runs.items()}
+        return child_figures(command + ["--limit", str(args.limit)], tree)  # (the child was never told it before)
+
+    runs = trees_in_turns(
+        args, run, lambda figures: f"{figures['ms']} ms a move's render ({figures['updates']} updates)"
+    )
+    summary = {
+        tree: {"ms": [figures["ms"] for figures in kept], "median": round(statistics.median(f["ms"] for f in kept), 4)}
+        for tree, kept in runs.items()
+    }
     for tree, line in summary.items():
         print(f"{tree}: ms a move's render {line['ms']}, median {line['median']}")
     print(json.dumps(summary))

@@ -12,7 +12,7 @@ tree first on sys.path, so that `bench` is always this tree's.
 from __future__ import annotations
 
 import fcntl
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 
 LOCK = "/tmp/sevn-scaleout.lock"
@@ -105,3 +105,65 @@ def in_turns(rounds: int, variants: Sequence[str]) -> Iterator[tuple[int, str]]:
     for number in range(rounds):
         shift = number % len(variants)
         yield from ((number, variant) for variant in variants[shift:] + variants[:shift])
+
+
+def tree_arguments(parser) -> None:
+    """The arguments every bench that compares trees takes: the trees and their turns, and the
+    hidden ones a bench gives the child it runs in one of them."""
+    import argparse
+
+    parser.add_argument("--trees", default=".", help="comma-separated trees to run, in turns")
+    parser.add_argument("--turns", type=int, default=1, help="runs of each tree, taking turns")
+    parser.add_argument("--child", action="store_true", help=argparse.SUPPRESS)
+    parser.add_argument("--tree", help=argparse.SUPPRESS)
+
+
+def child_figures(command: list[str], tree: str) -> dict:
+    """A bench's child run in `tree` (its command): the JSON of its last line, or the run ends
+    with the child's error."""
+    import json
+    import subprocess
+
+    done = subprocess.run(command, capture_output=True, text=True, check=False)
+    if done.returncode:
+        raise SystemExit(f"{tree} failed:\n{done.stderr[-4000:]}")
+    return json.loads(done.stdout.strip().splitlines()[-1])
+
+
+def trees_in_turns(args, run: Callable[[str], dict], said: Callable[[dict], str]) -> dict[str, list[dict]]:
+    """Each of `args.trees` run `args.turns` times, in turns (`run`: one run's figures), each run
+    said as it ends (`said`: its line); the figures by tree, in the order they ran."""
+    from pathlib import Path
+
+    trees = [str(Path(tree).resolve()) for tree in args.trees.split(",")]
+    runs: dict[str, list[dict]] = {tree: [] for tree in trees}
+    for turn, tree in in_turns(args.turns, trees):
+        figures = run(tree)
+        runs[tree].append(figures)
+        print(f"turn {turn + 1} {tree}: {said(figures)}", flush=True)
+    return runs
+
+
+def database_arguments(parser) -> None:
+    """The database a bench's run plays on (a scratch one of its own), and the hidden URL a bench
+    gives its child."""
+    import argparse
+
+    parser.add_argument("--database", choices=("postgresql", "sqlite"), default="postgresql")
+    parser.add_argument("--database-url", help=argparse.SUPPRESS)
+
+
+def enter_tree(tree: str, environment: dict[str, str]) -> None:
+    """A bench's child in its tree: the tree first on sys.path and the working folder, the
+    settings and `environment` in place, Django set up from that tree's code."""
+    import os
+    import sys
+    from pathlib import Path
+
+    folder = Path(tree).resolve()
+    os.chdir(folder)
+    sys.path.insert(0, str(folder))
+    os.environ.update({"DJANGO_SETTINGS_MODULE": "sevn_site.settings", **environment})
+    import django
+
+    django.setup()
