@@ -5,6 +5,9 @@ Django builds and compiles a queryset's SQL anew on every call, and on the path 
 times what the database itself did. These are the same statements, composed once from the
 models' metadata, so they follow the migrations. Reads load the fields a move uses (the rest
 are deferred, loaded if ever touched) into model instances; writes are prepared by each field.
+The same goes for what a socket writes as it opens and closes (its presence row, the table's
+count of presence messages): one statement each where the ORM takes several (put_row, take_rows,
+count_up).
 """
 
 from __future__ import annotations
