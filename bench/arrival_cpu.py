@@ -22,7 +22,6 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
-import statistics
 import sys
 import time
 from pathlib import Path
@@ -36,6 +35,7 @@ from bench.set_up import (  # noqa: E402
     child_figures,
     database_arguments,
     enter_tree,
+    medians,
     schema_from_models,
     table_of_guests,
     tree_arguments,
@@ -166,14 +166,9 @@ def main() -> None:
         child_main(args)
         return
     runs = trees_in_turns(args, lambda tree: run(tree, args), said)
-    summary = {
-        tree: {
-            "cpu_ms": [figures["cpu_ms"] for figures in kept],
-            "median_cpu_ms": round(statistics.median(figures["cpu_ms"] for figures in kept), 2),
-            "statements": kept[-1]["statements"],
-        }
-        for tree, kept in runs.items()
-    }
+    summary = medians(runs, "cpu_ms", 2)
+    for tree, kept in runs.items():
+        summary[tree]["statements"] = kept[-1]["statements"]
     print(json.dumps({"runs": runs, "summary": summary}))
 
 

@@ -28,7 +28,6 @@ import json
 import random
 import secrets
 import shutil
-import statistics
 import sys
 import tempfile
 import time
@@ -43,6 +42,7 @@ from bench.set_up import (  # noqa: E402
     child_figures,
     database_arguments,
     enter_tree,
+    medians,
     schema_from_models,
     scratch_postgresql,
     table_of_guests,
@@ -339,13 +339,7 @@ def main() -> None:
         child_main(args)
         return
     runs = trees_in_turns(args, lambda tree: run(tree, args), said)
-    summary = {
-        tree: {
-            "server_ms": [figures["server_ms"] for figures in kept],
-            "median": round(statistics.median(figures["server_ms"] for figures in kept), 3),
-        }
-        for tree, kept in runs.items()
-    }
+    summary = medians(runs, "server_ms", 3)
     for tree, line in summary.items():
         print(f"{tree}: server ms a move {line['server_ms']}, median {line['median']}")
     print(json.dumps({"runs": runs, "summary": summary}))

@@ -21,7 +21,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # this tree's bench, before a child's tree
 
-from bench.set_up import child_figures, enter_tree, tree_arguments, trees_in_turns  # noqa: E402
+from bench.set_up import child_figures, enter_tree, medians, tree_arguments, trees_in_turns  # noqa: E402
 
 
 def child_main(args) -> None:
@@ -74,10 +74,7 @@ def main() -> None:
     runs = trees_in_turns(
         args, run, lambda figures: f"{figures['ms']} ms a move's render ({figures['updates']} updates)"
     )
-    summary = {
-        tree: {"ms": [figures["ms"] for figures in kept], "median": round(statistics.median(f["ms"] for f in kept), 4)}
-        for tree, kept in runs.items()
-    }
+    summary = medians(runs, "ms", 4)
     for tree, line in summary.items():
         print(f"{tree}: ms a move's render {line['ms']}, median {line['median']}")
     print(json.dumps(summary))

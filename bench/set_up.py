@@ -167,3 +167,16 @@ def enter_tree(tree: str, environment: dict[str, str]) -> None:
     import django
 
     django.setup()
+
+
+def medians(runs: dict[str, list[dict]], key: str, digits: int) -> dict[str, dict]:
+    """Each tree's figure `key`, run by run and its median: what a bench comparing trees sums up."""
+    import statistics
+
+    return {
+        tree: {
+            key: [figures[key] for figures in kept],
+            "median": round(statistics.median(f[key] for f in kept), digits),
+        }
+        for tree, kept in runs.items()
+    }
